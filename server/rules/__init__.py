@@ -1,0 +1,28 @@
+"""The rules of Oriente as a pure, deterministic state machine.
+
+No I/O, no clock, no global randomness: `new_game(config)` then
+`apply(state, seat, command)` yields the same events for the same inputs.
+The table server, bots and tests all drive the game through this surface.
+"""
+
+from .commands import (
+    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Join, Pass,
+    Promise, PromiseKind, ProposeDeal, SettlePromise, Side, Support, Timeout, Transfer, WithdrawDeal,
+)
+from .config import GameConfig
+from .decisions import Decision, DecisionKind, Timer, Topic
+from .engine import apply, is_over, legal, new_game, pending
+from .errors import ConfigError, Rejected
+from .game import Game, replay
+from .serial import command_from_plain, plain
+from .state import GameState, Phase
+from .views import EVERYONE, SPECTATOR, project, view
+
+__all__ = [
+    "TABLE", "AcceptDeal", "Action", "ActionKind", "Announce", "Choose", "Claim", "Command",
+    "DeclineDeal", "Join", "Pass", "Promise", "PromiseKind", "ProposeDeal", "SettlePromise", "Side",
+    "Support", "Timeout", "Transfer", "WithdrawDeal", "GameConfig", "Decision", "DecisionKind", "Timer",
+    "Topic", "apply", "is_over", "legal", "new_game", "pending", "ConfigError", "Rejected", "Game",
+    "replay", "command_from_plain", "plain", "GameState", "Phase", "EVERYONE", "SPECTATOR", "project",
+    "view",
+]

@@ -1,0 +1,242 @@
+"""Deals and the promise ledger (R8).
+
+The server enforces only the exchange of score cards (R8.2): atomically,
+once every party accepted, and only if every card is still where the deal
+says. Promises are not binding (R8.1); the ledger records whether they were
+kept, settling the structured forms itself (R8.6).
+"""
+
+from __future__ import annotations
+
+from .cards import ALL_CARDS
+from .commands import (
+    AcceptDeal, DeclineDeal, Promise, PromiseKind, ProposeDeal, SettlePromise, Side,
+    Transfer, WithdrawDeal,
+)
+from .errors import Rejected
+from .events import DealAccepted, DealClosed, DealExecuted, DealProposed, PromiseSettled
+from .state import Deal, GameState, LedgerEntry
+
+MAX_TEXT = 500  # characters in a consideration or a promise
+
+
+def _seat_ok(state: GameState, s: object) -> bool:
+    return isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.n
+
+
+def _check_text(text: object, what: str) -> None:
+    if not isinstance(text, str) or not text.strip():
+        raise Rejected("deal/no_consideration" if what == "consideration" else "deal/bad_promise",
+                       f"every {what} must be stated in words (R8.3: no gifts)")
+    if len(text) > MAX_TEXT:
+        raise Rejected("deal/too_long", f"a {what} is at most {MAX_TEXT} characters")
+
+
+def _check_transfer(state: GameState, t: Transfer, seen: set[int]) -> None:
+    if not isinstance(t, Transfer):
+        raise Rejected("command/invalid", "a transfer names card, giver, receiver and consideration")
+    if not _seat_ok(state, t.giver) or not _seat_ok(state, t.receiver):
+        raise Rejected("deal/bad_seat", f"giver and receiver are seats 0..{state.n - 1}")
+    if t.giver == t.receiver:
+        raise Rejected("deal/self_transfer", "a seat cannot give a card to itself")
+    if not isinstance(t.card, int) or t.card not in ALL_CARDS:
+        raise Rejected("deal/unknown_card", f"card {t.card!r} does not exist (cards are 0..52)")
+    if t.card in seen:
+        raise Rejected("deal/duplicate_card", "each card goes to exactly one seat (R8.3)")
+    seen.add(t.card)
+    if t.card not in state.pile[t.giver]:
+        raise Rejected(
+            "deal/card_not_owned",
+            f"card {t.card} is not in seat {t.giver}'s score pile; only score cards can be dealt,"
+            " never an inhabitant (R8.3)",
+        )
+    _check_text(t.consideration, "consideration")
+
+
+def _check_promise(state: GameState, p: Promise) -> None:
+    if not isinstance(p, Promise):
+        raise Rejected("command/invalid", "a promise names promiser, promisee and text")
+    if not _seat_ok(state, p.promiser) or not _seat_ok(state, p.promisee):
+        raise Rejected("deal/bad_seat", f"promiser and promisee are seats 0..{state.n - 1}")
+    if p.promiser == p.promisee:
+        raise Rejected("deal/bad_promise", "a seat cannot promise something to itself")
+    _check_text(p.text, "promise")
+    kind = p.kind
+    if kind is PromiseKind.SUPPORT:
+        if not (_seat_ok(state, p.attacker) and _seat_ok(state, p.defender)
+                and p.attacker != p.defender and isinstance(p.side, Side)):
+            raise Rejected("deal/bad_promise", "a support promise names attacker, defender and side")
+        if p.promiser in (p.attacker, p.defender):
+            raise Rejected("deal/bad_promise", "attacker and defender cannot support in their own fight")
+    elif kind is PromiseKind.PAY:
+        if not p.cards or any(not isinstance(c, int) or c not in ALL_CARDS for c in p.cards):
+            raise Rejected("deal/bad_promise", "a pay promise names the cards (0..52)")
+        if not isinstance(p.by_season, int) or p.by_season < state.season:
+            raise Rejected("deal/bad_promise", f"a pay promise names a season from {state.season} on")
+    elif kind is PromiseKind.NO_ATTACK:
+        if not _seat_ok(state, p.seat) or p.seat == p.promiser:
+            raise Rejected("deal/bad_promise", "a no-attack promise names another seat")
+    elif kind is not PromiseKind.FREE:
+        raise Rejected("deal/bad_promise", f"unknown promise kind {kind!r}")
+
+
+def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
+    transfers, promises = cmd.transfers, cmd.promises
+    if not transfers and not promises:
+        raise Rejected("deal/empty", "a deal lists at least one card transfer or promise")
+    if len(transfers) + len(promises) > 40:
+        raise Rejected("deal/too_large", "a deal lists at most 40 transfers and promises")
+    seen: set[int] = set()
+    for t in transfers:
+        _check_transfer(state, t, seen)
+    for p in promises:
+        _check_promise(state, p)
+    if not isinstance(cmd.note, str) or len(cmd.note) > MAX_TEXT:
+        raise Rejected("deal/too_long", f"a note is at most {MAX_TEXT} characters")
+    parties = set()
+    for t in transfers:
+        parties.update((t.giver, t.receiver))
+    for p in promises:
+        parties.update((p.promiser, p.promisee))
+    if seat not in parties:
+        raise Rejected("deal/not_party", "you can only propose a deal you are a party to")
+    open_own = sum(1 for d in state.deals.values() if d.proposer == seat)
+    if open_own >= state.config.max_open_proposals:
+        raise Rejected(
+            "deal/too_many_open",
+            f"you have {open_own} open proposals, the table's limit; withdraw one first (R8.6)",
+        )
+    deal = Deal(
+        id=state.next_deal, proposer=seat, parties=tuple(sorted(parties)),
+        transfers=tuple(transfers), promises=tuple(promises), accepted={seat},
+    )
+    state.next_deal += 1
+    state.deals[deal.id] = deal
+    ev.append(DealProposed(deal=deal.id, proposer=seat, parties=deal.parties,
+                           transfers=deal.transfers, promises=deal.promises, note=cmd.note))
+
+
+def _open_deal(state: GameState, seat: int, deal_id: object) -> Deal:
+    deal = state.deals.get(deal_id) if isinstance(deal_id, int) else None
+    if deal is None:
+        raise Rejected("deal/unknown", f"there is no open deal {deal_id!r}")
+    if seat not in deal.parties:
+        raise Rejected("deal/not_party", f"you are not a party to deal {deal.id}")
+    return deal
+
+
+def accept(state: GameState, seat: int, cmd: AcceptDeal, ev: list) -> None:
+    deal = _open_deal(state, seat, cmd.deal)
+    if seat in deal.accepted:
+        raise Rejected("deal/already_accepted", f"you have already accepted deal {deal.id}")
+    deal.accepted.add(seat)
+    ev.append(DealAccepted(deal=deal.id, seat=seat))
+    if len(deal.accepted) == len(deal.parties):
+        _execute(state, deal, ev)
+
+
+def decline(state: GameState, seat: int, cmd: DeclineDeal, ev: list) -> None:
+    deal = _open_deal(state, seat, cmd.deal)
+    if seat in deal.accepted:
+        raise Rejected("deal/already_accepted", f"you accepted deal {deal.id}; withdraw it instead")
+    del state.deals[deal.id]
+    ev.append(DealClosed(deal=deal.id, seat=seat, reason="declined"))
+
+
+def withdraw(state: GameState, seat: int, cmd: WithdrawDeal, ev: list) -> None:
+    deal = _open_deal(state, seat, cmd.deal)
+    if seat not in deal.accepted:
+        raise Rejected("deal/not_accepted", f"you have not accepted deal {deal.id}; decline it instead")
+    del state.deals[deal.id]
+    ev.append(DealClosed(deal=deal.id, seat=seat, reason="withdrawn"))
+
+
+def _execute(state: GameState, deal: Deal, ev: list) -> None:
+    """R8.2: all cards move at once, or none (the deal is void, R8.6)."""
+    del state.deals[deal.id]
+    for t in deal.transfers:
+        if t.card not in state.pile[t.giver]:
+            ev.append(DealClosed(deal=deal.id, seat=None, reason="void"))
+            return
+    for t in deal.transfers:
+        state.pile[t.giver].remove(t.card)
+        state.pile[t.receiver].append(t.card)
+    ids = []
+    for p in deal.promises:
+        entry = LedgerEntry(id=state.next_promise, deal=deal.id, promise=p, season=state.season)
+        state.next_promise += 1
+        state.ledger[entry.id] = entry
+        ids.append(entry.id)
+    ev.append(DealExecuted(deal=deal.id, transfers=deal.transfers, promise_ids=tuple(ids)))
+    settle_payments(state, ev)
+
+
+def settle(state: GameState, seat: int, cmd: SettlePromise, ev: list) -> None:
+    entry = state.ledger.get(cmd.promise) if isinstance(cmd.promise, int) else None
+    if entry is None:
+        raise Rejected("promise/unknown", f"there is no promise {cmd.promise!r}")
+    if entry.promise.promisee != seat:
+        raise Rejected("promise/not_promisee", "only the promisee settles a promise (R8.6)")
+    if entry.promise.kind is not PromiseKind.FREE:
+        raise Rejected("promise/structured", "the server settles structured promises itself (R8.6)")
+    if entry.status != "open":
+        raise Rejected("promise/settled", f"promise {entry.id} is already {entry.status}")
+    if not isinstance(cmd.kept, bool):
+        raise Rejected("command/invalid", "kept is true or false")
+    _mark(state, entry, "kept" if cmd.kept else "broken", seat, ev)
+
+
+def _mark(state: GameState, entry: LedgerEntry, status: str, by: int | None, ev: list) -> None:
+    entry.status = status
+    who = entry.promise.promiser
+    if status == "kept":
+        state.kept[who] += 1
+    elif status == "broken":
+        state.broken[who] += 1
+    ev.append(PromiseSettled(promise=entry.id, promiser=who, status=status, by=by))
+
+
+def _open_entries(state: GameState, kind: PromiseKind):
+    return [e for e in state.ledger.values() if e.status == "open" and e.promise.kind is kind]
+
+
+def settle_payments(state: GameState, ev: list) -> None:
+    """A pay promise is kept as soon as all its cards lie in the promisee's pile."""
+    for e in _open_entries(state, PromiseKind.PAY):
+        pile = state.pile[e.promise.promisee]
+        if all(c in pile for c in e.promise.cards):
+            _mark(state, e, "kept", None, ev)
+
+
+def on_attack_fulfilled(state: GameState, attacker: int, target: int, ev: list) -> None:
+    """A no-attack promise is broken by fulfilling the attack it ruled out."""
+    for e in _open_entries(state, PromiseKind.NO_ATTACK):
+        p = e.promise
+        if p.promiser == attacker and p.seat == target and e.season == state.season:
+            _mark(state, e, "broken", None, ev)
+
+
+def on_support_round(state: GameState, attacker: int, defender: int,
+                     declared: dict[int, Side | None], ev: list) -> None:
+    """Support promises for this fight are kept or broken by the declarations."""
+    for e in _open_entries(state, PromiseKind.SUPPORT):
+        p = e.promise
+        if p.attacker == attacker and p.defender == defender and e.season == state.season:
+            _mark(state, e, "kept" if declared.get(p.promiser) is p.side else "broken", None, ev)
+
+
+def on_season_end(state: GameState, ev: list) -> None:
+    """R8.6: open proposals lapse; season-bound promises are settled."""
+    for deal_id in list(state.deals):
+        del state.deals[deal_id]
+        ev.append(DealClosed(deal=deal_id, seat=None, reason="lapsed"))
+    for e in list(state.ledger.values()):
+        if e.status != "open":
+            continue
+        kind = e.promise.kind
+        if kind is PromiseKind.NO_ATTACK and e.season == state.season:
+            _mark(state, e, "kept", None, ev)
+        elif kind is PromiseKind.SUPPORT and e.season == state.season:
+            _mark(state, e, "released", None, ev)
+        elif kind is PromiseKind.PAY and e.promise.by_season is not None and e.promise.by_season <= state.season:
+            _mark(state, e, "broken", None, ev)

@@ -1,0 +1,116 @@
+"""Commands and events to and from plain data (dicts, lists, ints, str).
+
+One codec for the whole project: game records, the store and the wire all
+use these forms. `command_from_plain` is the only way untrusted data becomes
+a command, and it rejects anything malformed with a clear reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import commands as C
+from .errors import Rejected
+from .views import plain
+
+__all__ = ["plain", "command_from_plain", "COMMAND_TYPES"]
+
+COMMAND_TYPES = {
+    cls.__name__: cls
+    for cls in (C.Announce, C.Pass, C.Claim, C.Support, C.Join, C.Choose, C.Timeout,
+                C.ProposeDeal, C.AcceptDeal, C.DeclineDeal, C.WithdrawDeal, C.SettlePromise)
+}
+
+
+def _int(d: dict, key: str, *, optional: bool = False) -> int | None:
+    v = d.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise Rejected("command/invalid", f"field '{key}' must be an integer")
+    return v
+
+
+def _str(d: dict, key: str, default: str | None = None) -> str:
+    v = d.get(key, default)
+    if not isinstance(v, str):
+        raise Rejected("command/invalid", f"field '{key}' must be a string")
+    return v
+
+
+def _enum(enum: type, value: Any, key: str) -> Any:
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise Rejected("command/invalid", f"field '{key}' must be one of: {allowed}") from None
+
+
+def _map(v: Any, what: str) -> dict:
+    if not isinstance(v, dict):
+        raise Rejected("command/invalid", f"{what} must be a map")
+    return v
+
+
+def _list(d: dict, key: str) -> list:
+    v = d.get(key, [])
+    if not isinstance(v, (list, tuple)):
+        raise Rejected("command/invalid", f"field '{key}' must be a list")
+    return list(v)
+
+
+def _action(v: Any) -> C.Action:
+    d = _map(v, "action")
+    return C.Action(kind=_enum(C.ActionKind, d.get("kind"), "action.kind"), target=_int(d, "target", optional=True))
+
+
+def _transfer(v: Any) -> C.Transfer:
+    d = _map(v, "transfer")
+    return C.Transfer(card=_int(d, "card"), giver=_int(d, "giver"), receiver=_int(d, "receiver"),
+                      consideration=_str(d, "consideration"))
+
+
+def _promise(v: Any) -> C.Promise:
+    d = _map(v, "promise")
+    side = d.get("side")
+    cards = _list(d, "cards")
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool):
+            raise Rejected("command/invalid", "promise cards must be integers")
+    return C.Promise(
+        promiser=_int(d, "promiser"), promisee=_int(d, "promisee"), text=_str(d, "text"),
+        kind=_enum(C.PromiseKind, d.get("kind", "free"), "promise.kind"),
+        attacker=_int(d, "attacker", optional=True), defender=_int(d, "defender", optional=True),
+        side=None if side is None else _enum(C.Side, side, "promise.side"),
+        cards=tuple(cards), by_season=_int(d, "by_season", optional=True), seat=_int(d, "seat", optional=True),
+    )
+
+
+def command_from_plain(data: Any) -> C.Command:
+    """Build a typed command from plain data, or raise Rejected('command/...')."""
+    d = _map(data, "a command")
+    name = d.get("type")
+    cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise Rejected("command/unknown", f"unknown command type {name!r}; known: {', '.join(COMMAND_TYPES)}")
+    if cls in (C.Pass, C.Join):
+        return cls(decision=_int(d, "decision"))
+    if cls in (C.Announce, C.Claim):
+        return cls(decision=_int(d, "decision"), action=_action(d.get("action")))
+    if cls is C.Support:
+        return C.Support(decision=_int(d, "decision"), side=_enum(C.Side, d.get("side"), "side"))
+    if cls is C.Choose:
+        return C.Choose(decision=_int(d, "decision"), card=_int(d, "card"))
+    if cls is C.Timeout:
+        return C.Timeout(decision=_int(d, "decision"), pivot=_int(d, "pivot", optional=True))
+    if cls is C.ProposeDeal:
+        return C.ProposeDeal(transfers=tuple(_transfer(t) for t in _list(d, "transfers")),
+                             promises=tuple(_promise(p) for p in _list(d, "promises")),
+                             note=_str(d, "note", ""))
+    if cls in (C.AcceptDeal, C.DeclineDeal, C.WithdrawDeal):
+        return cls(deal=_int(d, "deal"))
+    assert cls is C.SettlePromise
+    kept = d.get("kept")
+    if not isinstance(kept, bool):
+        raise Rejected("command/invalid", "field 'kept' must be true or false")
+    return C.SettlePromise(promise=_int(d, "promise"), kept=kept)

@@ -1,0 +1,187 @@
+"""The one gate for hidden information (R10.4).
+
+`view(state, viewer)` is everything a viewer may know now; `project(event,
+viewer)` is what a viewer may see of one event. Nothing else turns engine
+data into something a client gets. Both return plain data (dicts, lists,
+ints, strings, None), ready for any codec.
+
+Viewers: a seat number, `SPECTATOR` (public information only), or `EVERYONE`
+(the post-game record: everything). Hidden is the default: a field that is
+not listed here never leaves the engine.
+
+A face-down card is shown as None: never an id a viewer could follow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from enum import Enum
+from typing import Any, Union
+
+from . import events as E
+from .engine import legal, pending
+from .state import GameState, Phase
+
+SPECTATOR = "spectator"
+EVERYONE = "all"
+Viewer = Union[int, str]
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses, enums and tuples as plain data; the type tag is the
+    class name, so every implementation can dispatch on it."""
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {"type": type(value).__name__}
+        for f in fields(value):
+            out[f.name] = plain(getattr(value, f.name))
+        return out
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    return value
+
+
+def _sees_all(viewer: Viewer) -> bool:
+    return viewer == EVERYONE
+
+
+def project(event: Any, viewer: Viewer) -> dict:
+    """What `viewer` may see of `event`. Every event has a projection for
+    every viewer (at worst: that something happened, without the card)."""
+    out = plain(event)
+    if _sees_all(viewer):
+        return out
+    t = type(event)
+    if t is E.GameStarted:
+        out["inhabitants"] = [c if s == viewer else None for s, c in enumerate(event.inhabitants)]
+        out["bonus_card"] = None
+    elif t is E.InhabitantDrawn:
+        if event.seat != viewer:
+            out["card"] = None
+    elif t is E.SeasonEnded:
+        out["bonus_card"] = None
+    elif t is E.PrivilegePassed:
+        if event.seat != viewer:
+            out["voided_claim"] = False
+    elif t is E.TransformationBegan:
+        if event.seat != viewer:
+            out["taken"] = [[s, None] for s, _ in event.taken]
+    elif t is E.TransformationDone:
+        if event.seat != viewer:
+            out["kept"] = None
+        out["drawn"] = None  # unseen even by the transforming seat (R5.3)
+        out["dealt"] = [[s, c if s == viewer else None] for s, c in event.dealt]
+    return out
+
+
+def _decision_view(state: GameState, viewer: Viewer) -> dict | None:
+    decisions = pending(state)
+    if not decisions:
+        return None
+    d = decisions[0]
+    out = {
+        "id": d.id, "kind": d.kind.value, "topic": d.topic.value, "rule": d.rule,
+        "asked": list(d.asked), "pivot": d.pivot, "early": list(d.early),
+        "timer": d.timer.value, "silence": d.silence,
+    }
+    rnd = state.round
+    if rnd is not None:
+        out["published"] = [[s, plain(a)] for s, a in rnd.published]
+        # A sealed answer is shown to its own seat only, not even that it exists (R10.2).
+        if isinstance(viewer, int) and viewer in rnd.sealed:
+            out["sealed"] = plain(rnd.sealed[viewer])
+        elif _sees_all(viewer):
+            out["sealed"] = {str(s): plain(c) for s, c in rnd.sealed.items()}
+    if isinstance(viewer, int) and (viewer in d.asked):
+        out["legal"] = [plain(c) for c in legal(state, viewer)]
+    return out
+
+
+def _known_to(state: GameState, seat: int, card: int, viewer: Viewer) -> list[int] | str:
+    """Who knows the card in `seat`'s slot, as far as the viewer can tell:
+    the owner always; the viewer if it does; everything in the full record."""
+    mask = state.knows[card]
+    if mask == state.all_mask:
+        return "all"
+    if _sees_all(viewer):
+        return [s for s in range(state.n) if mask >> s & 1]
+    known = {seat}
+    if isinstance(viewer, int) and mask >> viewer & 1:
+        known.add(viewer)
+    return sorted(known)
+
+
+def _visible(state: GameState, card: int, viewer: Viewer) -> bool:
+    if _sees_all(viewer):
+        return True
+    mask = state.knows[card]
+    return mask == state.all_mask or (isinstance(viewer, int) and bool(mask >> viewer & 1))
+
+
+def view(state: GameState, viewer: Viewer) -> dict:
+    """Everything `viewer` may know now (R10.4)."""
+    n = state.n
+    seats = []
+    for s in range(n):
+        card = state.inhabitant[s]
+        slot: dict[str, Any] = {"seat": s, "disc": state.disc[s], "revealed": state.revealed[s],
+                                "pile": list(state.pile[s]), "kept": state.kept[s], "broken": state.broken[s]}
+        if card is None:
+            slot["inhabitant"] = None
+            slot["empty"] = True
+            slot["known_to"] = "all"
+        else:
+            slot["inhabitant"] = card if _visible(state, card, viewer) else None
+            slot["empty"] = False
+            slot["known_to"] = _known_to(state, s, card, viewer)
+        seats.append(slot)
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "seats": seats,
+        "season": state.season,
+        "phase": state.phase.value,
+        "stone_holder": state.stone,
+        "workers": {"supply": state.supply, "hut": state.hut, "square": state.square,
+                    "hut_used": state.hut_used},
+        "deck_size": len(state.deck),
+        "deck_bottom": list(state.deck[: state.known_bottom]),
+        "bonus_size": len(state.bonus),
+        "bonus_set_aside": len(state.set_aside),
+        "bonus_awarded": state.bonus_awarded,
+        "geisha": state.geisha_out,
+        "in_play": [c if _visible(state, c, viewer) else None for c in state.in_play],
+        "decision": _decision_view(state, viewer),
+        "announcer": state.announcer,
+        "action": plain(state.action),
+        "chain": [s for s in range(n) if state.chain_mask >> s & 1],
+        "fight": None,
+        "deals": [
+            {"deal": d.id, "proposer": d.proposer, "parties": list(d.parties),
+             "transfers": plain(d.transfers), "promises": plain(d.promises), "accepted": sorted(d.accepted)}
+            for d in state.deals.values()
+        ],
+        "ledger": [
+            {"promise": e.id, "deal": e.deal, "season": e.season, "status": e.status, **plain(e.promise)}
+            for e in state.ledger.values()
+        ],
+        "result": plain(state.result) if state.result is not None else None,
+    }
+    if state.fight is not None:
+        f = state.fight
+        out["fight"] = {"attacker": f.attacker, "defender": f.defender,
+                        "reinforcements": [list(r) for r in f.reinforcements]}
+    if isinstance(viewer, int):
+        out["seen"] = [{"season": season, "cards": list(cards)} for season, cards in state.seen[viewer]]
+    elif _sees_all(viewer):
+        out["seen"] = {str(s): [{"season": a, "cards": list(b)} for a, b in state.seen[s]] for s in range(n)}
+        out["deck"] = list(state.deck)
+        out["bonus"] = list(state.bonus)
+        out["out_of_game"] = list(state.out_of_game)
+    return out
+
+
+def is_over_view(state: GameState) -> bool:
+    return state.phase is Phase.OVER
