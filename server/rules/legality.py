@@ -26,6 +26,19 @@ def action(kind: ActionKind, target: int | None = None) -> Action:
     return a
 
 
+_ATTACKS: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def _attacks(n: int, seat: int) -> tuple[Action, ...]:
+    """Every inhabitant may attack any other seat (R5); the list depends
+    only on the seat count, so build it once."""
+    key = (n, seat)
+    out = _ATTACKS.get(key)
+    if out is None:
+        out = _ATTACKS[key] = tuple(action(ActionKind.ATTACK, t) for t in range(n) if t != seat)
+    return out
+
+
 def _revealed_kind(state: GameState, seat: int) -> Kind | None:
     card = state.inhabitant[seat]
     if card is None or not state.revealed[seat]:
@@ -53,8 +66,10 @@ def allowed_actions(state: GameState, seat: int) -> list[Action]:
         return []
     kind = KIND[card]
     n = state.n
+    out = list(_attacks(n, seat))
+    if kind in (Kind.SHOGUN, Kind.SAMURAI):
+        return out
     others = [t for t in range(n) if t != seat]
-    out = [action(ActionKind.ATTACK, t) for t in others]
     if kind is Kind.SORYO:
         out.append(action(ActionKind.BLESSING))
     elif kind is Kind.MAHO_TSUKAI:

@@ -18,7 +18,6 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any, Union
 
-from . import events as E
 from .engine import legal, pending
 from .state import GameState, Phase
 
@@ -49,35 +48,59 @@ def _sees_all(viewer: Viewer) -> bool:
 
 
 def project(event: Any, viewer: Viewer) -> dict:
-    """What `viewer` may see of `event`. Every event has a projection for
-    every viewer (at worst: that something happened, without the card)."""
-    out = plain(event)
+    """What `viewer` may see of `event` (a typed event or its plain form).
+    Every event has a projection for every viewer (at worst: that something
+    happened, without the card). Public events come back as the same dict:
+    treat the result as read-only."""
+    full = event if isinstance(event, dict) else plain(event)
     if _sees_all(viewer):
-        return out
-    t = type(event)
-    if t is E.GameStarted:
-        out["inhabitants"] = [c if s == viewer else None for s, c in enumerate(event.inhabitants)]
-        out["bonus_card"] = None
-    elif t is E.InhabitantDrawn:
-        if event.seat != viewer:
-            out["card"] = None
-    elif t is E.SeasonEnded:
-        out["bonus_card"] = None
-    elif t is E.PrivilegePassed:
-        if event.seat != viewer:
-            out["voided_claim"] = False
-    elif t is E.TransformationBegan:
-        if event.seat != viewer:
-            out["taken"] = [[s, None] for s, _ in event.taken]
-    elif t is E.TransformationDone:
-        if event.seat != viewer:
-            out["kept"] = None
-        out["drawn"] = None  # unseen even by the transforming seat (R5.3)
-        out["dealt"] = [[s, c if s == viewer else None] for s, c in event.dealt]
-    return out
+        return full
+    redact = _REDACT.get(full["type"])
+    return full if redact is None else redact(full, viewer)
 
 
-def _decision_view(state: GameState, viewer: Viewer) -> dict | None:
+def _game_started(e: dict, viewer: Viewer) -> dict:
+    return {**e, "bonus_card": None,
+            "inhabitants": [c if s == viewer else None for s, c in enumerate(e["inhabitants"])]}
+
+
+def _own_card(e: dict, viewer: Viewer) -> dict:
+    return e if e["seat"] == viewer else {**e, "card": None}
+
+
+def _season_ended(e: dict, viewer: Viewer) -> dict:
+    return {**e, "bonus_card": None}
+
+
+def _privilege_passed(e: dict, viewer: Viewer) -> dict:
+    return e if e["seat"] == viewer else {**e, "voided_claim": False}
+
+
+def _transformation_began(e: dict, viewer: Viewer) -> dict:
+    return e if e["seat"] == viewer else {**e, "taken": [[s, None] for s, _ in e["taken"]]}
+
+
+def _transformation_done(e: dict, viewer: Viewer) -> dict:
+    return {
+        **e,
+        "kept": e["kept"] if e["seat"] == viewer else None,
+        "drawn": None,  # unseen even by the transforming seat (R5.3)
+        "dealt": [[s, c if s == viewer else None] for s, c in e["dealt"]],
+    }
+
+
+# The only events with hidden parts; every other event is public (R10.4).
+_REDACT = {
+    "GameStarted": _game_started,
+    "InhabitantDrawn": _own_card,
+    "SeasonEnded": _season_ended,
+    "PrivilegePassed": _privilege_passed,
+    "TransformationBegan": _transformation_began,
+    "TransformationDone": _transformation_done,
+}
+
+
+def decision_view(state: GameState, viewer: Viewer) -> dict | None:
     decisions = pending(state)
     if not decisions:
         return None
@@ -153,7 +176,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "bonus_awarded": state.bonus_awarded,
         "geisha": state.geisha_out,
         "in_play": [c if _visible(state, c, viewer) else None for c in state.in_play],
-        "decision": _decision_view(state, viewer),
+        "decision": decision_view(state, viewer),
         "announcer": state.announcer,
         "action": plain(state.action),
         "chain": [s for s in range(n) if state.chain_mask >> s & 1],

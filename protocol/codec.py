@@ -1,0 +1,87 @@
+"""The one codec of protocol oriente.v1: msgpack via msgspec.
+
+msgspec decodes and validates a typed client message in one pass (about
+five times faster than msgpack plus hand-written checks) and writes
+standard msgpack, which any language's msgpack library reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .messages import CLIENT_TYPES, MAX_FRAME, ClientMessage
+
+
+class ProtocolError(Exception):
+    """A frame the server cannot use; the connection survives it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+_encoder = msgspec.msgpack.Encoder()
+_client_decoder = msgspec.msgpack.Decoder(ClientMessage)
+_any_decoder = msgspec.msgpack.Decoder()
+
+
+def encode(message: Any) -> bytes:
+    """Any plain message (maps, lists, str, int, None, bool) or struct."""
+    return _encoder.encode(message)
+
+
+def decode_any(frame: bytes) -> Any:
+    """Plain decoding, for clients and tests."""
+    return _any_decoder.decode(frame)
+
+
+def decode_client(frame: bytes | str) -> ClientMessage:
+    """Decode and validate one client frame, or raise ProtocolError with a
+    stable code and a sentence a bot author can act on."""
+    if isinstance(frame, str):
+        raise ProtocolError("frame/not_binary", "send binary frames holding msgpack, not text frames")
+    if len(frame) > MAX_FRAME:
+        raise ProtocolError("frame/too_large", f"a frame is at most {MAX_FRAME} bytes; this one has {len(frame)}")
+    try:
+        return _client_decoder.decode(frame)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if "Invalid value" in text and "`$.t`" in text or "missing required field `t`" in text:
+            return _unknown_type(frame, text)
+        raise ProtocolError("message/invalid", text) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("frame/malformed", f"not a valid msgpack frame: {exc}") from None
+
+
+def _unknown_type(frame: bytes, text: str) -> ClientMessage:
+    try:
+        raw = _any_decoder.decode(frame)
+    except msgspec.DecodeError as exc:  # pragma: no cover - decoded once already
+        raise ProtocolError("frame/malformed", str(exc)) from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("message/invalid", "a frame holds one msgpack map")
+    kind = raw.get("t")
+    if kind is None:
+        raise ProtocolError("message/invalid", "every message has a type in field 't'")
+    raise ProtocolError(
+        "message/unknown_type", f"unknown message type {kind!r}; known: {', '.join(CLIENT_TYPES)}"
+    )
+
+
+def client_id_of(frame: bytes | str) -> Any:
+    """Best effort: the `id` of a frame we could not decode as a message,
+    so that even its error reply can be matched by the client."""
+    if isinstance(frame, str):
+        return None
+    try:
+        raw = _any_decoder.decode(frame)
+    except (msgspec.DecodeError, ValueError):
+        return None
+    if isinstance(raw, dict):
+        cid = raw.get("id")
+        if cid is None or isinstance(cid, (int, str)):
+            return cid
+    return None

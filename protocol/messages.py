@@ -1,0 +1,172 @@
+"""The message catalogue of protocol oriente.v1, defined once.
+
+Every WebSocket frame is a binary frame holding one msgpack map. The key
+"t" names the message type. Client messages are typed here as msgspec
+structs (decoded and validated in one pass); server messages are plain maps
+built by the functions below, because they carry views and events that are
+already plain data from the rules' one gate.
+
+PROTOCOL.md documents every message with an example; `vectors/` holds
+golden frames. Change this file, change those two.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+SUBPROTOCOL = "oriente.v1"
+PROTOCOL_VERSION = 1
+
+# The protocol's own frame limit: larger frames get an error reply and the
+# connection stays open. The websockets max_size above it is the hard ceiling.
+MAX_FRAME = 64 * 1024
+HARD_MAX_FRAME = 1024 * 1024
+
+ClientId = Union[int, str, None]
+
+
+class _Msg(msgspec.Struct, tag_field="t", kw_only=True):
+    """Base of client messages: `id` is chosen by the client and echoed in
+    the reply; for `act` it also makes a retried command idempotent."""
+
+    id: ClientId = None
+
+
+class Hello(_Msg, tag="hello"):
+    name: str = ""
+    client: str = ""
+
+
+class Ping(_Msg, tag="ping"):
+    pass
+
+
+class ListTables(_Msg, tag="list_tables"):
+    pass
+
+
+class Timers(msgspec.Struct, kw_only=True):
+    """Table timer settings (R10.3), milliseconds."""
+
+    prompt_ms: int = 60_000
+    window_ms: int = 30_000
+    bank_ms: int = 120_000
+    bank_refill_ms: int = 30_000
+    zero_wait: bool = False
+    away_after: int = 2
+
+
+class DealSetup(msgspec.Struct, kw_only=True):
+    """A configured deal (R2.8): deck top first, treasures per seat, stone."""
+
+    deck: list[int]
+    treasures: list[int]
+    stone_holder: int
+
+
+class CreateTable(_Msg, tag="create_table"):
+    seats: int
+    name: str = ""
+    public: bool = True
+    seed: int | None = None
+    timers: Timers | None = None
+    deal: DealSetup | None = None
+    max_open_proposals: int = 3
+    auto_start: bool = True
+    proxy_after: int | None = None
+
+
+class Join(_Msg, tag="join"):
+    table: str
+    name: str
+    seat: int | None = None
+
+
+class Leave(_Msg, tag="leave"):
+    table: str
+    token: str
+
+
+class Start(_Msg, tag="start"):
+    table: str
+    token: str
+
+
+class Resume(_Msg, tag="resume"):
+    """Take one's seat again (after join, or on reconnect): the token
+    authorises; `after` is the last sequence number the client saw."""
+
+    table: str
+    token: str
+    after: int | None = None
+
+
+class Spectate(_Msg, tag="spectate"):
+    table: str
+    after: int | None = None
+
+
+class Unsubscribe(_Msg, tag="unsubscribe"):
+    table: str
+
+
+class Act(_Msg, tag="act"):
+    """A game command (RULES.md commands, as plain data) for a table this
+    connection holds a seat at."""
+
+    table: str
+    cmd: dict[str, Any]
+
+
+class Chat(_Msg, tag="chat"):
+    table: str
+    text: str
+
+
+class GetRecord(_Msg, tag="record"):
+    table: str
+
+
+ClientMessage = Union[
+    Hello, Ping, ListTables, CreateTable, Join, Leave, Start, Resume, Spectate, Unsubscribe,
+    Act, Chat, GetRecord,
+]
+
+CLIENT_TYPES = tuple(
+    cls.__struct_config__.tag for cls in ClientMessage.__args__  # type: ignore[attr-defined]
+)
+
+
+# -- server messages ------------------------------------------------------------
+
+def welcome(server: str, limits: dict[str, Any]) -> dict[str, Any]:
+    return {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
+            "server": server, "limits": limits}
+
+
+def ok(re: ClientId, **data: Any) -> dict[str, Any]:
+    return {"t": "ok", "re": re, **data}
+
+
+def error(re: ClientId, code: str, message: str) -> dict[str, Any]:
+    return {"t": "error", "re": re, "code": code, "message": message}
+
+
+def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any], info: dict[str, Any],
+             prompt: dict[str, Any] | None) -> dict[str, Any]:
+    """The full current view: first thing after (re)subscribing."""
+    return {"t": "snapshot", "table": table, "seq": seq, "you": you, "view": view,
+            "table_info": info, "prompt": prompt}
+
+
+def events(table: str, items: list[dict[str, Any]], prompt: dict[str, Any] | None,
+           *, history: bool = False) -> dict[str, Any]:
+    """Every event of one actor step for one viewer, coalesced into one frame;
+    each item carries its `seq`. `prompt` is the viewer's open decision."""
+    return {"t": "events", "table": table, "events": items, "prompt": prompt, "history": history}
+
+
+def goodbye(code: str, message: str) -> dict[str, Any]:
+    return {"t": "goodbye", "code": code, "message": message}

@@ -1,0 +1,93 @@
+"""The server process: store, lobby, websocket listener, heartbeat, and a
+graceful shutdown (stop accepting, close clients with "going away", flush
+the store)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import signal
+import time
+from typing import Any
+
+import trio
+from websockets.trio.server import Server, serve
+
+from ..protocol import messages as M
+from .game_port import OrientePort
+from .lobby import Lobby
+from .metrics import Metrics
+from .store import Store
+from .transport import Limits, Transport
+
+log = logging.getLogger("oriente.server")
+
+HEARTBEAT_S = 1.0
+
+
+class App:
+    """One server. `await nursery.start(app.run)` returns once it listens;
+    `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
+
+    def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
+                 limits: Limits = Limits()) -> None:
+        self.store_path = store_path
+        self.host = host
+        self.requested_port = port
+        self.limits = limits
+        self.port: int | None = None
+        self.lobby: Lobby | None = None
+        self.metrics = Metrics()
+        self._stop = trio.Event()
+        self.recovered = 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def run(self, *, task_status: trio.TaskStatus["App"] = trio.TASK_STATUS_IGNORED) -> None:
+        store = Store(self.store_path)
+        async with trio.open_nursery() as outer:
+            await outer.start(store.run)
+            try:
+                async with trio.open_nursery() as tables:
+                    self.lobby = Lobby(OrientePort(), store, tables)
+                    self.recovered = await self.lobby.recover()
+                    transport = Transport(self.lobby, self.metrics, self.limits)
+                    server: Server = await outer.start(functools.partial(
+                        serve, transport.handler, self.requested_port, host=self.host,
+                        subprotocols=[M.SUBPROTOCOL], compression=None,
+                        process_request=transport.process_request, max_size=M.HARD_MAX_FRAME,
+                        ping_interval=20, ping_timeout=20,
+                    ))
+                    self.port = server.listeners[0].socket.getsockname()[1]
+                    tables.start_soon(self._heartbeat, store)
+                    log.info("listening on ws://%s:%s (recovered %d tables)", self.host, self.port, self.recovered)
+                    task_status.started(self)
+                    await self._stop.wait()
+                    log.info("shutting down")
+                    with trio.CancelScope(shield=True), trio.move_on_after(10):
+                        await server.aclose()  # 1001 going away to every client
+                    tables.cancel_scope.cancel()
+            finally:
+                with trio.CancelScope(shield=True):
+                    await store.aclose()
+                outer.cancel_scope.cancel()
+
+    async def _heartbeat(self, store: Store) -> None:
+        """Tell the store we are alive, so that deadlines after a crash resume
+        with the time they had left when we went down (R10.3)."""
+        while True:
+            await store.heartbeat(time.time())
+            await trio.sleep(HEARTBEAT_S)
+
+
+async def serve_until_signalled(app: App, ready: Any = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(app.run)
+            if ready is not None:
+                ready(app)
+            async for _ in signals:
+                app.stop()
+                break

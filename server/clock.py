@@ -1,0 +1,130 @@
+"""Timer settings and the per-seat clock state of a table (R10.3).
+
+Pure bookkeeping, no trio: the actor passes in `now` (trio time) so the
+same code runs under the real clock and trio's MockClock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+MIN_RESUME_MS = 1_000  # after a restart, a deadline gets at least this much
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimerSettings:
+    """Table timer settings, milliseconds. `zero_wait` tables (bots) add no
+    waiting of their own: windows close at once, but every prompt still has
+    a deadline so a crashed bot cannot hang the table."""
+
+    prompt_ms: int = 60_000
+    window_ms: int = 30_000
+    bank_ms: int = 120_000
+    bank_refill_ms: int = 30_000
+    zero_wait: bool = False
+    away_after: int = 2
+
+    @classmethod
+    def bots(cls) -> "TimerSettings":
+        return cls(prompt_ms=2_000, window_ms=0, bank_ms=0, bank_refill_ms=0, zero_wait=True, away_after=3)
+
+    def validate(self) -> None:
+        if not 100 <= self.prompt_ms <= 3_600_000:
+            raise ValueError("prompt_ms must be between 100 and 3600000")
+        if not 0 <= self.window_ms <= 600_000:
+            raise ValueError("window_ms must be between 0 and 600000")
+        if not 0 <= self.bank_ms <= 3_600_000 or not 0 <= self.bank_refill_ms <= 3_600_000:
+            raise ValueError("bank_ms and bank_refill_ms must be between 0 and 3600000")
+        if not 1 <= self.away_after <= 100:
+            raise ValueError("away_after must be between 1 and 100")
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Deadline:
+    """An armed deadline: `key` is the decision's (id, pivot)."""
+
+    key: tuple[int, int | None]
+    pivot: int | None
+    started: float  # trio time when it was armed (for time bank charging)
+    at: float  # trio time when it expires
+    base_ms: int  # the part that does not use the time bank
+
+
+@dataclass(slots=True)
+class SeatClock:
+    bank_ms: int
+    timeouts_in_row: int = 0
+    away: bool = False
+
+
+@dataclass(slots=True)
+class TableClock:
+    """Everything about time at one table that must survive a restart."""
+
+    settings: TimerSettings
+    seats: list[SeatClock] = field(default_factory=list)
+    deadline: Deadline | None = None
+
+    @classmethod
+    def new(cls, settings: TimerSettings, n: int) -> "TableClock":
+        return cls(settings=settings, seats=[SeatClock(bank_ms=settings.bank_ms) for _ in range(n)])
+
+    def duration_ms(self, pivot: int | None, timer: str) -> tuple[int, int]:
+        """(total, base) for a new deadline: a window's length, or the prompt
+        time plus the pivot's time bank; zero for an away seat (R10.3)."""
+        s = self.settings
+        if pivot is None or timer == "window":
+            w = 0 if s.zero_wait else s.window_ms
+            return w, w
+        seat = self.seats[pivot]
+        if seat.away:
+            return 0, 0
+        return s.prompt_ms + seat.bank_ms, s.prompt_ms
+
+    def charge(self, now: float) -> None:
+        """The armed deadline ends: time beyond its base comes off the bank."""
+        d = self.deadline
+        self.deadline = None
+        if d is None or d.pivot is None:
+            return
+        used_ms = int((now - d.started) * 1000)
+        over = used_ms - d.base_ms
+        if over > 0:
+            seat = self.seats[d.pivot]
+            seat.bank_ms = max(0, seat.bank_ms - over)
+
+    def refill(self, times: int) -> None:
+        if times <= 0 or not self.settings.bank_refill_ms:
+            return
+        for seat in self.seats:
+            seat.bank_ms = min(self.settings.bank_ms, seat.bank_ms + times * self.settings.bank_refill_ms)
+
+    def to_plain(self, now: float) -> dict[str, Any]:
+        d = self.deadline
+        return {
+            "seats": [[s.bank_ms, s.timeouts_in_row, s.away] for s in self.seats],
+            "deadline": None if d is None else {
+                "key": list(d.key), "pivot": d.pivot, "base_ms": d.base_ms,
+                "elapsed_ms": int((now - d.started) * 1000),
+                "remaining_ms": max(0, int((d.at - now) * 1000)),
+            },
+        }
+
+    def restore(self, data: dict[str, Any], now: float, paused_ms: int) -> None:
+        """Resume after a restart. `paused_ms` is how long the table ran
+        before the server went down without a saved clock: that time counts,
+        the downtime does not (R10.3: deadlines pause while the table is down)."""
+        self.seats = [SeatClock(bank_ms=b, timeouts_in_row=t, away=a) for b, t, a in data["seats"]]
+        d = data.get("deadline")
+        if d is None:
+            self.deadline = None
+            return
+        remaining = max(d["remaining_ms"] - paused_ms, min(MIN_RESUME_MS, d["remaining_ms"]))
+        elapsed = d["elapsed_ms"] + (d["remaining_ms"] - remaining)
+        key = (d["key"][0], d["key"][1])
+        self.deadline = Deadline(key=key, pivot=d["pivot"], started=now - elapsed / 1000,
+                                 at=now + remaining / 1000, base_ms=d["base_ms"])

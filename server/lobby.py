@@ -1,0 +1,127 @@
+"""The lobby: every table of this server, their creation and recovery.
+
+Tables are actors running in the lobby's nursery. After a crash or restart
+`recover()` rebuilds every unfinished table from its log before the server
+accepts connections, deadlines included (they resume with the time they had
+left when the server was last known alive).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from typing import Any, Callable
+
+import trio
+
+from ..protocol import messages as M
+from ..protocol.codec import decode_any
+from .clock import TimerSettings
+from .game_port import GamePort
+from .rules import ConfigError, GameConfig
+from .table import Table, TableError, TableSettings
+
+log = logging.getLogger("oriente.lobby")
+
+MAX_TABLES = 10_000
+
+
+class LobbyError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Lobby:
+    def __init__(self, port: GamePort, store: Any, nursery: trio.Nursery,
+                 *, wall: Callable[[], float] = time.time) -> None:
+        self.port = port
+        self.store = store
+        self.nursery = nursery
+        self.wall = wall
+        self.tables: dict[str, Table] = {}
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def settings_from(self, msg: M.CreateTable) -> TableSettings:
+        """Validate a create_table message into settings, or raise LobbyError."""
+        if not 4 <= msg.seats <= 12:
+            raise LobbyError("table/bad_settings", "a table has 4 to 12 seats (R1.4)")
+        timers = TimerSettings(**{f: getattr(msg.timers, f) for f in msg.timers.__struct_fields__}) \
+            if msg.timers is not None else TimerSettings()
+        try:
+            timers.validate()
+        except ValueError as exc:
+            raise LobbyError("table/bad_settings", str(exc)) from None
+        if len(msg.name) > 64:
+            raise LobbyError("table/bad_settings", "a table name has at most 64 characters")
+        seed = msg.seed if msg.seed is not None else secrets.randbits(63)
+        if not 0 <= seed < 2**64:
+            raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
+        deal = None
+        if msg.deal is not None:
+            deal = {"deck": list(msg.deal.deck), "treasures": list(msg.deal.treasures),
+                    "stone_holder": msg.deal.stone_holder}
+        if not 1 <= msg.max_open_proposals <= 20:
+            raise LobbyError("table/bad_settings", "max_open_proposals is between 1 and 20")
+        try:
+            GameConfig(seats=msg.seats, seed=seed,
+                       deck=tuple(deal["deck"]) if deal else None,
+                       treasures=tuple(deal["treasures"]) if deal else None,
+                       stone_holder=deal["stone_holder"] if deal else None,
+                       max_open_proposals=msg.max_open_proposals)
+        except ConfigError as exc:
+            raise LobbyError("table/bad_deal", str(exc)) from None
+        if msg.proxy_after is not None and not 1 <= msg.proxy_after <= 100:
+            raise LobbyError("table/bad_settings", "proxy_after is between 1 and 100")
+        return TableSettings(seats=msg.seats, name=msg.name, public=msg.public, seed=seed, timers=timers,
+                             deal=deal, max_open_proposals=msg.max_open_proposals,
+                             auto_start=msg.auto_start, proxy_after=msg.proxy_after)
+
+    async def create(self, settings: TableSettings) -> Table:
+        if len(self.tables) >= MAX_TABLES:
+            raise LobbyError("lobby/full", "this server holds as many tables as it can")
+        table_id = secrets.token_urlsafe(9)
+        table = Table(table_id, settings, self.port, self.store, wall=self.wall)
+        await table.create()
+        self.tables[table_id] = table
+        self.nursery.start_soon(table.run, name=f"table {table_id}")
+        return table
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tables.values() if t.settings.public]
+
+    async def record(self, table_id: str) -> dict[str, Any] | None:
+        table = self.tables.get(table_id)
+        if table is not None and table.status == "finished":
+            return table.record()
+        body = await self.store.record(table_id)
+        return decode_any(body) if body is not None else None
+
+    async def recover(self) -> int:
+        """Rebuild every open or running table from the store."""
+        last_alive = await self.store.last_heartbeat()
+        count = 0
+        for row in await self.store.tables(["open", "running"]):
+            records = await self.store.log(row.id)
+            clock = await self.store.clock(row.id)
+            paused_ms = 0
+            clock_body = None
+            if clock is not None:
+                saved_at, clock_body = clock
+                if last_alive is not None:
+                    paused_ms = max(0, int((last_alive - saved_at) * 1000))
+            try:
+                table = Table.restore(row.id, row.meta, records, clock_body, self.port, self.store,
+                                      paused_ms=paused_ms, wall=self.wall)
+            except (TableError, KeyError, ValueError) as exc:
+                log.error("cannot recover table %s: %s", row.id, exc)
+                await self.store.update_table(row.id, status="abandoned", now=self.wall())
+                continue
+            self.tables[row.id] = table
+            self.nursery.start_soon(table.run, name=f"table {row.id}")
+            count += 1
+        return count

@@ -1,0 +1,57 @@
+"""A connection's bounded send queue.
+
+A table actor must never wait on a client: one client that stops reading
+would otherwise freeze delivery to everyone at the table (measured with both
+`broadcast()` and a plain send loop; keepalive pings do not save it). So the
+actor only ever calls `put()`, which queues the frame or, when the queue is
+full, evicts the client. An evicted client reconnects and resumes from its
+last sequence number; everyone else keeps their stream.
+"""
+
+from __future__ import annotations
+
+import trio
+
+DEFAULT_CAPACITY = 512
+
+
+class Outbox:
+    __slots__ = ("_send", "receive", "evicted", "label", "_evict_event", "frames")
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "") -> None:
+        self._send, self.receive = trio.open_memory_channel[bytes](capacity)
+        self.evicted: str | None = None
+        self.label = label
+        self._evict_event = trio.Event()
+        self.frames = 0
+
+    def put(self, frame: bytes) -> bool:
+        """Queue a frame without blocking; evict the client if it is behind."""
+        if self.evicted is not None:
+            return False
+        try:
+            self._send.send_nowait(frame)
+        except trio.WouldBlock:
+            self.evict("client/too_slow")
+            return False
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.evict("client/gone")
+            return False
+        self.frames += 1
+        return True
+
+    def evict(self, reason: str) -> None:
+        """Stop delivering; the connection task sees `evicted` and closes."""
+        if self.evicted is None:
+            self.evicted = reason
+            self._send.close()
+            self._evict_event.set()
+
+    async def wait_evicted(self) -> str:
+        await self._evict_event.wait()
+        assert self.evicted is not None
+        return self.evicted
+
+    @property
+    def alive(self) -> bool:
+        return self.evicted is None

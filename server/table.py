@@ -1,0 +1,599 @@
+"""One authoritative actor per table: one task, one inbox, one log.
+
+The actor applies messages in inbox order (trio's scheduler is not
+deterministic, the inbox is), turns the rules' open decision into a timed
+deadline, feeds expiry back as an ordinary timeout command, writes every
+command and event to the store *before* anyone sees them, then fans each
+event out projected per viewer, coalesced into one frame per viewer per step.
+
+It knows the game only through `GamePort` and never awaits a client: every
+frame goes into a bounded `Outbox` that evicts a client that falls behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import secrets
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+import trio
+
+from ..protocol import messages as M
+from ..protocol.codec import decode_any, encode
+from .clock import Deadline, TableClock, TimerSettings
+from .game_port import GamePort, RulesRejection
+from .outbox import Outbox
+from .store import LogRecord
+
+log = logging.getLogger("oriente.table")
+
+TABLE_SEAT = -1
+SPECTATOR = "spectator"
+# Events the table itself records around the game; all of them are public.
+TABLE_EVENTS = frozenset({
+    "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
+    "SeatPresence", "TableFinished",
+})
+MAX_CHAT = 500
+MAX_NAME = 32
+HISTORY_CHUNK = 256
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSettings:
+    """What a table is created with. `seed` and `deal` stay secret until the
+    game ends: they determine every hidden card."""
+
+    seats: int
+    name: str = ""
+    public: bool = True
+    seed: int = 0
+    timers: TimerSettings = field(default_factory=TimerSettings)
+    deal: dict[str, Any] | None = None
+    max_open_proposals: int = 3
+    auto_start: bool = True
+    proxy_after: int | None = None
+
+    def to_plain(self) -> dict[str, Any]:
+        return {"seats": self.seats, "name": self.name, "public": self.public, "seed": self.seed,
+                "timers": self.timers.as_dict(), "deal": self.deal,
+                "max_open_proposals": self.max_open_proposals, "auto_start": self.auto_start,
+                "proxy_after": self.proxy_after}
+
+    @classmethod
+    def from_plain(cls, d: dict[str, Any]) -> "TableSettings":
+        return cls(seats=d["seats"], name=d["name"], public=d["public"], seed=d["seed"],
+                   timers=TimerSettings(**d["timers"]), deal=d["deal"],
+                   max_open_proposals=d["max_open_proposals"], auto_start=d["auto_start"],
+                   proxy_after=d.get("proxy_after"))
+
+    def public_plain(self) -> dict[str, Any]:
+        return {"seats": self.seats, "name": self.name, "public": self.public,
+                "timers": self.timers.as_dict(), "configured_deal": self.deal is not None,
+                "max_open_proposals": self.max_open_proposals, "auto_start": self.auto_start}
+
+
+@dataclass(slots=True)
+class Slot:
+    name: str
+    token_hash: str
+    connections: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    outbox: Outbox
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    pass
+
+
+@dataclass(slots=True)
+class TableStatistics:
+    status: str
+    seq: int
+    commands: int
+    subscribers: int
+    inbox_queued: int
+    frames_sent: int
+
+
+class TableError(Exception):
+    """A log that does not replay to what it recorded: refuse to serve it."""
+
+
+class Table:
+    """The actor. Create with `Table(...)`, run `await table.run()` in a
+    nursery, talk to it with `await table.send(outbox, message)`."""
+
+    def __init__(self, table_id: str, settings: TableSettings, port: GamePort, store: Any,
+                 *, wall: Callable[[], float] = time.time, inbox_size: int = 1024) -> None:
+        self.id = table_id
+        self.settings = settings
+        self.port = port
+        self.store = store
+        self.wall = wall
+        self.status = "open"
+        self.state: Any = None
+        self.slots: list[Slot | None] = [None] * settings.seats
+        self.events: list[dict[str, Any]] = []  # every event, full detail; events[i]["seq"] == i + 1
+        self.commands: list[list[Any]] = []  # [seat, plain command] of the game, in order
+        self.pos = 0  # next log position
+        self.clock = TableClock.new(settings.timers, settings.seats)
+        self.subscribers: dict[Outbox, int | str] = {}
+        self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
+        self.result: dict[str, Any] | None = None
+        self.frames_sent = 0
+        self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
+        self.finished = trio.Event()
+
+    # -- talking to the actor ----------------------------------------------------
+
+    async def send(self, outbox: Outbox | None, message: Any) -> None:
+        """Queue a message; blocks only when the inbox is full (back-pressure
+        on the sending connection alone)."""
+        await self._send.send((outbox, message))
+
+    def send_nowait(self, outbox: Outbox | None, message: Any) -> None:
+        self._send.send_nowait((outbox, message))
+
+    def statistics(self) -> TableStatistics:
+        return TableStatistics(status=self.status, seq=len(self.events), commands=len(self.commands),
+                               subscribers=len(self.subscribers),
+                               inbox_queued=self._recv.statistics().current_buffer_used,
+                               frames_sent=self.frames_sent)
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    # -- the loop --------------------------------------------------------------------
+
+    async def run(self) -> None:
+        while True:
+            d = self.clock.deadline
+            at = d.at if d is not None else math.inf
+            with trio.move_on_at(at):
+                outbox, message = await self._recv.receive()
+                if isinstance(message, Stop):
+                    return
+                await self._handle(outbox, message)
+                continue
+            await self._expire()
+
+    async def _handle(self, outbox: Outbox | None, msg: Any) -> None:
+        if isinstance(msg, Disconnected):
+            await self._disconnected(msg.outbox)
+            return
+        assert outbox is not None
+        handler = _HANDLERS.get(type(msg))
+        if handler is None:
+            self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
+                                        f"{type(msg).__name__} is not a table message"))
+            return
+        await handler(self, outbox, msg)
+
+    # -- replies and fan-out -------------------------------------------------------
+
+    def _put(self, outbox: Outbox, frame: bytes) -> None:
+        if outbox.put(frame):
+            self.frames_sent += 1
+        else:
+            self.subscribers.pop(outbox, None)
+
+    def _reply(self, outbox: Outbox, message: dict[str, Any]) -> None:
+        self._put(outbox, encode(message))
+
+    def _project(self, event: dict[str, Any], viewer: int | str) -> dict[str, Any]:
+        if event["type"] in TABLE_EVENTS:
+            return event
+        projected = self.port.project(event, viewer)
+        if projected is event:
+            return event
+        return {**projected, "seq": event["seq"]}
+
+    def _prompt(self, viewer: int | str) -> dict[str, Any] | None:
+        if self.state is None or self.status != "running":
+            return None
+        p = self.port.prompt(self.state, viewer)
+        d = self.clock.deadline
+        if p is not None and d is not None:
+            remaining = max(0.0, d.at - trio.current_time())
+            p = {**p, "deadline_ms": int(remaining * 1000),
+                 "deadline_at_ms": int((self.wall() + remaining) * 1000)}
+            if isinstance(viewer, int) and 0 <= viewer < len(self.clock.seats):
+                p["bank_ms"] = self.clock.seats[viewer].bank_ms
+        return p
+
+    def _publish(self, new: list[dict[str, Any]], *, also: Outbox | None = None) -> None:
+        """One frame per subscriber for this step: its projection of every
+        new event, and its prompt. Frames are encoded once per viewer."""
+        if not new and also is None:
+            return
+        frames: dict[int | str, bytes] = {}
+        for outbox, viewer in list(self.subscribers.items()):
+            if not new and outbox is not also:
+                continue
+            frame = frames.get(viewer)
+            if frame is None:
+                items = [self._project(e, viewer) for e in new]
+                frame = frames[viewer] = encode(M.events(self.id, items, self._prompt(viewer)))
+            self._put(outbox, frame)
+
+    def info(self) -> dict[str, Any]:
+        """Public table information, for the lobby and snapshots."""
+        return {
+            "table": self.id, "status": self.status, "settings": self.settings.public_plain(),
+            "seats": [None if s is None else {"seat": i, "name": s.name, "connected": s.connections > 0,
+                                               "away": self.clock.seats[i].away}
+                      for i, s in enumerate(self.slots)],
+            "seq": self.seq, "result": self.result,
+        }
+
+    # -- durability ----------------------------------------------------------------
+
+    async def _commit(self, command: dict[str, Any] | None, new: list[dict[str, Any]]) -> None:
+        """Sequence and persist a step; returns once durable. Nothing is
+        sent before this returns (the log is the truth)."""
+        records = []
+        if command is not None:
+            records.append(LogRecord(pos=self.pos, kind="cmd", seq=None, body=encode(command)))
+            self.pos += 1
+        seq = self.seq
+        for e in new:
+            seq += 1
+            e["seq"] = seq
+            records.append(LogRecord(pos=self.pos, kind="event", seq=seq, body=encode(e)))
+            self.pos += 1
+        now = trio.current_time()
+        await self.store.append(self.id, records, clock=encode(self.clock.to_plain(now)), now=self.wall())
+        self.events.extend(new)
+
+    def _meta(self) -> bytes:
+        return encode({"settings": self.settings.to_plain(),
+                       "slots": [None if s is None else [s.name, s.token_hash] for s in self.slots]})
+
+    async def create(self) -> None:
+        """First write of a new table."""
+        await self.store.create_table(self.id, "open", self._meta(), now=self.wall())
+        await self._commit(None, [{"type": "TableOpened", "settings": self.settings.public_plain()}])
+
+    # -- lobby phase -----------------------------------------------------------------
+
+    async def _join(self, outbox: Outbox, msg: M.Join) -> None:
+        if self.status != "open":
+            self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
+            return
+        name = msg.name.strip()
+        if not name or len(name) > MAX_NAME:
+            self._reply(outbox, M.error(msg.id, "message/invalid", f"a name has 1 to {MAX_NAME} characters"))
+            return
+        seat = msg.seat
+        if seat is None:
+            free = [i for i, s in enumerate(self.slots) if s is None]
+            if not free:
+                self._reply(outbox, M.error(msg.id, "table/full", "every seat is taken"))
+                return
+            seat = free[0]
+        elif not 0 <= seat < self.settings.seats:
+            self._reply(outbox, M.error(msg.id, "seat/unknown", f"seats are 0..{self.settings.seats - 1}"))
+            return
+        elif self.slots[seat] is not None:
+            self._reply(outbox, M.error(msg.id, "seat/taken", f"seat {seat} is taken"))
+            return
+        token = secrets.token_urlsafe(24)
+        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1)
+        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        event = {"type": "SeatTaken", "seat": seat, "name": name}
+        await self._commit(None, [event])
+        self._publish([event])
+        self.subscribers[outbox] = seat
+        self._reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq))
+        self._snapshot(outbox, seat)
+        if self.settings.auto_start and all(s is not None for s in self.slots):
+            await self._start_game()
+
+    async def _leave(self, outbox: Outbox, msg: M.Leave) -> None:
+        seat = self._seat_of_token(msg.token)
+        if seat is None:
+            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
+            return
+        if self.status != "open":
+            self._reply(outbox, M.error(msg.id, "table/started", "a seat can be left only before the start"))
+            return
+        self.slots[seat] = None
+        for o, v in list(self.subscribers.items()):
+            if v == seat:
+                self.subscribers[o] = SPECTATOR
+        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        event = {"type": "SeatLeft", "seat": seat}
+        await self._commit(None, [event])
+        self._publish([event])
+        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    async def _start(self, outbox: Outbox, msg: M.Start) -> None:
+        if self._seat_of_token(msg.token) is None:
+            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
+            return
+        if self.status != "open":
+            self._reply(outbox, M.error(msg.id, "table/started", "the game has already started"))
+            return
+        if any(s is None for s in self.slots):
+            self._reply(outbox, M.error(msg.id, "table/not_full", "every seat must be taken before the start"))
+            return
+        await self._start_game()
+        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    async def _start_game(self) -> None:
+        settings = self.settings.to_plain()
+        self.state, game_events = self.port.start(settings)
+        self.status = "running"
+        await self.store.update_table(self.id, status="running", now=self.wall())
+        new = [{"type": "TableStarted"}] + game_events
+        self._rearm()
+        await self._commit(None, new)
+        self._publish(new)
+
+    # -- subscriptions -------------------------------------------------------------
+
+    def _seat_of_token(self, token: str) -> int | None:
+        h = token_hash(token)
+        for i, s in enumerate(self.slots):
+            if s is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def _snapshot(self, outbox: Outbox, viewer: int | str) -> None:
+        view = self.port.view(self.state, viewer) if self.state is not None else None
+        self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), self._prompt(viewer)))
+
+    def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
+        if after is None or after >= self.seq:
+            return
+        start = max(0, after)
+        for i in range(start, self.seq, HISTORY_CHUNK):
+            items = [self._project(e, viewer) for e in self.events[i:i + HISTORY_CHUNK]]
+            self._reply(outbox, M.events(self.id, items, None, history=True))
+
+    async def _subscribe(self, outbox: Outbox, viewer: int | str, msg: Any) -> None:
+        previous = self.subscribers.get(outbox)
+        self.subscribers[outbox] = viewer
+        self._reply(outbox, M.ok(msg.id, table=self.id, you=viewer, seq=self.seq))
+        self._history(outbox, viewer, msg.after)
+        self._snapshot(outbox, viewer)
+        if isinstance(viewer, int) and previous != viewer:
+            await self._presence(viewer, +1)
+
+    async def _resume(self, outbox: Outbox, msg: M.Resume) -> None:
+        seat = self._seat_of_token(msg.token)
+        if seat is None:
+            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
+            return
+        await self._subscribe(outbox, seat, msg)
+
+    async def _spectate(self, outbox: Outbox, msg: M.Spectate) -> None:
+        await self._subscribe(outbox, SPECTATOR, msg)
+
+    async def _unsubscribe(self, outbox: Outbox, msg: M.Unsubscribe) -> None:
+        await self._disconnected(outbox)
+        self._reply(outbox, M.ok(msg.id))
+
+    async def _disconnected(self, outbox: Outbox) -> None:
+        viewer = self.subscribers.pop(outbox, None)
+        if isinstance(viewer, int):
+            await self._presence(viewer, -1)
+
+    async def _presence(self, seat: int, delta: int) -> None:
+        slot = self.slots[seat]
+        if slot is None:
+            return
+        before = slot.connections > 0
+        slot.connections = max(0, slot.connections + delta)
+        after = slot.connections > 0
+        if before != after:
+            event = {"type": "SeatPresence", "seat": seat, "connected": after}
+            await self._commit(None, [event])
+            self._publish([event])
+
+    # -- play ----------------------------------------------------------------------
+
+    async def _act(self, outbox: Outbox, msg: M.Act) -> None:
+        seat = self.subscribers.get(outbox)
+        if not isinstance(seat, int):
+            self._reply(outbox, M.error(msg.id, "auth/not_seated",
+                                        "resume your seat with its token before sending commands"))
+            return
+        if self.status != "running":
+            code = "game/over" if self.status == "finished" else "table/not_started"
+            self._reply(outbox, M.error(msg.id, code, f"the table is {self.status}"))
+            return
+        if msg.id is not None and msg.id in self.cids[seat]:
+            self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
+            return
+        new: list[dict[str, Any]] = []
+        seat_clock = self.clock.seats[seat]
+        seat_clock.timeouts_in_row = 0
+        if seat_clock.away:  # R10.3: any command brings an away seat back
+            seat_clock.away = False
+            new.append({"type": "SeatBack", "seat": seat})
+        try:
+            game_events = self.port.apply(self.state, seat, msg.cmd)
+        except RulesRejection as exc:
+            if new:
+                await self._commit(None, new)
+                self._publish(new)
+            self._reply(outbox, M.error(msg.id, exc.code, exc.message))
+            return
+        if msg.id is not None:
+            self.cids[seat].add(msg.id)
+        new.extend(game_events)
+        command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
+        self.commands.append([seat, msg.cmd])
+        await self._step(command, new, game_events, sender=outbox)
+        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    async def _expire(self) -> None:
+        """The armed deadline passed: silence means what the rules say."""
+        d = self.clock.deadline
+        waiting = self.port.waiting(self.state) if self.state is not None else None
+        if d is None or waiting is None or waiting.key != d.key:
+            self._rearm()
+            return
+        new: list[dict[str, Any]] = []
+        if waiting.pivot is not None:
+            seat_clock = self.clock.seats[waiting.pivot]
+            seat_clock.timeouts_in_row += 1
+            if not seat_clock.away and seat_clock.timeouts_in_row >= self.settings.timers.away_after:
+                seat_clock.away = True
+                new.append({"type": "SeatAway", "seat": waiting.pivot})
+        cmd = self.port.timeout_command(waiting)
+        game_events = self.port.timeout(self.state, waiting)
+        new.extend(game_events)
+        self.commands.append([TABLE_SEAT, cmd])
+        await self._step({"seat": TABLE_SEAT, "cid": None, "cmd": cmd, "at": self.wall()}, new, game_events)
+
+    async def _step(self, command: dict[str, Any], new: list[dict[str, Any]],
+                    game_events: list[dict[str, Any]], *, sender: Outbox | None = None) -> None:
+        self.clock.refill(self.port.refills(game_events))
+        self._rearm()
+        finished = self.port.is_over(self.state)
+        if finished:
+            self.result = self.port.result(self.state)
+            self.status = "finished"
+            new.append({"type": "TableFinished", "result": self.result})
+        await self._commit(command, new)
+        self._publish(new, also=sender)
+        if finished:
+            await self.store.save_record(self.id, encode(self.record()))
+            await self.store.update_table(self.id, status="finished", now=self.wall())
+            self.finished.set()
+
+    def _rearm(self) -> None:
+        """Arm a deadline for each new (decision, pivot); keep a running one."""
+        now = trio.current_time()
+        waiting = self.port.waiting(self.state) if self.state is not None and self.status == "running" else None
+        d = self.clock.deadline
+        if waiting is None:
+            self.clock.charge(now)
+            return
+        if d is not None and d.key == waiting.key:
+            return
+        self.clock.charge(now)
+        total, base = self.clock.duration_ms(waiting.pivot, waiting.timer)
+        self.clock.deadline = Deadline(key=waiting.key, pivot=waiting.pivot, started=now,
+                                       at=now + total / 1000, base_ms=base)
+
+    # -- chat and records --------------------------------------------------------------
+
+    async def _chat(self, outbox: Outbox, msg: M.Chat) -> None:
+        seat = self.subscribers.get(outbox)
+        if not isinstance(seat, int):
+            self._reply(outbox, M.error(msg.id, "auth/not_seated", "only seated players chat at a table"))
+            return
+        text = msg.text.strip()
+        if not text or len(text) > MAX_CHAT:
+            self._reply(outbox, M.error(msg.id, "chat/invalid", f"a chat message has 1 to {MAX_CHAT} characters"))
+            return
+        slot = self.slots[seat]
+        event = {"type": "Chat", "seat": seat, "name": slot.name if slot else "", "text": text}
+        await self._commit(None, [event])
+        self._publish([event])
+        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    async def _get_record(self, outbox: Outbox, msg: M.GetRecord) -> None:
+        if self.status != "finished":
+            self._reply(outbox, M.error(msg.id, "record/not_finished",
+                                        "the full record is available once the game has ended"))
+            return
+        self._reply(outbox, M.ok(msg.id, record=self.record()))
+
+    def record(self) -> dict[str, Any]:
+        """The finished game, fully revealed: config, commands, events, and
+        the table's own events (names, chat) beside them."""
+        s = self.settings
+        deal = s.deal or {}
+        return {
+            "format": "oriente.record.v1",
+            "table": self.id,
+            "config": {"seats": s.seats, "seed": s.seed, "deck": deal.get("deck"),
+                       "treasures": deal.get("treasures"), "stone_holder": deal.get("stone_holder"),
+                       "max_open_proposals": s.max_open_proposals},
+            "names": [None if x is None else x.name for x in self.slots],
+            "commands": self.commands,
+            "events": [{k: v for k, v in e.items() if k != "seq"} for e in self.events
+                       if e["type"] not in TABLE_EVENTS],
+            "table_events": [e for e in self.events if e["type"] in TABLE_EVENTS],
+            "result": self.result,
+        }
+
+    # -- recovery ------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
+                port: GamePort, store: Any, *, paused_ms: int,
+                wall: Callable[[], float] = time.time) -> "Table":
+        """Rebuild a table from its log: re-apply every command through the
+        rules and check that they give back exactly the events recorded."""
+        m = decode_any(meta)
+        table = cls(table_id, TableSettings.from_plain(m["settings"]), port, store, wall=wall)
+        table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1]) for s in m["slots"]]
+        regenerated: list[dict[str, Any]] = []
+        recorded: list[dict[str, Any]] = []
+        for rec in records:
+            body = decode_any(rec.body)
+            if rec.kind == "cmd":
+                seat, cmd = body["seat"], body["cmd"]
+                if seat == TABLE_SEAT:
+                    waiting = port.waiting(table.state)
+                    if waiting is None or port.timeout_command(waiting) != cmd:
+                        raise TableError(f"table {table_id}: a logged timeout does not match the open decision")
+                    regenerated.extend(port.timeout(table.state, waiting))
+                else:
+                    regenerated.extend(port.apply(table.state, seat, cmd))
+                    if body.get("cid") is not None:
+                        table.cids[seat].add(body["cid"])
+                table.commands.append([seat, cmd])
+            else:
+                table.events.append(body)
+                if body["type"] == "TableStarted":
+                    table.state, start_events = port.start(table.settings.to_plain())
+                    table.status = "running"
+                    regenerated.extend(start_events)
+                elif body["type"] == "TableFinished":
+                    table.status = "finished"
+                    table.result = body["result"]
+                elif body["type"] not in TABLE_EVENTS:
+                    recorded.append({k: v for k, v in body.items() if k != "seq"})
+            table.pos = rec.pos + 1
+        if decode_any(encode(regenerated)) != recorded:
+            raise TableError(f"table {table_id}: the log does not replay to the events it recorded")
+        if clock is not None and table.status == "running":
+            table.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
+        if table.status == "running":
+            table._rearm()
+        elif table.status == "finished":
+            table.finished.set()
+        return table
+
+
+_HANDLERS: dict[type, Callable[..., Any]] = {
+    M.Join: Table._join,
+    M.Leave: Table._leave,
+    M.Start: Table._start,
+    M.Resume: Table._resume,
+    M.Spectate: Table._spectate,
+    M.Unsubscribe: Table._unsubscribe,
+    M.Act: Table._act,
+    M.Chat: Table._chat,
+    M.GetRecord: Table._get_record,
+}

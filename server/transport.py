@@ -1,0 +1,211 @@
+"""The transport moves bytes: websockets.trio connections, msgpack frames,
+limits, and routing of messages to the lobby and table actors.
+
+Only this layer imports websockets. Bad input is answered, never fatal:
+every malformed or refused frame gets an error with a stable code and the
+connection stays open; only a client that keeps abusing it is closed, and
+only that client.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.trio.server import ServerConnection
+
+from ..protocol import messages as M
+from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode
+from .lobby import Lobby, LobbyError
+from .metrics import Metrics
+from .outbox import Outbox
+from .table import Disconnected, Table
+
+log = logging.getLogger("oriente.transport")
+
+CLOSE_TOO_SLOW = 4008  # application close codes live in 4000-4999
+CLOSE_ABUSE = 1008  # policy violation
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Per-connection limits. The rate is a token bucket: `rate` messages a
+    second on average, bursts up to `burst`. `strikes` refused frames within
+    `strike_window` seconds close the connection."""
+
+    max_frame: int = M.MAX_FRAME
+    rate: float = 200.0
+    burst: float = 400.0
+    strikes: int = 50
+    strike_window: float = 10.0
+    outbox: int = 512
+    send_timeout: float = 10.0
+
+    def plain(self) -> dict[str, Any]:
+        return {"max_frame": self.max_frame, "rate": self.rate, "burst": self.burst,
+                "strikes": self.strikes, "strike_window": self.strike_window}
+
+
+@dataclass(slots=True)
+class _Conn:
+    outbox: Outbox
+    tokens: float
+    last: float
+    strikes: list[float] = field(default_factory=list)
+    tables: set[Table] = field(default_factory=set)
+
+
+TABLE_MESSAGES = (M.Join, M.Leave, M.Start, M.Resume, M.Spectate, M.Unsubscribe, M.Act, M.Chat)
+
+
+class Transport:
+    def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
+                 server_name: str = "oriente") -> None:
+        self.lobby = lobby
+        self.metrics = metrics
+        self.limits = limits
+        self.server_name = server_name
+
+    # -- HTTP on the same port --------------------------------------------------------
+
+    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return connection.respond(200, "ok\n")
+        if path == "/metrics":
+            response = connection.respond(200, self.metrics.render(self.lobby))
+            response.headers["Content-Type"] = "text/plain; version=0.0.4"
+            return response
+        if "upgrade" not in request.headers.get("Connection", "").lower():
+            return connection.respond(426, "This is the Oriente websocket endpoint "
+                                           f"(subprotocol {M.SUBPROTOCOL}); see /healthz and /metrics.\n")
+        offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
+        if M.SUBPROTOCOL not in [p.strip() for p in offered.split(",")]:
+            return connection.respond(400, f"Offer the subprotocol {M.SUBPROTOCOL} "
+                                           "(Sec-WebSocket-Protocol header).\n")
+        return None
+
+    # -- one connection -------------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        outbox = Outbox(self.limits.outbox, label=str(ws.remote_address))
+        conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
+        self.metrics.connections_total += 1
+        self.metrics.connections_open += 1
+        outbox.put(encode(M.welcome(self.server_name, self.limits.plain())))
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer, ws, outbox)
+                nursery.start_soon(self._evictor, ws, outbox, nursery.cancel_scope)
+                try:
+                    await self._reader(ws, conn)
+                finally:
+                    nursery.cancel_scope.cancel()
+        finally:
+            self.metrics.connections_open -= 1
+            outbox.evict("client/gone")
+            with trio.CancelScope(shield=True), trio.move_on_after(5):
+                for table in conn.tables:
+                    await table.send(None, Disconnected(outbox))
+
+    async def _writer(self, ws: ServerConnection, outbox: Outbox) -> None:
+        async for frame in outbox.receive:
+            with trio.move_on_after(self.limits.send_timeout) as scope:
+                try:
+                    await ws.send(frame)
+                except ConnectionClosed:
+                    outbox.evict("client/gone")
+                    return
+            if scope.cancelled_caught:
+                outbox.evict("client/too_slow")
+                return
+            self.metrics.frames_out += 1
+
+    async def _evictor(self, ws: ServerConnection, outbox: Outbox, scope: trio.CancelScope) -> None:
+        reason = await outbox.wait_evicted()
+        if reason == "client/too_slow":
+            self.metrics.evictions += 1
+            with trio.move_on_after(2):
+                await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
+        scope.cancel()
+
+    async def _reader(self, ws: ServerConnection, conn: _Conn) -> None:
+        try:
+            async for frame in ws:
+                self.metrics.frames_in += 1
+                if not self._admit(conn):
+                    self._refuse(conn, client_id_of(frame), "rate/limited",
+                                 f"at most {self.limits.rate:g} messages a second; this one was dropped")
+                    continue
+                try:
+                    msg = decode_client(frame)
+                except ProtocolError as exc:
+                    self._refuse(conn, client_id_of(frame), exc.code, exc.message)
+                    continue
+                await self._dispatch(conn, msg)
+                if conn.outbox.evicted is not None:
+                    return
+        except ConnectionClosed:
+            return
+
+    def _admit(self, conn: _Conn) -> bool:
+        now = trio.current_time()
+        conn.tokens = min(self.limits.burst, conn.tokens + (now - conn.last) * self.limits.rate)
+        conn.last = now
+        if conn.tokens < 1:
+            return False
+        conn.tokens -= 1
+        return True
+
+    def _refuse(self, conn: _Conn, cid: Any, code: str, message: str) -> None:
+        """Answer a refused frame; close the connection after too many."""
+        self.metrics.error(code)
+        conn.outbox.put(encode(M.error(cid, code, message)))
+        now = trio.current_time()
+        conn.strikes = [t for t in conn.strikes if now - t < self.limits.strike_window]
+        conn.strikes.append(now)
+        if len(conn.strikes) >= self.limits.strikes:
+            conn.outbox.put(encode(M.goodbye("abuse/closed", "too many refused frames; closing this connection")))
+            conn.outbox.evict("abuse/closed")
+
+    async def _dispatch(self, conn: _Conn, msg: Any) -> None:
+        outbox = conn.outbox
+        if isinstance(msg, TABLE_MESSAGES):
+            table = self.lobby.get(msg.table)
+            if table is None:
+                self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
+                return
+            conn.tables.add(table)
+            await table.send(outbox, msg)
+            return
+        if isinstance(msg, M.Ping):
+            outbox.put(encode(M.ok(msg.id, pong=True)))
+        elif isinstance(msg, M.Hello):
+            outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
+        elif isinstance(msg, M.ListTables):
+            outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
+        elif isinstance(msg, M.CreateTable):
+            try:
+                table = await self.lobby.create(self.lobby.settings_from(msg))
+            except LobbyError as exc:
+                self._refuse(conn, msg.id, exc.code, exc.message)
+                return
+            outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
+        elif isinstance(msg, M.GetRecord):
+            table = self.lobby.get(msg.table)
+            if table is not None and table.status != "finished":
+                outbox.put(encode(M.error(msg.id, "record/not_finished",
+                                          "the full record is available once the game has ended")))
+                return
+            record = await self.lobby.record(msg.table)
+            if record is None:
+                self._refuse(conn, msg.id, "table/unknown", f"there is no finished table {msg.table!r}")
+                return
+            outbox.put(encode(M.ok(msg.id, record=record)))
+        else:  # pragma: no cover - the codec only yields catalogue types
+            self._refuse(conn, msg.id, "message/unknown_type", type(msg).__name__)
