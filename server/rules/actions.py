@@ -15,7 +15,8 @@ from .commands import ActionKind, Side
 from .decisions import Topic
 from .events import (
     Assassinated, BonusAwarded, CreditTaken, FightBegan, GeishaDrawn, FightResolved, IncomeDrawn, Incited,
-    InhabitantDrawn, ReinforcementTaken, RevolutionResolved, RevolutionRoundOpened, SuccessionDone,
+    InhabitantDrawn, ReinforcementTaken, ReinforcementTurned, RevolutionResolved, RevolutionRoundOpened,
+    SuccessionDone, SupportersRevealed,
     TradeDone, TransformationBegan, TransformationDone,
 )
 from .flow import open_prompt, open_round
@@ -246,6 +247,8 @@ def resolve_fight(state: GameState, ev: list) -> bool:
         card = reveal(state, s)  # R6.3
         supporters.append((s, card, side))
         totals[side] += VALUE[card]
+    if supporters:
+        ev.append(SupportersRevealed(supporters=tuple(supporters)))
     # R6.4: attacker, defender, then supporters clockwise from the stone holder's left.
     participants = [(att, Side.ATTACKER), (dfn, Side.DEFENDER)] + list(fight.supporters)
     for s, side in participants:
@@ -254,6 +257,7 @@ def resolve_fight(state: GameState, ev: list) -> bool:
             state.in_play.append(card)
             state.knows[card] = state.all_mask
             fight.reinforcements.append((s, card))
+            ev.append(ReinforcementTurned(seat=s, card=card))
             totals[side] += VALUE[card]
     shogun = state.inhabitant[dfn] == SHOGUN  # R5.1
     if shogun or totals[Side.ATTACKER] <= totals[Side.DEFENDER]:

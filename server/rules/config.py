@@ -40,12 +40,17 @@ class GameConfig:
         return self.deck is not None
 
 
+def _is_int(value: object) -> bool:
+    """A card or seat id: an int, and not a bool (True would pass for card 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def validate(config: GameConfig) -> None:
     """Refuse a configuration the rules cannot play, saying why (R1.4, R2.8)."""
     n = config.seats
-    if not isinstance(n, int) or not MIN_SEATS <= n <= MAX_SEATS:
+    if not _is_int(n) or not MIN_SEATS <= n <= MAX_SEATS:
         raise ConfigError(f"a table has 4 to 12 seats, not {n!r} (R1.4)")
-    if not isinstance(config.seed, int) or config.seed < 0:
+    if not _is_int(config.seed) or config.seed < 0:
         raise ConfigError("the seed must be a non-negative integer")
     if config.max_open_proposals < 1:
         raise ConfigError("max_open_proposals must be at least 1")
@@ -57,6 +62,8 @@ def validate(config: GameConfig) -> None:
             "a configured deal gives deck, treasures and stone_holder together (R2.8)"
         )
     deck = tuple(config.deck or ())
+    if not all(_is_int(c) for c in deck):
+        raise ConfigError("a configured deck lists card ids, which are integers (R2.8)")
     if sorted(deck) != list(INHABITANTS):
         raise ConfigError("a configured deck must list all 41 inhabitants (ids 0-40) exactly once (R2.8)")
     if GEISHA in deck[: n + 1]:
@@ -64,8 +71,10 @@ def validate(config: GameConfig) -> None:
             f"the Geisha may not be among the first {n + 1} cards of a configured deck (R2.8)"
         )
     treasures = tuple(config.treasures or ())
+    if not all(_is_int(t) for t in treasures):
+        raise ConfigError("configured treasures are card ids, which are integers (R2.8)")
     if len(treasures) != n or len(set(treasures)) != n or any(t not in TREASURES for t in treasures):
         raise ConfigError(f"a configured deal gives {n} distinct treasures (ids 41-52) (R2.8)")
     stone = config.stone_holder
-    if not isinstance(stone, int) or not 0 <= stone < n:
+    if not _is_int(stone) or not 0 <= stone < n:
         raise ConfigError(f"the stone holder must be a seat 0..{n - 1} (R2.8)")

@@ -201,7 +201,9 @@ def _open_entries(state: GameState, kind: PromiseKind):
 
 
 def settle_payments(state: GameState, ev: list) -> None:
-    """A pay promise is kept as soon as all its cards lie in the promisee's pile."""
+    """A pay promise is kept as soon as all its cards lie in the promisee's
+    pile, however they got there: a deal, a Trade's gift, a redistribution
+    (R8.6: settled "from what happens"). Checked after every deal and action."""
     for e in _open_entries(state, PromiseKind.PAY):
         pile = state.pile[e.promise.promisee]
         if all(c in pile for c in e.promise.cards):
@@ -227,6 +229,7 @@ def on_support_round(state: GameState, attacker: int, defender: int,
 
 def on_season_end(state: GameState, ev: list) -> None:
     """R8.6: open proposals lapse; season-bound promises are settled."""
+    settle_payments(state, ev)
     for deal_id in list(state.deals):
         del state.deals[deal_id]
         ev.append(DealClosed(deal=deal_id, seat=None, reason="lapsed"))

@@ -183,6 +183,8 @@ def _finish_action(state: GameState, ev: list) -> None:
             state.pile[seat].append(c)
             state.knows[c] = state.all_mask
         ev.append(BonusAwarded(seat=seat, cards=cards, blessing=False))
+    if state.ledger:
+        deals.settle_payments(state, ev)
     state.fight = None
     state.announcer = None
     state.action = None

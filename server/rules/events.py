@@ -213,6 +213,21 @@ class SupportDeclared:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SupportersRevealed:
+    """R6.3: every supporter reveals its inhabitant: (seat, card, side)."""
+
+    supporters: tuple[tuple[int, int, Side], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReinforcementTurned:
+    """R6.4: a Samurai's side turns the top card of the deck (public)."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FightResolved:
     """R6.3-R6.6: supporters revealed, reinforcements turned, the result.
 
@@ -352,7 +367,8 @@ Event = (
     GameStarted | SeasonBegan | Passed | Announced | PrivilegeRoundOpened | PrivilegePassed
     | Fulfilled | BonusAwarded | IncomeDrawn | SuccessionDone | CreditTaken | TradeDone
     | Incited | Assassinated | InhabitantDrawn | TransformationBegan | TransformationDone
-    | FightBegan | NegotiationClosed | SupportDeclared | FightResolved | ReinforcementTaken
+    | FightBegan | NegotiationClosed | SupportDeclared | SupportersRevealed
+    | ReinforcementTurned | FightResolved | ReinforcementTaken
     | RevolutionRoundOpened | RevolutionAnswered | RevolutionResolved | SeasonEnded
     | GeishaDrawn | GameEnded | DealProposed | DealAccepted | DealClosed | DealExecuted
     | PromiseSettled
