@@ -1,0 +1,173 @@
+"""The `oriente` command.
+
+Subcommands, each a thin shell over the engine so that what a person tries
+at the terminal is what the server runs:
+
+    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH]
+    oriente replay PATH [--as SEAT|spectator|all]
+
+`serve`, `play` and friends plug in as further subparsers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from oriente.clients.narrate import describe_result, narrate
+from oriente.clients.randomplay import random_move
+from oriente.server.rules import EVERYONE, SPECTATOR, ConfigError, Game, GameConfig, plain, project, replay
+from oriente.server.rules.views import Viewer
+
+RECORD_FORMAT = "oriente.record.v1"
+
+
+def _print_events(events: Sequence[Any], viewer: Viewer, out: Callable[[str], None]) -> None:
+    for e in events:
+        out(narrate(project(e, viewer), viewer))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """One game of random bots, told from the spectator's seat (public
+    information only, R10.4), then the scores and the record on disk."""
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    try:
+        game = Game(GameConfig(seats=args.seats, seed=seed))
+    except ConfigError as exc:
+        print(f"oriente demo: {exc}", file=sys.stderr)
+        return 2
+    # The bots' own choices follow the table seed too, so a demo is repeatable.
+    rng = random.Random(seed)
+    out: Callable[[str], None] = (lambda line: None) if args.quiet else print
+    out(f"Demo: {args.seats} random bots, seed {seed}, told as a spectator sees it.")
+    _print_events(game.events, SPECTATOR, out)
+    while (move := random_move(game.state, rng)) is not None:
+        _print_events(game.apply(*move), SPECTATOR, out)
+    result = plain(game.state.result)
+    print()
+    print(describe_result(result))
+    path = Path(args.record) if args.record else Path("records") / f"demo-{seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(game.record(), separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"\n{len(game.commands)} commands, {len(game.events)} events; record written to {path}")
+    return 0
+
+
+def parse_viewer(text: str) -> Viewer:
+    """'spectator', 'all' or a seat number."""
+    lowered = text.strip().lower()
+    if lowered in (SPECTATOR, "spectators"):
+        return SPECTATOR
+    if lowered in (EVERYONE, "everyone"):
+        return EVERYONE
+    try:
+        seat = int(lowered)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a seat number, 'spectator' or 'all', not {text!r}") from None
+    if seat < 0:
+        raise argparse.ArgumentTypeError("seat numbers start at 0")
+    return seat
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Re-apply a record's commands and tell every event as `--as` sees it.
+    The record's stored events and result are checked against the replay,
+    so a record that no longer replays (a rules change) is caught here."""
+    try:
+        record = json.loads(Path(args.path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"oriente replay: cannot read {args.path}: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
+        return 2
+    viewer = args.viewer
+    seats = record.get("config", {}).get("seats")
+    if isinstance(viewer, int) and isinstance(seats, int) and viewer >= seats:
+        print(f"oriente replay: this game has seats 0..{seats - 1}", file=sys.stderr)
+        return 2
+    game = replay(record)
+    _print_events(game.events, viewer, print)
+    result = plain(game.state.result) if game.state.result is not None else None
+    if result is not None:
+        print()
+        print(describe_result(result))
+    else:
+        print("\n(The recorded game is not over.)")
+    stored_events = record.get("events")
+    replayed = [project(e, EVERYONE) for e in game.events]
+    if record.get("result") != result or (stored_events is not None and stored_events != replayed):
+        print("oriente replay: the replay differs from the recorded events or result", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the table server until SIGTERM or SIGINT (graceful shutdown)."""
+    import logging
+
+    import trio
+
+    from oriente.server.app import App, serve_until_signalled
+
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    app = App(args.store, host=args.host, port=args.port)
+
+    def ready(app: App) -> None:
+        # One machine-readable line, so scripts (and tests) can find the port.
+        print(f"serving ws://{args.host}:{app.port} store={args.store} recovered={app.recovered}", flush=True)
+
+    trio.run(serve_until_signalled, app, ready)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="oriente", description="Oriente, the negotiation card game.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    demo = sub.add_parser("demo", help="watch one game of random bots, in plain words")
+    demo.add_argument("--seats", type=int, default=6, help="4 to 12 (default 6)")
+    demo.add_argument("--seed", type=int, default=None, help="table seed (default: random)")
+    demo.add_argument("--quiet", action="store_true", help="print only the final scores")
+    demo.add_argument("--record", metavar="PATH", default=None,
+                      help="where to write the game record (default records/demo-SEED.json)")
+    demo.set_defaults(func=cmd_demo)
+
+    srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")
+    srv.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    srv.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
+    srv.add_argument("--quiet", action="store_true", help="log warnings only")
+    srv.set_defaults(func=cmd_serve)
+
+    rep = sub.add_parser("replay", help="replay a game record and tell it from one viewpoint")
+    rep.add_argument("path", metavar="PATH", help="a game record (JSON)")
+    rep.add_argument("--as", dest="viewer", type=parse_viewer, default=SPECTATOR, metavar="SEAT|spectator|all",
+                     help="whose view to tell it from (default: spectator)")
+    rep.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `oriente` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # `oriente demo | head`: the reader left; end quietly (the recipe of
+        # Python's signal docs, so the final flush does not raise again).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The `oriente` command: a demo game end to end, and its record replayed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from oriente.server.rules import plain, replay
+
+
+def _oriente(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "oriente.server.cli", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_demo_plays_scores_and_records_a_game_that_replays(tmp_path: Path) -> None:
+    record_path = tmp_path / "out" / "demo.json"
+    run = _oriente("demo", "--seats", "4", "--seed", "1", "--quiet", "--record", str(record_path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Final result" in run.stdout
+    rows = [line.split() for line in run.stdout.splitlines() if line[:4].strip().isdigit()]
+    assert sorted(int(r[1]) for r in rows) == [0, 1, 2, 3]  # one score row per seat
+    assert "announces" not in run.stdout  # --quiet leaves out the narration
+
+    record = json.loads(record_path.read_text())
+    assert record["config"]["seats"] == 4 and record["config"]["seed"] == 1
+    game = replay(record)
+    assert game.over
+    assert plain(game.state.result) == record["result"]
+    assert [row[2] for row in sorted(rows, key=lambda r: int(r[1]))] == [str(s) for s in record["result"]["scores"]]
+
+
+def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
+    a = _oriente("demo", "--seats", "6", "--seed", "5", "--record", "a.json", cwd=tmp_path)
+    b = _oriente("demo", "--seats", "6", "--seed", "5", "--record", "b.json", cwd=tmp_path)
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    assert json.loads((tmp_path / "a.json").read_text()) == json.loads((tmp_path / "b.json").read_text())
+    assert "Season 1 begins" in a.stdout and "Final result" in a.stdout
+
+
+def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
+    run = _oriente("demo", "--seats", "4", "--seed", "2", "--quiet", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "records" / "demo-2.json").is_file()
+
+
+def test_replay_tells_the_game_from_each_viewpoint(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert _oriente("demo", "--seats", "5", "--seed", "3", "--quiet", "--record", str(path), cwd=tmp_path).returncode == 0
+    outputs = {}
+    for viewer in ("spectator", "all", "0"):
+        run = _oriente("replay", str(path), "--as", viewer, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        assert "A game for 5 seats begins" in run.stdout and "Final result" in run.stdout
+        outputs[viewer] = run.stdout
+    assert "(you: " in outputs["0"]
+    assert "(you: " not in outputs["spectator"]
+    assert outputs["all"] != outputs["spectator"]
+
+
+def test_bad_input_is_refused_with_a_reason(tmp_path: Path) -> None:
+    run = _oriente("demo", "--seats", "13", cwd=tmp_path)
+    assert run.returncode == 2 and "4 to 12" in run.stderr
+    (tmp_path / "junk.json").write_text("{}")
+    run = _oriente("replay", str(tmp_path / "junk.json"), cwd=tmp_path)
+    assert run.returncode == 2 and "record" in run.stderr
+
+
+def test_replay_catches_a_record_that_no_longer_matches(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert _oriente("demo", "--seats", "4", "--seed", "4", "--quiet", "--record", str(path), cwd=tmp_path).returncode == 0
+    record = json.loads(path.read_text())
+    record["result"]["scores"][0] += 1
+    path.write_text(json.dumps(record))
+    run = _oriente("replay", str(path), cwd=tmp_path)
+    assert run.returncode == 1 and "differs" in run.stderr
