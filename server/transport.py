@@ -100,8 +100,9 @@ class Transport:
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain())))
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._writer, ws, outbox)
-                nursery.start_soon(self._evictor, ws, outbox, nursery.cancel_scope)
+                drained = trio.Event()
+                nursery.start_soon(self._writer, ws, outbox, drained)
+                nursery.start_soon(self._evictor, ws, outbox, drained, nursery.cancel_scope)
                 try:
                     await self._reader(ws, conn)
                 finally:
@@ -113,25 +114,34 @@ class Transport:
                 for table in conn.tables:
                     await table.send(None, Disconnected(outbox))
 
-    async def _writer(self, ws: ServerConnection, outbox: Outbox) -> None:
-        async for frame in outbox.receive:
-            with trio.move_on_after(self.limits.send_timeout) as scope:
-                try:
-                    await ws.send(frame)
-                except ConnectionClosed:
-                    outbox.evict("client/gone")
+    async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
+        try:
+            async for frame in outbox.receive:
+                with trio.move_on_after(self.limits.send_timeout) as scope:
+                    try:
+                        await ws.send(frame)
+                    except ConnectionClosed:
+                        outbox.evict("client/gone")
+                        return
+                if scope.cancelled_caught:
+                    outbox.evict("client/too_slow")
                     return
-            if scope.cancelled_caught:
-                outbox.evict("client/too_slow")
-                return
-            self.metrics.frames_out += 1
+                self.metrics.frames_out += 1
+        finally:
+            drained.set()
 
-    async def _evictor(self, ws: ServerConnection, outbox: Outbox, scope: trio.CancelScope) -> None:
+    async def _evictor(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event,
+                       scope: trio.CancelScope) -> None:
+        """Close an evicted connection: a slow reader at once (4008, it should
+        resume); an abuser after its last frames (the goodbye) went out (1008)."""
         reason = await outbox.wait_evicted()
-        if reason == "client/too_slow":
-            self.metrics.evictions += 1
-            with trio.move_on_after(2):
+        with trio.move_on_after(2):
+            if reason == "client/too_slow":
+                self.metrics.evictions += 1
                 await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
+            elif reason == "abuse/closed":
+                await drained.wait()
+                await ws.aclose(CLOSE_ABUSE, "too many refused frames")
         scope.cancel()
 
     async def _reader(self, ws: ServerConnection, conn: _Conn) -> None:

@@ -1,0 +1,101 @@
+"""A minimal protocol client for end-to-end tests: real websockets, real
+msgpack frames, nothing borrowed from the server's internals."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import msgpack
+import trio
+from websockets.trio.client import connect
+
+SUBPROTOCOL = "oriente.v1"
+
+
+def pack(message: Any) -> bytes:
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def unpack(frame: bytes) -> Any:
+    # The independent decoder: proves the server writes plain msgpack.
+    return msgpack.unpackb(frame, raw=False)
+
+
+class Client:
+    """One connection. `frames` keeps everything received, decoded."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict] = []
+        self.n = 0
+
+    async def send(self, message: dict) -> Any:
+        if "id" not in message:
+            self.n += 1
+            message = {**message, "id": self.n}
+        await self.ws.send(pack(message))
+        return message["id"]
+
+    async def recv(self, timeout: float = 5) -> dict:
+        with trio.fail_after(timeout):
+            frame = unpack(await self.ws.recv())
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, pred: Callable[[dict], bool], timeout: float = 10) -> dict:
+        with trio.fail_after(timeout):
+            while True:
+                frame = await self.recv(timeout)
+                if pred(frame):
+                    return frame
+
+    async def request(self, message: dict, timeout: float = 5) -> dict:
+        """Send and wait for the reply (ok or error) naming our id."""
+        cid = await self.send(message)
+        return await self.until(lambda f: f.get("t") in ("ok", "error") and f.get("re") == cid, timeout)
+
+
+def open_client(port: int, **kw: Any):
+    return connect(f"ws://127.0.0.1:{port}", subprotocols=[SUBPROTOCOL], compression=None, **kw)
+
+
+BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
+              "zero_wait": True, "away_after": 3}
+
+
+def pick(prompt: dict | None, seat: int, rnd: random.Random) -> dict | None:
+    """A random bot's choice: act once when it is the pivot."""
+    if not prompt or prompt.get("pivot") != seat:
+        return None
+    options = [c for c in prompt.get("legal", []) if c["type"] in
+               ("Announce", "Pass", "Claim", "Support", "Join", "Choose")]
+    return rnd.choice(options) if options else None
+
+
+async def play_bot(port: int, table: str, name: str, rnd: random.Random, *, log: list | None = None,
+                   token_box: dict | None = None) -> dict:
+    """Join and play until the table finishes; returns what the bot saw."""
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()  # welcome
+        joined = await c.request({"t": "join", "table": table, "name": name})
+        assert joined["t"] == "ok", joined
+        seat = joined["seat"]
+        if token_box is not None:
+            token_box[seat] = joined["token"]
+        answered: set = set()
+        while True:
+            frame = await c.recv(timeout=30)
+            if frame["t"] == "error":
+                assert frame["code"] == "decision/closed", frame
+            if frame["t"] == "events" and any(e["type"] == "TableFinished" for e in frame["events"]):
+                break
+            prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
+            cmd = pick(prompt, seat, rnd)
+            if cmd is not None and (prompt["id"], prompt["pivot"]) not in answered:
+                answered.add((prompt["id"], prompt["pivot"]))
+                await c.send({"t": "act", "table": table, "cmd": cmd})
+        if log is not None:
+            log.append((seat, c.frames))
+        return {"seat": seat, "frames": c.frames}
