@@ -102,10 +102,12 @@ def credit(state: GameState, ev: list, seat: int, target: int | None) -> None:
     ev.append(CreditTaken(seat=seat, target=target, cards=nofus))
 
 
-def trade_default(state: GameState, seat: int) -> int:
+def trade_default(state: GameState, seat: int) -> int | None:
     """R10.1: silence gives the lowest-value card; among equals a
     non-treasure before a treasure, then the card longest in the pile."""
     pile = state.pile[seat]
+    if not pile:
+        return None
     best = min(range(len(pile)), key=lambda i: (VALUE[pile[i]], is_treasure(pile[i]), i))
     return pile[best]
 

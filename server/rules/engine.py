@@ -344,7 +344,7 @@ def _choose_options(state: GameState) -> list[int]:
     return []
 
 
-def _apply_choice(state: GameState, ev: list, topic: Topic | None, card: int) -> None:
+def _apply_choice(state: GameState, ev: list, topic: Topic | None, card: int | None) -> None:
     state.prompt = None
     if topic is Topic.TRADE:
         finish_trade(state, ev, card)
@@ -449,6 +449,10 @@ def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
 def _deal(handler):
     def run(state: GameState, seat: int, cmd: Command, ev: list) -> None:
         handler(state, _check_seat(state, seat), cmd, ev)
+        if state.phase is Phase.TRADE and state.prompt_seat is not None and not state.pile[state.prompt_seat]:
+            # R4.5a, R5.6: a deal emptied the Akindo's pile while it was to
+            # choose a card to give; it has nothing to give and still draws.
+            _apply_choice(state, ev, Topic.TRADE, None)
     return run
 
 

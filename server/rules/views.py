@@ -26,18 +26,30 @@ EVERYONE = "all"
 Viewer = Union[int, str]
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = (int, str, type(None), bool, float)
+
+
 def plain(value: Any) -> Any:
     """Dataclasses, enums and tuples as plain data; the type tag is the
-    class name, so every implementation can dispatch on it."""
-    if is_dataclass(value) and not isinstance(value, type):
-        out = {"type": type(value).__name__}
-        for f in fields(value):
-            out[f.name] = plain(getattr(value, f.name))
+    class name, so every implementation can dispatch on it. On the server's
+    hot path (every event, every prompt), so field names are cached per class."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    names = _FIELD_NAMES.get(cls)
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(value))
+    if names is not None:
+        out = {"type": cls.__name__}
+        for name in names:
+            v = getattr(value, name)
+            out[name] = v if type(v) in _SCALARS else plain(v)
         return out
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
         return sorted(plain(v) for v in value)
     return value
@@ -100,7 +112,25 @@ _REDACT = {
 }
 
 
+def decision_views(state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict | None]:
+    """decision_view for several viewers, sharing the common part (the
+    table server builds one prompt per viewer on every step)."""
+    base = _decision_base(state)
+    out: dict[Viewer, dict | None] = {}
+    for viewer in viewers:
+        out[viewer] = None if base is None else _decision_for(state, base, viewer)
+    return out
+
+
 def decision_view(state: GameState, viewer: Viewer) -> dict | None:
+    """The open decision as `viewer` may see it: who is asked, the pivot,
+    what silence means, published answers, its own sealed answer, and its
+    legal commands."""
+    base = _decision_base(state)
+    return None if base is None else _decision_for(state, base, viewer)
+
+
+def _decision_base(state: GameState) -> dict | None:
     decisions = pending(state)
     if not decisions:
         return None
@@ -113,12 +143,21 @@ def decision_view(state: GameState, viewer: Viewer) -> dict | None:
     rnd = state.round
     if rnd is not None:
         out["published"] = [[s, plain(a)] for s, a in rnd.published]
+    return out
+
+
+def _decision_for(state: GameState, base: dict, viewer: Viewer) -> dict:
+    out = dict(base)
+    rnd = state.round
+    if rnd is not None:
         # A sealed answer is shown to its own seat only, not even that it exists (R10.2).
         if isinstance(viewer, int) and viewer in rnd.sealed:
             out["sealed"] = plain(rnd.sealed[viewer])
         elif _sees_all(viewer):
             out["sealed"] = {str(s): plain(c) for s, c in rnd.sealed.items()}
-    if isinstance(viewer, int) and (viewer in d.asked):
+    if isinstance(viewer, int):
+        # Every seat gets its own legal commands: the decision's answers if it
+        # is asked, and always its deal options (accept, decline, settle...).
         out["legal"] = [plain(c) for c in legal(state, viewer)]
     return out
 

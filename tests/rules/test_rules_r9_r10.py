@@ -990,8 +990,12 @@ def test_r10_4_decision_shows_pivot_and_published_answers_only():
     for viewer in (0, 4, SPECTATOR):
         shown = view(state, viewer)["decision"]
         assert shown["pivot"] == 2 and shown["published"] == [[1, None]]
-        assert "sealed" not in shown and "legal" not in shown
-    assert "legal" in view(state, 2)["decision"]
+        assert "sealed" not in shown
+        # A seat not asked sees only its own deal options, never the answers
+        # of the asked seats; a spectator has no commands at all.
+        assert all(c["type"] not in ("Pass", "Claim") for c in shown.get("legal", []))
+    assert "legal" not in view(state, SPECTATOR)["decision"]
+    assert any(c["type"] == "Claim" for c in view(state, 2)["decision"]["legal"])
 
 
 def test_r10_4_log_of_announcements_and_fights_is_public():
