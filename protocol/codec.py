@@ -82,6 +82,6 @@ def client_id_of(frame: bytes | str) -> Any:
         return None
     if isinstance(raw, dict):
         cid = raw.get("id")
-        if cid is None or isinstance(cid, (int, str)):
+        if cid is None or (isinstance(cid, (int, str)) and not isinstance(cid, bool)):
             return cid
     return None

@@ -79,9 +79,13 @@ class CreateTable(_Msg, tag="create_table"):
 
 
 class Join(_Msg, tag="join"):
+    """Take a seat. `views`: every events frame for this connection also
+    carries the seat's full current view (bots and rich clients want it)."""
+
     table: str
     name: str
     seat: int | None = None
+    views: bool = False
 
 
 class Leave(_Msg, tag="leave"):
@@ -101,11 +105,13 @@ class Resume(_Msg, tag="resume"):
     table: str
     token: str
     after: int | None = None
+    views: bool = False
 
 
 class Spectate(_Msg, tag="spectate"):
     table: str
     after: int | None = None
+    views: bool = False
 
 
 class Unsubscribe(_Msg, tag="unsubscribe"):
@@ -162,10 +168,14 @@ def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any], info: d
 
 
 def events(table: str, items: list[dict[str, Any]], prompt: dict[str, Any] | None,
-           *, history: bool = False) -> dict[str, Any]:
+           *, history: bool = False, view: dict[str, Any] | None = None) -> dict[str, Any]:
     """Every event of one actor step for one viewer, coalesced into one frame;
-    each item carries its `seq`. `prompt` is the viewer's open decision."""
-    return {"t": "events", "table": table, "events": items, "prompt": prompt, "history": history}
+    each item carries its `seq`. `prompt` is the viewer's open decision;
+    `view` its full view after the step, for subscribers that asked for views."""
+    frame = {"t": "events", "table": table, "events": items, "prompt": prompt, "history": history}
+    if view is not None:
+        frame["view"] = view
+    return frame
 
 
 def goodbye(code: str, message: str) -> dict[str, Any]:

@@ -1,0 +1,755 @@
+"""Golden frames of protocol oriente.v1, generated from the code itself.
+
+    .venv/bin/python protocol/vectors/generate.py      # rewrites vectors.json
+
+Server frames are not written by hand: the script runs the real transport,
+lobby and table actor in memory (a fake socket per connection, a fake store,
+trio's MockClock, a fixed wall clock and deterministic tokens and table ids),
+plays a short scripted session and keeps the exact bytes the server sent.
+Client frames are the exact bytes of `protocol.codec.encode(decoded)`; each is
+checked against `decode_client` when generated. Running the script twice
+gives the same file byte for byte; tests/protocol/test_vectors.py checks that
+the file in the tree is what the current code generates.
+
+Each vector is one JSON object:
+
+    name        unique, "client/..." or "server/..."
+    direction   "client" (client to server) or "server"
+    frame       "binary" (every real frame) or "text" (a text frame, refused)
+    hex         the frame's bytes; null for a generated (oversized) frame
+    decoded     the frame as JSON (null where the bytes are not msgpack)
+    note        what the frame shows
+  client vectors only:
+    valid       whether decode_client accepts the frame
+    error_code  for invalid frames: the code of the `error` reply
+    error_re    for invalid frames: the "re" of that reply (the id the
+                server could still read from the frame, else null)
+    normalized  for valid frames: the message with every default filled in
+    canonical   for valid frames: re-encoding the decoded message (struct
+                field order, defaults included) gives these exact bytes
+    generator   for frames too large to list: how to build them
+  act vectors only:
+    cmd_canonical   the `cmd` map is exactly the plain form the server uses
+                    (the form `legal` lists)
+    cmd_error_code  the code the server answers whatever the game state,
+                    because the `cmd` map itself is refused
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+import secrets
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import msgspec
+import trio
+import trio.testing
+
+from oriente.protocol import messages as M
+from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
+from oriente.server.game_port import OrientePort, RulesRejection
+from oriente.server.lobby import Lobby
+from oriente.server.metrics import Metrics
+from oriente.server.outbox import Outbox
+from oriente.server.rules import GameConfig, Rejected, command_from_plain, new_game, plain
+from oriente.server.transport import Limits, Transport, _Conn
+
+OUTPUT = Path(__file__).resolve().parent / "vectors.json"
+WALL_EPOCH = 1_800_000_000.0  # the fake wall clock at trio time 0 (seconds)
+
+
+# -- deterministic stand-ins ------------------------------------------------------
+
+class _Tokens:
+    """secrets.token_urlsafe, made repeatable for the duration of a run."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, nbytes: int | None = None) -> str:
+        self.count += 1
+        digest = hashlib.sha256(f"oriente-vectors-{self.count}".encode()).digest()
+        return base64.urlsafe_b64encode(digest[: nbytes or 32]).rstrip(b"=").decode()
+
+
+@contextmanager
+def _repeatable_tokens() -> Iterator[None]:
+    original = secrets.token_urlsafe
+    secrets.token_urlsafe = _Tokens()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        secrets.token_urlsafe = original  # type: ignore[assignment]
+
+
+class _Store:
+    """The calls the lobby and the table make, kept in memory."""
+
+    def __init__(self) -> None:
+        self.records: dict[str, bytes] = {}
+
+    async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
+        pass
+
+    async def update_table(self, table_id: str, *, status: str | None = None, meta: bytes | None = None,
+                           now: float) -> None:
+        pass
+
+    async def append(self, table_id: str, records: Any, *, clock: bytes | None = None, now: float) -> None:
+        pass
+
+    async def save_record(self, table_id: str, body: bytes) -> None:
+        self.records[table_id] = body
+
+    async def record(self, table_id: str) -> bytes | None:
+        return self.records.get(table_id)
+
+
+class _Socket:
+    """What Transport.handler uses of a websockets connection."""
+
+    def __init__(self, label: str) -> None:
+        self.remote_address = (label, 0)
+        self._push, self._frames = trio.open_memory_channel[Any](math.inf)
+        self.sent: list[bytes] = []
+        self.closed: tuple[int, str] | None = None
+
+    def __aiter__(self) -> Any:
+        return self._frames.__aiter__()
+
+    async def send(self, frame: bytes) -> None:
+        self.sent.append(frame)
+
+    async def aclose(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = (code, reason)
+
+    def push(self, frame: bytes | str) -> None:
+        self._push.send_nowait(frame)
+
+    def hang_up(self) -> None:
+        self._push.close()
+
+
+# -- the book of vectors ----------------------------------------------------------
+
+class Book:
+    def __init__(self) -> None:
+        self.vectors: list[dict[str, Any]] = []
+        self.names: set[str] = set()
+
+    def _add(self, vector: dict[str, Any]) -> None:
+        if vector["name"] in self.names:
+            raise ValueError(f"duplicate vector name {vector['name']}")
+        self.names.add(vector["name"])
+        self.vectors.append(vector)
+
+    def server(self, name: str, frame: bytes, note: str) -> dict[str, Any]:
+        decoded = decode_any(frame)
+        if encode(decoded) != frame:
+            raise AssertionError(f"{name}: the server frame does not re-encode to itself")
+        self._add({"name": name, "direction": "server", "frame": "binary", "hex": frame.hex(),
+                   "decoded": decoded, "note": note})
+        return decoded
+
+    def client(self, name: str, message: Any, note: str) -> bytes:
+        """A valid client frame: the bytes codec.encode gives for `message`."""
+        frame = encode(message)
+        struct = decode_client(frame)  # raises if the catalogue refuses it
+        vector: dict[str, Any] = {
+            "name": name, "direction": "client", "frame": "binary", "hex": frame.hex(),
+            "decoded": decode_any(frame), "note": note, "valid": True,
+            "normalized": msgspec.to_builtins(struct), "canonical": encode(struct) == frame,
+        }
+        if isinstance(struct, M.Act):
+            _describe_cmd(vector, struct.cmd)
+        self._add(vector)
+        return frame
+
+    def invalid(self, name: str, frame: bytes | str, note: str) -> None:
+        """A frame decode_client refuses; the vector records the code."""
+        try:
+            decode_client(frame)
+        except ProtocolError as exc:
+            code = exc.code
+        else:
+            raise AssertionError(f"{name}: expected the codec to refuse this frame")
+        raw = frame.encode() if isinstance(frame, str) else frame
+        try:
+            decoded = decode_any(raw) if isinstance(frame, bytes) else None
+        except msgspec.DecodeError:
+            decoded = None
+        self._add({"name": name, "direction": "client", "frame": "text" if isinstance(frame, str) else "binary",
+                   "hex": raw.hex(), "decoded": decoded, "note": note, "valid": False,
+                   "error_code": code, "error_re": client_id_of(frame)})
+
+    def generated(self, name: str, message: dict[str, Any], pad_field: str, frame_bytes: int, note: str) -> None:
+        """A frame too large to list: `message` with `pad_field` padded with
+        'a' until the encoded frame has exactly `frame_bytes` bytes."""
+        def size(pad: int) -> int:
+            return len(encode({**message, pad_field: "a" * pad}))
+
+        pad = max(0, frame_bytes - size(0))
+        while pad > 0 and size(pad) > frame_bytes:
+            pad -= 1
+        while size(pad) < frame_bytes:
+            pad += 1
+        frame = encode({**message, pad_field: "a" * pad})
+        if len(frame) != frame_bytes:
+            raise AssertionError(f"{name}: cannot build a frame of exactly {frame_bytes} bytes")
+        vector: dict[str, Any] = {
+            "name": name, "direction": "client", "frame": "binary", "hex": None, "decoded": None, "note": note,
+            "generator": {"message": message, "pad_field": pad_field, "pad_char": "a", "pad_length": pad,
+                          "frame_bytes": frame_bytes},
+        }
+        try:
+            struct = decode_client(frame)
+        except ProtocolError as exc:
+            vector.update(valid=False, error_code=exc.code, error_re=client_id_of(frame))
+        else:
+            vector.update(valid=True, canonical=encode(struct) == frame)
+        self._add(vector)
+
+
+def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any]) -> None:
+    """How the rules read an act's cmd map, before any game state matters."""
+    state, _ = new_game(GameConfig(seats=4, seed=0))
+    try:
+        parsed = command_from_plain(cmd)
+        if type(parsed).__name__ == "Timeout":
+            OrientePort().apply(state, 0, cmd)  # refused: only the table's clock sends timeouts
+    except RulesRejection as exc:
+        vector["cmd_error_code"] = exc.code
+        return
+    except Rejected as exc:
+        vector["cmd_error_code"] = exc.code
+        return
+    vector["cmd_canonical"] = plain(parsed) == cmd
+
+
+# -- driving the server -----------------------------------------------------------
+
+class Peer:
+    """One client connection to the in-memory server."""
+
+    def __init__(self, session: "Session", label: str) -> None:
+        self.session = session
+        self.socket = _Socket(label)
+        self.read = 0
+        self.last_seq = 0
+
+    async def send(self, message: Any, vector: str | None = None, note: str = "") -> list[bytes]:
+        frame = self.session.book.client(vector, message, note) if vector else encode(message)
+        self.socket.push(frame)
+        return await self.receive()
+
+    async def receive(self) -> list[bytes]:
+        await self.session.settle()
+        new = self.socket.sent[self.read:]
+        self.read = len(self.socket.sent)
+        for frame in new:
+            msg = decode_any(frame)
+            if msg["t"] == "snapshot":
+                self.last_seq = max(self.last_seq, msg["seq"])
+            elif msg["t"] == "events":
+                for e in msg["events"]:
+                    self.last_seq = max(self.last_seq, e["seq"])
+        return new
+
+    async def hang_up(self) -> None:
+        self.socket.hang_up()
+        await self.session.settle()
+
+
+def expect(frames: list[bytes], *types: str) -> list[bytes]:
+    got = tuple(decode_any(f)["t"] for f in frames)
+    if got != types:
+        raise AssertionError(f"expected frames {types}, got {got}: "
+                             + repr([decode_any(f) for f in frames]))
+    return frames
+
+
+class Session:
+    def __init__(self, book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery,
+                 limits: Limits = Limits()) -> None:
+        self.book = book
+        self.clock = clock
+        self.nursery = nursery
+        self.store = _Store()
+        self.lobby = Lobby(OrientePort(), self.store, nursery, wall=lambda: WALL_EPOCH + trio.current_time())
+        self.transport = Transport(self.lobby, Metrics(), limits)
+
+    async def settle(self) -> None:
+        await trio.testing.wait_all_tasks_blocked()
+
+    async def connect(self, label: str) -> tuple[Peer, list[bytes]]:
+        peer = Peer(self, label)
+        self.nursery.start_soon(self.transport.handler, peer.socket)
+        return peer, await peer.receive()
+
+    async def wait(self, seconds: float) -> None:
+        self.clock.jump(seconds)
+        await self.settle()
+
+
+TIMERS = {"prompt_ms": 30_000, "window_ms": 20_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
+          "zero_wait": False, "away_after": 1}
+BOT_TIMERS = {"prompt_ms": 2_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
+              "zero_wait": True, "away_after": 3}
+# A configured deal (R2.8) for four seats whose first season ends the game:
+# the top card is the bonus, the next four are the inhabitants, and the
+# Geisha is the sixth card, drawn as the bonus at the end of season 1.
+DECK = [5, 12, 18, 25, 30, 40] + [c for c in range(41) if c not in (5, 12, 18, 25, 30, 40)]
+DEAL = {"deck": DECK, "treasures": [41, 45, 49, 52], "stone_holder": 2}
+
+
+async def _play(book: Book, clock: trio.testing.MockClock) -> None:
+    async with trio.open_nursery() as nursery:
+        s = Session(book, clock, nursery)
+        await _table_session(book, s)
+        await _finished_table(book, s)
+        await _refusals(book, s)
+        nursery.cancel_scope.cancel()
+    async with trio.open_nursery() as nursery:
+        await _limits(book, clock, nursery)
+        nursery.cancel_scope.cancel()
+
+
+async def _table_session(book: Book, s: Session) -> None:
+    ana, frames = await s.connect("ana")
+    book.server("server/welcome", expect(frames, "welcome")[0],
+                "The first frame on every connection: protocol name, version, server name and the "
+                "connection's limits.")
+    frames = await ana.send({"t": "hello", "id": "h1", "name": "ana", "client": "example-bot/1.0"},
+                            "client/hello", "Optional greeting; name and client are informational.")
+    book.server("server/ok/hello", expect(frames, "ok")[0], "The reply to hello.")
+    frames = await ana.send({"t": "ping", "id": 1}, "client/ping", "A liveness check.")
+    book.server("server/ok/ping", expect(frames, "ok")[0], "The reply to ping.")
+    frames = await ana.send({"t": "create_table", "id": 2, "seats": 4, "name": "vectors", "public": True,
+                             "seed": 9, "timers": TIMERS, "max_open_proposals": 3, "auto_start": True},
+                            "client/create_table",
+                            "A four-seat table with its own timers; seed 9 fixes every hidden card.")
+    created = book.server("server/ok/create_table", expect(frames, "ok")[0],
+                          "The new table's id and its public information. Creating a table does not seat you.")
+    table = created["table"]
+    frames = await ana.send({"t": "list_tables", "id": 3}, "client/list_tables", "The public tables.")
+    book.server("server/ok/list_tables", expect(frames, "ok")[0], "Every public table's information.")
+
+    eve, frames = await s.connect("eve")
+    frames = await eve.send({"t": "spectate", "id": "s1", "table": table}, "client/spectate",
+                            "Watch a table; without `after` no history is sent, only the snapshot.")
+    expect(frames, "ok", "snapshot")
+    book.server("server/ok/spectate", frames[0], "Subscribed as a spectator: `you` is \"spectator\".")
+    book.server("server/snapshot/spectator_open_table", frames[1],
+                "Before the start there is no game: view and prompt are null.")
+
+    frames = await ana.send({"t": "join", "id": 4, "table": table, "name": "ana", "seat": 0}, "client/join",
+                            "Take seat 0.")
+    expect(frames, "ok", "snapshot")
+    book.server("server/ok/join", frames[0],
+                "The seat and its token: keep the token, it is the only way back to the seat.")
+    book.server("server/snapshot/seat_open_table", frames[1], "The joiner's first snapshot, before the start.")
+
+    ben, _ = await s.connect("ben")
+    frames = await ben.send({"t": "join", "id": 1, "table": table, "name": "ben"}, "client/join_any_seat",
+                            "Take the lowest free seat.")
+    ben_token = decode_any(expect(frames, "ok", "snapshot")[0])["token"]
+    frames = await ana.receive()
+    book.server("server/events/seat_taken", expect(frames, "events")[0],
+                "A table event, seen by everyone already at the table.")
+    cai, _ = await s.connect("cai")
+    expect(await cai.send({"t": "join", "id": 1, "table": table, "name": "cai"}), "ok", "snapshot")
+    dee, _ = await s.connect("dee")
+    frames = await dee.send({"t": "join", "id": 1, "table": table, "name": "dee", "seat": 3})
+    expect(frames, "ok", "snapshot", "events")
+    book.server("server/events/table_started/seat3", frames[2],
+                "The last seat is taken and the game starts (auto_start). Seat 3 holds the stone and is "
+                "asked first: its prompt lists `legal`.")
+    frames = await ana.receive()
+    expect(frames, "events", "events", "events")
+    book.server("server/events/table_started/seat0", frames[2],
+                "The same step as seat 0 sees it: only its own inhabitant is shown; the prompt has no "
+                "`legal` because seat 0 is not asked.")
+    frames = await eve.receive()
+    expect(frames, "events", "events", "events", "events", "events")
+    book.server("server/events/table_started/spectator", frames[4],
+                "The same step as a spectator sees it: every hidden card is null.")
+    await ben.receive()
+    await cai.receive()
+
+    await s.wait(4.0)
+    frames = await dee.send({"t": "act", "id": "d1", "table": table,
+                             "cmd": {"type": "Announce", "decision": 1,
+                                     "action": {"type": "Action", "kind": "attack", "target": 1}}},
+                            "client/act/announce_attack", "Seat 3 announces an attack on seat 1 (R4.1).")
+    expect(frames, "events", "ok")
+    book.server("server/ok/act", frames[1], "The command was applied; `seq` is the table's last sequence "
+                "number after it. The events frame of the same step comes first.")
+    frames = await cai.receive()
+    book.server("server/events/privilege_round", expect(frames, "events")[0],
+                "Seat 2's view: a privilege round (R10.2a) asks seats 0 and 2; seat 0 is the pivot and "
+                "seat 2 may answer early (sealed).")
+    for peer in (ana, ben, eve):
+        await peer.receive()
+
+    await s.wait(2.5)
+    frames = await cai.send({"t": "act", "id": 7, "table": table, "cmd": {"type": "Pass", "decision": 2}},
+                            "client/act/pass", "Seat 2 passes early: the answer is sealed until it is the pivot.")
+    expect(frames, "events", "ok")
+    book.server("server/events/sealed", frames[0],
+                "The answer was sealed: no event for anyone, the sender alone gets an events frame with no "
+                "events and its prompt, which now shows its `sealed` answer.")
+    for peer in (ana, ben, dee, eve):
+        expect(await peer.receive())
+
+    await s.wait(3.0)
+    pass_cmd = {"t": "act", "id": 11, "table": table, "cmd": {"type": "Pass", "decision": 2}}
+    frames = await ana.send(pass_cmd)
+    expect(frames, "events", "ok")
+    book.server("server/events/fight_began", frames[0],
+                "Seat 0 passes as the pivot; the sealed pass of seat 2 is then used at once. The attack is "
+                "fulfilled and the negotiation window (R10.2b) opens.")
+    frames = await ana.send(pass_cmd, "client/act/retry",
+                            "The same act sent again with the same id (a retry after a reconnect).")
+    book.server("server/ok/act_duplicate", expect(frames, "ok")[0],
+                "A retried id is not applied again: ok with duplicate=true.")
+    frames = await ana.send({"t": "act", "id": 12, "table": table, "cmd": {"type": "Pass", "decision": 2}})
+    book.server("server/error/decision_closed", expect(frames, "error")[0],
+                "A late answer to a decision that has closed. Normal in play: ignore it.")
+    for peer in (ben, cai, dee, eve):
+        await peer.receive()
+
+    frames = await ben.send({"t": "act", "id": 2, "table": table, "cmd": {"type": "Support", "decision": 3,
+                                                                        "side": "defender"}})
+    book.server("server/error/decision_not_asked", expect(frames, "error")[0],
+                "The defender is not asked in the support round.")
+    await s.wait(1.0)
+    frames = await ben.send(
+        {"t": "act", "id": 3, "table": table, "cmd": {
+            "type": "ProposeDeal",
+            "transfers": [{"type": "Transfer", "card": 41, "giver": 1, "receiver": 2,
+                           "consideration": "for your support"}],
+            "promises": [{"type": "Promise", "promiser": 2, "promisee": 1, "text": "I support you in this fight",
+                          "kind": "support", "attacker": 3, "defender": 1, "side": "defender", "cards": [],
+                          "by_season": None, "seat": None}],
+            "note": "defend me"}},
+        "client/act/propose_deal",
+        "Seat 1 offers its treasure to seat 2 for a support promise (R8).")
+    expect(frames, "events", "ok")
+    frames = await cai.receive()
+    book.server("server/events/deal_proposed", expect(frames, "events")[0], "Deals are public.")
+    frames = await cai.send({"t": "act", "id": 8, "table": table, "cmd": {"type": "AcceptDeal", "deal": 1}},
+                            "client/act/accept_deal", "Seat 2 accepts: every party has accepted, the deal runs.")
+    book.server("server/events/deal_executed", expect(frames, "events", "ok")[0],
+                "The cards move at once; the promise enters the ledger.")
+    for peer in (ana, ben, dee, eve):
+        await peer.receive()
+
+    await s.wait(2.0)
+    frames = await ana.send({"t": "act", "id": 13, "table": table,
+                             "cmd": {"type": "Support", "decision": 3, "side": "attacker"}},
+                            "client/act/support_attacker", "An early (sealed) declaration during the window.")
+    expect(frames, "events", "ok")
+    book.server("server/events/window_sealed", frames[0], "Seat 0's sealed declaration, in its own prompt.")
+    frames = await cai.send({"t": "act", "id": 9, "table": table,
+                             "cmd": {"type": "Support", "decision": 3, "side": "defender"}},
+                            "client/act/support_defender",
+                            "The last asked seat hands in its declaration: the window closes at once.")
+    expect(frames, "events", "ok")
+    frames = await ben.receive()
+    book.server("server/events/fight_resolved", expect(frames, "events")[0],
+                "Seat 1's view: the window closes, the declarations become final, the fight is resolved, "
+                "and asking resumes with seat 1.")
+    for peer in (ana, dee, eve):
+        await peer.receive()
+
+    await ben.hang_up()  # seat 1's client crashes while it is the pivot
+    frames = await ana.receive()
+    book.server("server/events/seat_offline", expect(frames, "events")[0],
+                "Seat 1's last connection closed.")
+    await s.wait(90.0)  # seat 1's deadline passes: prompt_ms plus its whole time bank
+    frames = await ana.receive()
+    book.server("server/events/timeout_away", expect(frames, "events")[0],
+                "Seat 1 timed out (away_after=1): it is marked away and its silence meant a pass; the "
+                "season ends (the bonus card drawn is hidden) and the next begins.")
+    for peer in (cai, dee, eve):
+        await peer.receive()
+
+    ben2, _ = await s.connect("ben-again")
+    frames = await ben2.send({"t": "resume", "id": "r1", "table": table, "token": ben_token,
+                              "after": ben.last_seq, "views": True},
+                             "client/resume", "Back after a reconnect: the token and the last seq seen; "
+                             "views=true asks for the full view in every live events frame.")
+    expect(frames, "ok", "events", "snapshot", "events")
+    book.server("server/ok/resume", frames[0], "Subscribed to the seat again.")
+    book.server("server/events/history", frames[1],
+                "Missed events, projected for this seat, with history=true and no prompt.")
+    book.server("server/snapshot/seat", frames[2],
+                "The full current view of seat 1: its own inhabitant, the public board, its prompt.")
+    book.server("server/events/seat_online", frames[3],
+                "The seat is connected again. This connection asked for views: the frame carries `view`.")
+    for peer in (ana, cai, dee, eve):
+        await peer.receive()
+
+    frames = await ben2.send(
+        {"t": "act", "id": "r2", "table": table, "cmd": {
+            "type": "ProposeDeal",
+            "promises": [{"type": "Promise", "promiser": 1, "promisee": 0, "text": "I will not attack you",
+                          "kind": "no_attack", "seat": 0}]}},
+        "client/act/propose_promise_only",
+        "A deal of one promise, defaults left out (transfers, note and the unused promise fields).")
+    expect(frames, "events", "ok")
+    book.server("server/events/seat_back", frames[0],
+                "Any command brings an away seat back (R10.3). With `view`, as asked for in the resume.")
+    for peer in (ana, cai, dee, eve):
+        await peer.receive()
+    frames = await ana.send({"t": "act", "id": 14, "table": table, "cmd": {"type": "DeclineDeal", "deal": 2}},
+                            "client/act/decline_deal", "Seat 0 declines the proposal.")
+    expect(frames, "events", "ok")
+    for peer in (ben2, cai, dee, eve):
+        await peer.receive()
+
+    frames = await ben2.send({"t": "chat", "id": "r3", "table": table, "text": "fair enough"}, "client/chat",
+                             "Seated players only; 1 to 500 characters.")
+    book.server("server/ok/chat", expect(frames, "events", "ok")[1], "The reply to chat.")
+    frames = await ana.receive()
+    book.server("server/events/chat", expect(frames, "events")[0], "Chat is a table event.")
+    for peer in (cai, dee, eve):
+        await peer.receive()
+
+    frames = await ben2.send({"t": "act", "id": "r4", "table": table,
+                              "cmd": {"type": "Timeout", "decision": 5, "pivot": 3}},
+                             "client/act/timeout", "Timeout is the table's own command: a client may not send it.")
+    book.server("server/error/timeout_not_table", expect(frames, "error")[0], "Refused.")
+    frames = await ben2.send({"t": "act", "id": "r5", "table": table, "cmd": {"type": "Retreat", "decision": 5}},
+                             "client/act/unknown_command", "An unknown command type.")
+    book.server("server/error/command_unknown", expect(frames, "error")[0], "Refused by the rules.")
+    frames = await ben2.send({"t": "act", "id": "r6", "table": table, "cmd": {"type": "Pass", "decision": "5"}},
+                             "client/act/bad_field", "A command field of the wrong type.")
+    book.server("server/error/command_invalid", expect(frames, "error")[0], "Refused by the rules.")
+
+    frames = await eve.send({"t": "act", "id": "s2", "table": table, "cmd": {"type": "Pass", "decision": 5}})
+    book.server("server/error/not_seated", expect(frames, "error")[0],
+                "A spectator (or a connection that has not resumed its seat) cannot act.")
+    frames = await eve.send({"t": "resume", "id": "s3", "table": table, "token": "not-a-token"})
+    book.server("server/error/bad_token", expect(frames, "error")[0], "The token holds no seat at this table.")
+    frames = await eve.send({"t": "unsubscribe", "id": "s4", "table": table}, "client/unsubscribe",
+                            "Stop receiving the table's frames.")
+    book.server("server/ok/unsubscribe", expect(frames, "ok")[0], "The reply to unsubscribe.")
+    frames = await eve.send({"t": "join", "id": "s5", "table": table, "name": "eve"})
+    book.server("server/error/table_started", expect(frames, "error")[0], "Seats are taken before the start only.")
+    frames = await eve.send({"t": "record", "id": "s6", "table": table})
+    book.server("server/error/record_not_finished", expect(frames, "error")[0],
+                "The record exists once the game has ended.")
+
+
+async def _finished_table(book: Book, s: Session) -> None:
+    """A bot table with a configured deal: four timeouts end the game."""
+    fay, _ = await s.connect("fay")
+    frames = await fay.send({"t": "create_table", "id": 1, "seats": 4, "name": "bots", "public": False,
+                             "seed": 7, "timers": BOT_TIMERS, "deal": DEAL, "auto_start": False},
+                            "client/create_table_bots",
+                            "A private bot table (zero_wait timers) with a configured deal and a manual start.")
+    table = decode_any(expect(frames, "ok")[0])["table"]
+    frames = await fay.send({"t": "join", "id": 2, "table": table, "name": "fay", "seat": 0})
+    fay_token = decode_any(expect(frames, "ok", "snapshot")[0])["token"]
+    frames = await fay.send({"t": "leave", "id": 3, "table": table, "token": fay_token}, "client/leave",
+                            "Give the seat up (before the start only).")
+    book.server("server/ok/leave", expect(frames, "events", "ok")[1], "The reply to leave.")
+    frames = await fay.send({"t": "join", "id": 4, "table": table, "name": "fay", "seat": 0})
+    # after leave the connection stayed subscribed (as a spectator): it sees its own SeatTaken
+    fay_token = decode_any(expect(frames, "events", "ok", "snapshot")[1])["token"]
+    gus, _ = await s.connect("gus")
+    frames = await gus.send({"t": "join", "id": 1, "table": table, "name": "gus", "seat": 0})
+    book.server("server/error/seat_taken", expect(frames, "error")[0], "Seat 0 is taken.")
+    frames = await gus.send({"t": "join", "id": 2, "table": table, "name": "gus", "seat": 4})
+    book.server("server/error/seat_unknown", expect(frames, "error")[0], "Seats are 0 to seats-1.")
+    frames = await gus.send({"t": "join", "id": 3, "table": table, "name": "   "})
+    book.server("server/error/bad_name", expect(frames, "error")[0], "A name has 1 to 32 characters.")
+    expect(await gus.send({"t": "join", "id": 4, "table": table, "name": "gus"}), "ok", "snapshot")
+    frames = await fay.send({"t": "start", "id": 5, "table": table, "token": fay_token})
+    book.server("server/error/not_full", expect(frames, "events", "error")[1],
+                "A start needs every seat taken.")
+    peers = [fay, gus]
+    for name in ("hal", "ida"):
+        peer, _ = await s.connect(name)
+        expect(await peer.send({"t": "join", "id": 1, "table": table, "name": name}), "ok", "snapshot")
+        peers.append(peer)
+    for peer in peers:
+        await peer.receive()
+    frames = await fay.send({"t": "start", "id": 6, "table": table, "token": fay_token}, "client/start",
+                            "Start a full table whose auto_start is off.")
+    expect(frames, "events", "ok")
+    book.server("server/ok/start", frames[1], "The reply to start, after the events of the start.")
+    for peer in peers[1:]:
+        await peer.receive()
+    for _ in range(4):  # every seat in turn lets its 2 s prompt pass
+        await s.wait(2.0)
+    frames = await fay.receive()
+    book.server("server/events/table_finished", frames[-1],
+                "The season ends, the Geisha is drawn as the bonus card (R9.2), the game ends: the final "
+                "reveal, then TableFinished. No prompt any more.")
+    frames = await fay.send({"t": "record", "id": 7, "table": table}, "client/record",
+                            "The full record of a finished game.")
+    book.server("server/ok/record", expect(frames, "ok")[0],
+                "Everything revealed: config (seed and deal), commands, events, table events, result.")
+    frames = await fay.send({"t": "act", "id": 8, "table": table, "cmd": {"type": "Pass", "decision": 6}})
+    book.server("server/error/game_over", expect(frames, "error")[0], "The game has ended.")
+
+
+async def _refusals(book: Book, s: Session) -> None:
+    """Frames the transport refuses before any table sees them."""
+    kim, _ = await s.connect("kim")
+    frames = await kim.send({"t": "join", "id": 1, "table": "no-such-table", "name": "kim"})
+    book.server("server/error/table_unknown", expect(frames, "error")[0], "There is no such table.")
+    frames = await kim.send({"t": "create_table", "id": 2, "seats": 13})
+    book.server("server/error/bad_settings", expect(frames, "error")[0], "create_table refused.")
+    frames = await kim.send({"t": "create_table", "id": 3, "seats": 4, "deal": {**DEAL, "stone_holder": 4}})
+    book.server("server/error/bad_deal", expect(frames, "error")[0], "A configured deal the rules refuse (R2.8).")
+    frames = await kim.send({"t": "shout", "id": 4})
+    book.server("server/error/unknown_type", expect(frames, "error")[0],
+                "An unknown message type; the connection stays open.")
+    kim.socket.push(b"\xc1")
+    book.server("server/error/malformed", expect(await kim.receive(), "error")[0],
+                "Bytes that are not msgpack: no id could be read, so re is null.")
+
+
+async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery) -> None:
+    """Rate limit and strikes, with tiny limits so that they trip at once."""
+    s = Session(book, clock, nursery, Limits(rate=200.0, burst=1.0))
+    lee, _ = await s.connect("lee")
+    await lee.send({"t": "ping", "id": 1})
+    frames = await lee.send({"t": "ping", "id": 2})  # the clock does not move: the bucket is empty
+    book.server("server/error/rate_limited", expect(frames, "error")[0],
+                "Over the rate limit: the frame was dropped (and counts as a strike).")
+    transport = Transport(s.lobby, Metrics(), Limits(strikes=2))
+    conn = _Conn(outbox=Outbox(8), tokens=1.0, last=trio.current_time())
+    for cid in (1, 2):
+        transport._refuse(conn, cid, "message/unknown_type", "unknown message type 'shout'")
+    frames = []
+    while True:
+        try:
+            frames.append(conn.outbox.receive.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            break
+    book.server("server/goodbye", expect(frames, "error", "error", "goodbye")[2],
+                "Too many refused frames: the server's last frame before it closes the connection.")
+
+
+def _static_client(book: Book, table: str) -> None:
+    """Client frames not sent in the session above: every other form."""
+    book.client("client/ping_no_id", {"t": "ping"}, "id is optional; the reply then has re=null.")
+    book.client("client/ping_string_id", {"t": "ping", "id": "p-42"}, "An id may be a string or an integer.")
+    book.client("client/hello_minimal", {"t": "hello"}, "Every field but t has a default.")
+    book.client("client/unknown_field", {"t": "ping", "id": 5, "trace": "abc"},
+                "Unknown fields are ignored.")
+    book.client("client/create_table_minimal", {"t": "create_table", "seats": 6},
+                "Everything but seats has a default; the seed is then random.")
+    book.client("client/join_canonical", {"t": "join", "table": table, "name": "ana", "seat": None,
+                                          "views": False, "id": 7},
+                "The struct's own order (t, fields, id last) and every default: re-encodes to the same bytes.")
+    book.client("client/resume_no_after", {"t": "resume", "id": 9, "table": table,
+                                           "token": "token-from-join"},
+                "Resume without history: ok, then the snapshot.")
+    book.client("client/spectate_after", {"t": "spectate", "id": 10, "table": table, "after": 0},
+                "Spectate with the whole history (after=0).")
+    book.client("client/join_views", {"t": "join", "id": 11, "table": table, "name": "vic", "views": True},
+                "Join and receive the full view in every events frame.")
+
+    def act(name: str, cmd: dict[str, Any], note: str, cid: Any = 20) -> None:
+        book.client(f"client/act/{name}", {"t": "act", "id": cid, "table": table, "cmd": cmd}, note)
+
+    act("announce_untargeted", {"type": "Announce", "decision": 4,
+                                "action": {"type": "Action", "kind": "blessing", "target": None}},
+        "An action without a target: target null (or left out).")
+    act("announce_minimal", {"type": "Announce", "decision": 4, "action": {"kind": "income"}},
+        "The Action's own type tag and a null target may be left out.")
+    act("claim", {"type": "Claim", "decision": 2, "action": {"type": "Action", "kind": "attack", "target": 1}},
+        "Claim privilege with one's own announcement (R4.4).")
+    act("join_revolution", {"type": "Join", "decision": 6}, "Join a revolution (R7.1).")
+    act("choose", {"type": "Choose", "decision": 8, "card": 44},
+        "Pick a card: Trade's card to give, the card to keep in a Transformation, the loser's reinforcement.")
+    act("withdraw_deal", {"type": "WithdrawDeal", "deal": 3}, "Withdraw one's acceptance (or proposal).")
+    act("settle_promise", {"type": "SettlePromise", "promise": 1, "kept": False},
+        "The promisee settles a free-text promise.")
+    act("propose_pay_and_free", {
+        "type": "ProposeDeal",
+        "transfers": [],
+        "promises": [
+            {"type": "Promise", "promiser": 0, "promisee": 2, "text": "two treasures by season 3",
+             "kind": "pay", "attacker": None, "defender": None, "side": None, "cards": [44, 47],
+             "by_season": 3, "seat": None},
+            {"type": "Promise", "promiser": 2, "promisee": 0, "text": "I will warn you of any attack",
+             "kind": "free", "attacker": None, "defender": None, "side": None, "cards": [],
+             "by_season": None, "seat": None}],
+        "note": ""}, "Promise kinds pay and free, every field given.")
+    act("bad_side", {"type": "Support", "decision": 3, "side": "both"}, "A Side outside attacker/defender.")
+    act("bad_action_kind", {"type": "Announce", "decision": 1, "action": {"kind": "fly"}}, "An unknown action kind.")
+    act("cmd_without_type", {"decision": 1}, "A command map without its type.")
+
+
+def _invalid_client(book: Book, table: str) -> None:
+    book.invalid("client/invalid/unknown_type", encode({"t": "shout", "id": 1}), "An unknown message type.")
+    book.invalid("client/invalid/missing_type", encode({"id": 2, "table": table}), "No field t.")
+    book.invalid("client/invalid/type_not_string", encode({"t": 7, "id": 3}), "t is not a string.")
+    book.invalid("client/invalid/wrong_field_type",
+                 encode({"t": "join", "id": 4, "table": table, "name": "ana", "seat": "0"}),
+                 "seat must be an integer or null.")
+    book.invalid("client/invalid/missing_field", encode({"t": "join", "id": 5, "table": table}),
+                 "join needs a name.")
+    book.invalid("client/invalid/id_float", encode({"t": "ping", "id": 1.5}),
+                 "An id is an integer, a string or null; the reply cannot echo it (re null).")
+    book.invalid("client/invalid/cmd_not_map", encode({"t": "act", "id": 6, "table": table, "cmd": ["Pass", 1]}),
+                 "cmd must be a map.")
+    book.invalid("client/invalid/nested_type",
+                 encode({"t": "create_table", "id": 7, "seats": 4, "timers": {"prompt_ms": "30s"}}),
+                 "Nested fields are checked too.")
+    book.invalid("client/invalid/seats_float", encode({"t": "create_table", "id": 8, "seats": 4.0}),
+                 "An integer field given as a float.")
+    book.invalid("client/invalid/array_root", encode(["ping", 1]), "A frame holds one map, not an array.")
+    book.invalid("client/invalid/string_root", encode("ping"), "A frame holds one map, not a string.")
+    book.invalid("client/invalid/bad_byte", b"\xc1", "0xc1 is never valid msgpack.")
+    book.invalid("client/invalid/truncated", encode({"t": "ping", "id": 9})[:-3], "A frame cut short.")
+    book.invalid("client/invalid/trailing_bytes", encode({"t": "ping", "id": 10}) + b"\x00",
+                 "One map and then more bytes.")
+    book.invalid("client/invalid/empty", b"", "An empty binary frame.")
+    book.invalid("client/invalid/text_frame", '{"t": "ping", "id": 11}',
+                 "A text frame (here JSON); hex holds its UTF-8 bytes.")
+    book.generated("client/invalid/too_large", {"t": "chat", "id": 12, "table": table, "text": ""}, "text",
+                   M.MAX_FRAME + 1, "One byte over the protocol's frame limit: refused, the connection stays.")
+    book.generated("client/at_frame_limit", {"t": "chat", "id": 13, "table": table, "text": ""}, "text",
+                   M.MAX_FRAME, "Exactly at the frame limit: decoded (the table then refuses the chat text).")
+
+
+def generate() -> list[dict[str, Any]]:
+    """Every vector, in a fixed order."""
+    book = Book()
+    clock = trio.testing.MockClock()
+    with _repeatable_tokens():
+        trio.run(_play, book, clock, clock=clock)
+    table = next(v for v in book.vectors if v["name"] == "server/ok/create_table")["decoded"]["table"]
+    _static_client(book, table)
+    _invalid_client(book, table)
+    order = {"client": 0, "server": 1}
+    return sorted(book.vectors, key=lambda v: (order[v["direction"]], v["name"]))
+
+
+def render(vectors: list[dict[str, Any]]) -> str:
+    """One vector per line, so that a change shows as a one-line diff."""
+    lines = [json.dumps(v, ensure_ascii=False, separators=(", ", ": ")) for v in vectors]
+    return "[\n" + ",\n".join(lines) + "\n]\n"
+
+
+def main() -> int:
+    OUTPUT.write_text(render(generate()), encoding="utf-8")
+    print(f"wrote {OUTPUT.name}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+"""protocol/codec.py: every refusal has its stable code, and the id of a
+refused frame is found where it can be."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import msgspec
+import pytest
+
+from oriente.protocol import messages as M
+from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
+
+TABLE = "XAEha4bFs9xk"
+
+# One valid example of every client message type.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "hello": {"t": "hello", "id": 1, "name": "ana", "client": "bot/1"},
+    "ping": {"t": "ping", "id": 2},
+    "list_tables": {"t": "list_tables", "id": 3},
+    "create_table": {"t": "create_table", "id": 4, "seats": 5, "timers": {"prompt_ms": 2000, "zero_wait": True},
+                     "deal": None},
+    "join": {"t": "join", "id": 5, "table": TABLE, "name": "ana", "seat": 2},
+    "leave": {"t": "leave", "id": 6, "table": TABLE, "token": "tok"},
+    "start": {"t": "start", "id": 7, "table": TABLE, "token": "tok"},
+    "resume": {"t": "resume", "id": 8, "table": TABLE, "token": "tok", "after": 12},
+    "spectate": {"t": "spectate", "id": 9, "table": TABLE},
+    "unsubscribe": {"t": "unsubscribe", "id": 10, "table": TABLE},
+    "act": {"t": "act", "id": 11, "table": TABLE, "cmd": {"type": "Pass", "decision": 3}},
+    "chat": {"t": "chat", "id": 12, "table": TABLE, "text": "hi"},
+    "record": {"t": "record", "id": 13, "table": TABLE},
+}
+
+
+def refused(frame: bytes | str) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        decode_client(frame)
+    assert caught.value.message
+    assert str(caught.value).startswith(caught.value.code + ": ")
+    return caught.value
+
+
+def test_examples_cover_the_catalogue() -> None:
+    assert set(EXAMPLES) == set(M.CLIENT_TYPES)
+
+
+@pytest.mark.parametrize("kind", sorted(EXAMPLES))
+def test_every_client_type_decodes(kind: str) -> None:
+    message = EXAMPLES[kind]
+    struct = decode_client(msgpack.packb(message))
+    assert struct.__struct_config__.tag == kind
+    assert struct.id == message["id"]
+    plain = msgspec.to_builtins(struct)
+    for key, value in message.items():
+        if key != "timers":
+            assert plain[key] == value
+    # the struct's own encoding decodes back to the same message
+    assert decode_client(encode(struct)) == struct
+
+
+def test_defaults_are_filled_in() -> None:
+    create = decode_client(encode({"t": "create_table", "seats": 4}))
+    assert isinstance(create, M.CreateTable)
+    assert (create.id, create.name, create.public, create.seed, create.timers, create.deal) == (
+        None, "", True, None, None, None)
+    assert (create.max_open_proposals, create.auto_start, create.proxy_after) == (3, True, None)
+    timers = decode_client(encode({"t": "create_table", "seats": 4, "timers": {}})).timers
+    assert msgspec.to_builtins(timers) == {"prompt_ms": 60000, "window_ms": 30000, "bank_ms": 120000,
+                                           "bank_refill_ms": 30000, "zero_wait": False, "away_after": 2}
+    join = decode_client(encode({"t": "join", "table": TABLE, "name": "ana"}))
+    assert join.seat is None and join.id is None
+
+
+def test_unknown_fields_are_ignored() -> None:
+    msg = decode_client(encode({"t": "resume", "id": "r", "table": TABLE, "token": "x", "after": 3,
+                                "compress": True, "v": 2}))
+    assert msg == M.Resume(id="r", table=TABLE, token="x", after=3)
+
+
+@pytest.mark.parametrize("cid", [0, -1, 2**63, "a", "", None])
+def test_ids(cid: Any) -> None:
+    assert decode_client(encode({"t": "ping", "id": cid})).id == cid
+
+
+# -- frame/not_binary -------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ['{"t": "ping"}', "", "\x81\xa1t\xa4ping"])
+def test_text_frames_are_not_binary(text: str) -> None:
+    assert refused(text).code == "frame/not_binary"
+
+
+# -- frame/too_large --------------------------------------------------------------
+
+def _chat_of_size(size: int) -> bytes:
+    pad = size - len(encode({"t": "chat", "table": TABLE, "text": ""}))
+    while len(frame := encode({"t": "chat", "table": TABLE, "text": "a" * pad})) > size:
+        pad -= 1
+    assert len(frame) == size
+    return frame
+
+
+def test_frame_at_the_limit_is_decoded() -> None:
+    assert isinstance(decode_client(_chat_of_size(M.MAX_FRAME)), M.Chat)
+
+
+@pytest.mark.parametrize("size", [M.MAX_FRAME + 1, 2 * M.MAX_FRAME])
+def test_larger_frames_are_refused(size: int) -> None:
+    error = refused(_chat_of_size(size))
+    assert error.code == "frame/too_large"
+    assert str(size) in error.message
+
+
+def test_size_is_checked_before_decoding() -> None:
+    assert refused(b"\xc1" * (M.MAX_FRAME + 1)).code == "frame/too_large"
+
+
+# -- frame/malformed --------------------------------------------------------------
+
+@pytest.mark.parametrize("frame", [
+    b"\xc1",  # never used in msgpack
+    b"",
+    encode({"t": "ping", "id": 1})[:-1],  # truncated
+    encode({"t": "ping", "id": 1}) + b"\xc0",  # trailing bytes
+    b"\x82\xa1t\xa4ping",  # a map of two entries holding one
+], ids=["reserved_byte", "empty", "truncated", "trailing", "short_map"])
+def test_malformed(frame: bytes) -> None:
+    assert refused(frame).code == "frame/malformed"
+
+
+# -- message/invalid --------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [
+    ["ping"], "ping", 7, None, True,  # not a map
+    {"id": 1},  # no type
+    {"t": 7}, {"t": None}, {"t": b"ping"},  # a type that is not a string
+    {1: "ping"},  # a key that is not a string
+    {"t": "ping", "id": 1.5}, {"t": "ping", "id": True}, {"t": "ping", "id": [1]},  # bad ids
+    {"t": "join", "table": TABLE},  # a required field missing
+    {"t": "join", "table": TABLE, "name": "ana", "seat": "1"},  # a field of the wrong type
+    {"t": "join", "table": TABLE, "name": b"ana"},  # bin is not str
+    {"t": "create_table", "seats": 4.0},
+    {"t": "create_table", "seats": 4, "timers": {"prompt_ms": "1s"}},  # nested
+    {"t": "create_table", "seats": 4, "deal": {"deck": [1], "treasures": [41]}},  # nested, missing
+    {"t": "act", "table": TABLE, "cmd": ["Pass", 1]},
+    {"t": "act", "table": TABLE, "cmd": {1: 2}},
+], ids=lambda v: repr(v)[:40])
+def test_invalid(value: Any) -> None:
+    frame = msgpack.packb(value, use_bin_type=True)
+    assert refused(frame).code == "message/invalid"
+
+
+# -- message/unknown_type -----------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["shout", "", "Ping", "act "])
+def test_unknown_type(kind: str) -> None:
+    error = refused(encode({"t": kind, "id": 1}))
+    assert error.code == "message/unknown_type"
+    assert all(t in error.message for t in M.CLIENT_TYPES)
+
+
+def test_unknown_type_wins_over_bad_fields() -> None:
+    assert refused(encode({"t": "shout", "table": 5, "seats": "x"})).code == "message/unknown_type"
+
+
+# -- client_id_of -------------------------------------------------------------------
+
+@pytest.mark.parametrize("frame, cid", [
+    (encode({"t": "shout", "id": 7}), 7),
+    (encode({"id": "abc"}), "abc"),
+    (encode({"t": "join", "id": -3, "table": TABLE}), -3),
+    (encode({"t": "ping"}), None),
+    (encode({"t": "ping", "id": 1.5}), None),
+    (encode({"t": "ping", "id": [7]}), None),
+    (encode({"t": "ping", "id": {"n": 7}}), None),
+    (encode([{"id": 7}]), None),
+    (encode("id"), None),
+    (b"\xc1", None),
+    (b"", None),
+    (encode({"t": "ping", "id": 7}) + b"\x00", None),
+    ('{"id": 7}', None),
+], ids=lambda v: repr(v)[:30])
+def test_client_id_of(frame: bytes | str, cid: Any) -> None:
+    assert client_id_of(frame) == cid
+
+
+def test_client_id_of_an_oversized_frame() -> None:
+    frame = encode({"t": "chat", "id": "big", "table": TABLE, "text": "a" * (M.MAX_FRAME + 10)})
+    assert refused(frame).code == "frame/too_large"
+    assert client_id_of(frame) == "big"
+
+
+# -- encode / decode_any -------------------------------------------------------------
+
+def test_encode_is_plain_msgpack() -> None:
+    value = {"t": "ok", "re": None, "n": [0, -1, 127, 128, 2**40, -(2**40)], "f": 1.5, "s": "é" * 40, "b": True}
+    assert encode(value) == msgpack.packb(value, use_bin_type=True)
+    assert decode_any(encode(value)) == value
+    assert msgpack.unpackb(encode(M.Ping(id=3)), raw=False) == {"t": "ping", "id": 3}

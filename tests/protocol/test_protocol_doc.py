@@ -1,0 +1,111 @@
+"""protocol/PROTOCOL.md against the code: every example is valid, and every
+message type, command, event (with every field) and error code the code can
+send is documented."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from oriente.protocol import messages as M
+from oriente.protocol.codec import decode_client
+from oriente.server.rules import command_from_plain, events as E
+from oriente.server.rules.serial import COMMAND_TYPES
+from oriente.server.table import TABLE_EVENTS
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "protocol" / "PROTOCOL.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```json\n(.*?)```", DOC, flags=re.S)
+SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye")
+GAME_EVENTS = {cls.__name__: cls for cls in vars(E).values()
+               if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == E.__name__}
+
+
+def _rows() -> dict[str, str]:
+    """Table rows by their first cell, e.g. '`Announced`' -> the row."""
+    rows: dict[str, str] = {}
+    for line in DOC.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1].strip()
+            rows.setdefault(first, line)
+    return rows
+
+
+ROWS = _rows()
+
+
+def _code_literals() -> set[str]:
+    """Every namespaced code literal ("area/what") in the server and protocol code."""
+    codes: set[str] = set()
+    files = [p for p in (ROOT / "server").rglob("*.py")] + list((ROOT / "protocol").glob("*.py"))
+    for path in files:
+        codes.update(re.findall(r'"([a-z_]+/[a-z_]+)"', path.read_text(encoding="utf-8")))
+    return codes
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"example{i}" for i in range(len(BLOCKS))])
+def test_examples_are_valid(block: str) -> None:
+    value: Any = json.loads(block)
+    assert isinstance(value, dict)
+    if "t" in value:
+        if value["t"] in M.CLIENT_TYPES:
+            decode_client(msgpack.packb(value))
+        else:
+            assert value["t"] in SERVER_TYPES
+    elif value.get("type") in COMMAND_TYPES:
+        command_from_plain(value)
+    elif value.get("type") in GAME_EVENTS:
+        fields = [f.name for f in dataclasses.fields(GAME_EVENTS[value["type"]])]
+        assert list(value) == ["type", *fields, "seq"]
+    elif value.get("type") in TABLE_EVENTS:
+        assert value["seq"] >= 1
+
+
+def test_every_client_message_is_documented() -> None:
+    for kind in M.CLIENT_TYPES:
+        assert f"`{kind}`" in ROWS, kind
+        assert f"\n### {kind}\n" in DOC, kind
+
+
+@pytest.mark.parametrize("cls", M.ClientMessage.__args__, ids=lambda c: c.__struct_config__.tag)
+def test_every_client_field_is_documented(cls: Any) -> None:
+    row = ROWS[f"`{cls.__struct_config__.tag}`"]
+    for name in cls.__struct_fields__:
+        if name != "id":
+            assert f"`{name}`" in row, f"{cls.__struct_config__.tag}: field {name} is not documented"
+    for name in M.Timers.__struct_fields__ + M.DealSetup.__struct_fields__:
+        assert f"`{name}`" in DOC, name
+
+
+def test_every_server_message_is_documented() -> None:
+    for kind in SERVER_TYPES:
+        assert f"\n### {kind}\n" in DOC, kind
+
+
+def test_every_command_is_documented() -> None:
+    for name in COMMAND_TYPES:
+        assert f"`{name}`" in ROWS, name
+
+
+@pytest.mark.parametrize("name", sorted(GAME_EVENTS))
+def test_every_game_event_is_documented_with_its_fields(name: str) -> None:
+    row = ROWS.get(f"`{name}`")
+    assert row is not None, f"event {name} is missing from PROTOCOL.md"
+    for f in dataclasses.fields(GAME_EVENTS[name]):
+        assert f"`{f.name}`" in row, f"event {name}: field {f.name} is not documented"
+
+
+def test_every_table_event_is_documented() -> None:
+    for name in TABLE_EVENTS:
+        assert f"`{name}`" in ROWS, name
+
+
+def test_every_error_code_is_documented() -> None:
+    missing = sorted(code for code in _code_literals() if f"`{code}`" not in DOC)
+    assert not missing, f"codes missing from PROTOCOL.md: {missing}"
