@@ -5,6 +5,7 @@ at the terminal is what the server runs:
 
     oriente demo [--seats N] [--seed S] [--quiet] [--record PATH]
     oriente replay PATH [--as SEAT|spectator|all]
+    oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
 
 `serve`, `play` and friends plug in as further subparsers.
 """
@@ -128,6 +129,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """The terminal client for people: a lobby, then the table screen."""
+    from oriente.clients.terminal import run_play
+
+    name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
+    return run_play(args.server, name, tuple(args.resume) if args.resume else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="oriente", description="Oriente, the negotiation card game.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -153,6 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--as", dest="viewer", type=parse_viewer, default=SPECTATOR, metavar="SEAT|spectator|all",
                      help="whose view to tell it from (default: spectator)")
     rep.set_defaults(func=cmd_replay)
+
+    play = sub.add_parser("play", help="play at a table server in the terminal (lobby, then the table)")
+    play.add_argument("--server", default="ws://127.0.0.1:8765", metavar="URL",
+                      help="the server's address (default ws://127.0.0.1:8765)")
+    play.add_argument("--name", default=None, help="the name you sit down with (default: your login name)")
+    play.add_argument("--resume", nargs=2, metavar=("TABLE", "TOKEN"), default=None,
+                      help="sit down again at a table you left, with the token printed when you left")
+    play.set_defaults(func=cmd_play)
     return p
 
 

@@ -59,6 +59,7 @@ class SeatClock:
     bank_ms: int
     timeouts_in_row: int = 0
     away: bool = False
+    proxied: bool = False  # a reference bot plays the seat until its owner returns
 
 
 @dataclass(slots=True)
@@ -81,7 +82,7 @@ class TableClock:
             w = 0 if s.zero_wait else s.window_ms
             return w, w
         seat = self.seats[pivot]
-        if seat.away:
+        if seat.away or seat.proxied:
             return 0, 0
         return s.prompt_ms + seat.bank_ms, s.prompt_ms
 
@@ -106,7 +107,7 @@ class TableClock:
     def to_plain(self, now: float) -> dict[str, Any]:
         d = self.deadline
         return {
-            "seats": [[s.bank_ms, s.timeouts_in_row, s.away] for s in self.seats],
+            "seats": [[s.bank_ms, s.timeouts_in_row, s.away, s.proxied] for s in self.seats],
             "deadline": None if d is None else {
                 "key": list(d.key), "pivot": d.pivot, "base_ms": d.base_ms,
                 "elapsed_ms": int((now - d.started) * 1000),
@@ -118,7 +119,8 @@ class TableClock:
         """Resume after a restart. `paused_ms` is how long the table ran
         before the server went down without a saved clock: that time counts,
         the downtime does not (R10.3: deadlines pause while the table is down)."""
-        self.seats = [SeatClock(bank_ms=b, timeouts_in_row=t, away=a) for b, t, a in data["seats"]]
+        self.seats = [SeatClock(bank_ms=s[0], timeouts_in_row=s[1], away=s[2], proxied=s[3] if len(s) > 3 else False)
+                      for s in data["seats"]]
         d = data.get("deadline")
         if d is None:
             self.deadline = None

@@ -9,6 +9,7 @@ writing another port (ARCHITECTURE.md: keep the seam clean).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,7 +17,7 @@ from .rules import (
     TABLE, GameConfig, Rejected, Timeout, apply, command_from_plain, is_over, legal, new_game,
     pending, plain, project, view,
 )
-from .rules.views import decision_view
+from .rules.views import decision_view, decision_views
 
 PlainEvent = dict[str, Any]
 
@@ -49,10 +50,13 @@ class GamePort(Protocol):
     def legal(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
     def view(self, state: Any, viewer: int | str) -> dict[str, Any]: ...
     def prompt(self, state: Any, viewer: int | str) -> dict[str, Any] | None: ...
+    def prompts(self, state: Any, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]: ...
     def project(self, event: PlainEvent, viewer: int | str) -> PlainEvent: ...
     def is_over(self, state: Any) -> bool: ...
     def result(self, state: Any) -> dict[str, Any] | None: ...
     def refills(self, events: list[PlainEvent]) -> int: ...
+    def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None: ...
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]: ...
 
 
 class OrientePort:
@@ -104,6 +108,9 @@ class OrientePort:
     def prompt(self, state: Any, viewer: int | str) -> dict[str, Any] | None:
         return decision_view(state, viewer)
 
+    def prompts(self, state: Any, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]:
+        return decision_views(state, viewers)
+
     def project(self, event: PlainEvent, viewer: int | str) -> PlainEvent:
         return project(event, viewer)
 
@@ -116,3 +123,14 @@ class OrientePort:
     def refills(self, events: list[PlainEvent]) -> int:
         """A time bank refills once per season (R10.3)."""
         return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)
+
+    def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None:
+        """What the reference bot would do for an away seat, from that seat's
+        own view and prompt only (what its owner would see)."""
+        from .policies import POLICIES
+
+        prompt = decision_view(state, seat)
+        if not prompt or not prompt.get("legal"):
+            return None
+        rng = random.Random(hash((state.config.seed, seat, prompt["id"])) & 0xFFFFFFFF)
+        return POLICIES["heuristic"](view(state, seat), prompt, rng)

@@ -25,6 +25,9 @@ from .table import Table, TableError, TableSettings
 log = logging.getLogger("oriente.lobby")
 
 MAX_TABLES = 10_000
+# A finished table stays in memory this long for late spectators, then its
+# actor stops; its record is served from the store from then on.
+LINGER_S = 60.0
 
 
 class LobbyError(Exception):
@@ -36,7 +39,8 @@ class LobbyError(Exception):
 
 class Lobby:
     def __init__(self, port: GamePort, store: Any, nursery: trio.Nursery,
-                 *, wall: Callable[[], float] = time.time) -> None:
+                 *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S) -> None:
+        self.linger_s = linger_s
         self.port = port
         self.store = store
         self.nursery = nursery
@@ -88,8 +92,18 @@ class Lobby:
         table = Table(table_id, settings, self.port, self.store, wall=self.wall)
         await table.create()
         self.tables[table_id] = table
-        self.nursery.start_soon(table.run, name=f"table {table_id}")
+        self.nursery.start_soon(self._host, table, name=f"table {table_id}")
         return table
+
+    async def _host(self, table: Table) -> None:
+        """Run a table's actor; once its game has ended and lingered, stop it
+        and forget it, so finished games do not pile up in memory."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(table.run)
+            await table.finished.wait()
+            await trio.sleep(self.linger_s)
+            self.tables.pop(table.id, None)
+            nursery.cancel_scope.cancel()
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public]
@@ -122,6 +136,6 @@ class Lobby:
                 await self.store.update_table(row.id, status="abandoned", now=self.wall())
                 continue
             self.tables[row.id] = table
-            self.nursery.start_soon(table.run, name=f"table {row.id}")
+            self.nursery.start_soon(self._host, table, name=f"table {row.id}")
             count += 1
         return count

@@ -36,7 +36,7 @@ SPECTATOR = "spectator"
 # Events the table itself records around the game; all of them are public.
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-    "SeatPresence", "TableFinished",
+    "SeatPresence", "TableFinished", "ProxyOn", "ProxyOff",
 })
 MAX_CHAT = 500
 MAX_NAME = 32
@@ -131,6 +131,7 @@ class Table:
         self.pos = 0  # next log position
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.subscribers: dict[Outbox, int | str] = {}
+        self.wants_views: set[Outbox] = set()
         self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
@@ -141,8 +142,11 @@ class Table:
 
     async def send(self, outbox: Outbox | None, message: Any) -> None:
         """Queue a message; blocks only when the inbox is full (back-pressure
-        on the sending connection alone)."""
-        await self._send.send((outbox, message))
+        on the sending connection alone). A stopped table drops it."""
+        try:
+            await self._send.send((outbox, message))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
 
     def send_nowait(self, outbox: Outbox | None, message: Any) -> None:
         self._send.send_nowait((outbox, message))
@@ -160,16 +164,17 @@ class Table:
     # -- the loop --------------------------------------------------------------------
 
     async def run(self) -> None:
-        while True:
-            d = self.clock.deadline
-            at = d.at if d is not None else math.inf
-            with trio.move_on_at(at):
-                outbox, message = await self._recv.receive()
-                if isinstance(message, Stop):
-                    return
-                await self._handle(outbox, message)
-                continue
-            await self._expire()
+        async with self._recv:
+            while True:
+                d = self.clock.deadline
+                at = d.at if d is not None else math.inf
+                with trio.move_on_at(at):
+                    outbox, message = await self._recv.receive()
+                    if isinstance(message, Stop):
+                        return
+                    await self._handle(outbox, message)
+                    continue
+                await self._expire()
 
     async def _handle(self, outbox: Outbox | None, msg: Any) -> None:
         if isinstance(msg, Disconnected):
@@ -190,6 +195,7 @@ class Table:
             self.frames_sent += 1
         else:
             self.subscribers.pop(outbox, None)
+            self.wants_views.discard(outbox)
 
     def _reply(self, outbox: Outbox, message: dict[str, Any]) -> None:
         self._put(outbox, encode(message))
@@ -203,31 +209,40 @@ class Table:
         return {**projected, "seq": event["seq"]}
 
     def _prompt(self, viewer: int | str) -> dict[str, Any] | None:
+        return self._prompts([viewer])[viewer]
+
+    def _prompts(self, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]:
+        """Each viewer's open decision with its deadline, built in one pass."""
         if self.state is None or self.status != "running":
-            return None
-        p = self.port.prompt(self.state, viewer)
+            return dict.fromkeys(viewers)
+        prompts = self.port.prompts(self.state, viewers)
         d = self.clock.deadline
-        if p is not None and d is not None:
+        if d is not None:
             remaining = max(0.0, d.at - trio.current_time())
-            p = {**p, "deadline_ms": int(remaining * 1000),
-                 "deadline_at_ms": int((self.wall() + remaining) * 1000)}
-            if isinstance(viewer, int) and 0 <= viewer < len(self.clock.seats):
-                p["bank_ms"] = self.clock.seats[viewer].bank_ms
-        return p
+            timing = {"deadline_ms": int(remaining * 1000),
+                      "deadline_at_ms": int((self.wall() + remaining) * 1000)}
+            for viewer, p in prompts.items():
+                if p is not None:
+                    p.update(timing)
+                    if isinstance(viewer, int) and 0 <= viewer < len(self.clock.seats):
+                        p["bank_ms"] = self.clock.seats[viewer].bank_ms
+        return prompts
 
     def _publish(self, new: list[dict[str, Any]], *, also: Outbox | None = None) -> None:
         """One frame per subscriber for this step: its projection of every
         new event, and its prompt. Frames are encoded once per viewer."""
         if not new and also is None:
             return
-        frames: dict[int | str, bytes] = {}
-        for outbox, viewer in list(self.subscribers.items()):
-            if not new and outbox is not also:
-                continue
-            frame = frames.get(viewer)
+        targets = [(o, v) for o, v in self.subscribers.items() if new or o is also]
+        prompts = self._prompts(list({v for _, v in targets}))
+        frames: dict[tuple[int | str, bool], bytes] = {}
+        for outbox, viewer in targets:
+            views = outbox in self.wants_views
+            frame = frames.get((viewer, views))
             if frame is None:
                 items = [self._project(e, viewer) for e in new]
-                frame = frames[viewer] = encode(M.events(self.id, items, self._prompt(viewer)))
+                view = self.port.view(self.state, viewer) if views and self.state is not None else None
+                frame = frames[(viewer, views)] = encode(M.events(self.id, items, prompts[viewer], view=view))
             self._put(outbox, frame)
 
     def info(self) -> dict[str, Any]:
@@ -298,6 +313,8 @@ class Table:
         await self._commit(None, [event])
         self._publish([event])
         self.subscribers[outbox] = seat
+        if msg.views:
+            self.wants_views.add(outbox)
         self._reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq))
         self._snapshot(outbox, seat)
         if self.settings.auto_start and all(s is not None for s in self.slots):
@@ -368,11 +385,18 @@ class Table:
     async def _subscribe(self, outbox: Outbox, viewer: int | str, msg: Any) -> None:
         previous = self.subscribers.get(outbox)
         self.subscribers[outbox] = viewer
+        if msg.views:
+            self.wants_views.add(outbox)
+        else:
+            self.wants_views.discard(outbox)
         self._reply(outbox, M.ok(msg.id, table=self.id, you=viewer, seq=self.seq))
         self._history(outbox, viewer, msg.after)
         self._snapshot(outbox, viewer)
-        if isinstance(viewer, int) and previous != viewer:
-            await self._presence(viewer, +1)
+        if previous != viewer:
+            if isinstance(previous, int):
+                await self._presence(previous, -1)
+            if isinstance(viewer, int):
+                await self._presence(viewer, +1)
 
     async def _resume(self, outbox: Outbox, msg: M.Resume) -> None:
         seat = self._seat_of_token(msg.token)
@@ -390,6 +414,7 @@ class Table:
 
     async def _disconnected(self, outbox: Outbox) -> None:
         viewer = self.subscribers.pop(outbox, None)
+        self.wants_views.discard(outbox)
         if isinstance(viewer, int):
             await self._presence(viewer, -1)
 
@@ -426,6 +451,9 @@ class Table:
         if seat_clock.away:  # R10.3: any command brings an away seat back
             seat_clock.away = False
             new.append({"type": "SeatBack", "seat": seat})
+        if seat_clock.proxied:  # the owner is back: the proxy hands the seat over
+            seat_clock.proxied = False
+            new.append({"type": "ProxyOff", "seat": seat})
         try:
             game_events = self.port.apply(self.state, seat, msg.cmd)
         except RulesRejection as exc:
@@ -452,20 +480,42 @@ class Table:
         new: list[dict[str, Any]] = []
         if waiting.pivot is not None:
             seat_clock = self.clock.seats[waiting.pivot]
+            if seat_clock.proxied and await self._proxy_act(waiting.pivot):
+                return
             seat_clock.timeouts_in_row += 1
             if not seat_clock.away and seat_clock.timeouts_in_row >= self.settings.timers.away_after:
                 seat_clock.away = True
                 new.append({"type": "SeatAway", "seat": waiting.pivot})
+            proxy_after = self.settings.proxy_after
+            if proxy_after is not None and not seat_clock.proxied and seat_clock.timeouts_in_row >= proxy_after:
+                seat_clock.proxied = True
+                new.append({"type": "ProxyOn", "seat": waiting.pivot})
         cmd = self.port.timeout_command(waiting)
         game_events = self.port.timeout(self.state, waiting)
         new.extend(game_events)
         self.commands.append([TABLE_SEAT, cmd])
         await self._step({"seat": TABLE_SEAT, "cid": None, "cmd": cmd, "at": self.wall()}, new, game_events)
 
+    async def _proxy_act(self, seat: int) -> bool:
+        """The reference bot answers for a proxied seat, at once, whatever its
+        card (so timing tells nothing, R10.2d), through the same apply() and
+        log as the owner's own commands. False: fall back to silence."""
+        cmd = self.port.proxy_command(self.state, seat)
+        if cmd is None:
+            return False
+        try:
+            game_events = self.port.apply(self.state, seat, cmd)
+        except RulesRejection:
+            log.warning("table %s: the proxy for seat %d chose a refused command", self.id, seat)
+            return False
+        self.commands.append([seat, cmd])
+        await self._step({"seat": seat, "cid": None, "cmd": cmd, "at": self.wall(), "proxy": True},
+                         list(game_events), game_events)
+        return True
+
     async def _step(self, command: dict[str, Any], new: list[dict[str, Any]],
                     game_events: list[dict[str, Any]], *, sender: Outbox | None = None) -> None:
-        self.clock.refill(self.port.refills(game_events))
-        self._rearm()
+        self._rearm(refills=self.port.refills(game_events))
         finished = self.port.is_over(self.state)
         if finished:
             self.result = self.port.result(self.state)
@@ -478,17 +528,20 @@ class Table:
             await self.store.update_table(self.id, status="finished", now=self.wall())
             self.finished.set()
 
-    def _rearm(self) -> None:
-        """Arm a deadline for each new (decision, pivot); keep a running one."""
+    def _rearm(self, refills: int = 0) -> None:
+        """Arm a deadline for each new (decision, pivot); keep a running one.
+        The deadline that ends is charged to its bank before a season's
+        refill, so the refill is never eaten by the time already spent."""
         now = trio.current_time()
         waiting = self.port.waiting(self.state) if self.state is not None and self.status == "running" else None
         d = self.clock.deadline
-        if waiting is None:
-            self.clock.charge(now)
-            return
-        if d is not None and d.key == waiting.key:
+        if waiting is not None and d is not None and d.key == waiting.key:
+            self.clock.refill(refills)
             return
         self.clock.charge(now)
+        self.clock.refill(refills)
+        if waiting is None:
+            return
         total, base = self.clock.duration_ms(waiting.pivot, waiting.timer)
         self.clock.deadline = Deadline(key=waiting.key, pivot=waiting.pivot, started=now,
                                        at=now + total / 1000, base_ms=base)

@@ -10,6 +10,7 @@ only that client.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
-from .table import Disconnected, Table
+from .table import Disconnected
 
 log = logging.getLogger("oriente.transport")
 
@@ -57,7 +58,7 @@ class _Conn:
     tokens: float
     last: float
     strikes: list[float] = field(default_factory=list)
-    tables: set[Table] = field(default_factory=set)
+    tables: set[str] = field(default_factory=set)
 
 
 TABLE_MESSAGES = (M.Join, M.Leave, M.Start, M.Resume, M.Spectate, M.Unsubscribe, M.Act, M.Chat)
@@ -79,7 +80,8 @@ class Transport:
             return connection.respond(200, "ok\n")
         if path == "/metrics":
             response = connection.respond(200, self.metrics.render(self.lobby))
-            response.headers["Content-Type"] = "text/plain; version=0.0.4"
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return connection.respond(426, "This is the Oriente websocket endpoint "
@@ -111,22 +113,29 @@ class Transport:
             self.metrics.connections_open -= 1
             outbox.evict("client/gone")
             with trio.CancelScope(shield=True), trio.move_on_after(5):
-                for table in conn.tables:
-                    await table.send(None, Disconnected(outbox))
+                for table_id in conn.tables:
+                    table = self.lobby.get(table_id)
+                    if table is not None:
+                        await table.send(None, Disconnected(outbox))
 
     async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
+        """Send queued frames. One cancel scope for the whole loop, its
+        deadline armed only while a send is in progress: a send that takes
+        longer than `send_timeout` means the client stopped reading."""
+        timeout = self.limits.send_timeout
         try:
-            async for frame in outbox.receive:
-                with trio.move_on_after(self.limits.send_timeout) as scope:
+            with trio.CancelScope() as scope:
+                async for frame in outbox.receive:
+                    scope.deadline = trio.current_time() + timeout
                     try:
                         await ws.send(frame)
                     except ConnectionClosed:
                         outbox.evict("client/gone")
                         return
-                if scope.cancelled_caught:
-                    outbox.evict("client/too_slow")
-                    return
-                self.metrics.frames_out += 1
+                    scope.deadline = math.inf
+                    self.metrics.frames_out += 1
+            if scope.cancelled_caught:
+                outbox.evict("client/too_slow")
         finally:
             drained.set()
 
@@ -190,7 +199,7 @@ class Transport:
             if table is None:
                 self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
                 return
-            conn.tables.add(table)
+            conn.tables.add(table.id)
             await table.send(outbox, msg)
             return
         if isinstance(msg, M.Ping):
