@@ -1,0 +1,486 @@
+"""The bot SDK: talk to an Oriente server over protocol oriente.v1 (trio).
+
+A working bot is a few lines::
+
+    async with Client.connect("ws://127.0.0.1:8765") as client:
+        table = await client.create_table(seats=4, timers=BOT_TIMERS)
+        seat = await client.join(table, "my-bot")
+        async for turn in seat.turns():
+            await turn.answer(random.choice(turn.legal))
+
+What the SDK does for you: matches replies to requests; keeps, per table,
+the last sequence number, the current prompt and (if asked) the current
+view; yields a `Turn` once per (decision, pivot) when your seat should act;
+and when the connection drops it reconnects, resumes every table with its
+token and last sequence number, and re-sends a command that was not yet
+acknowledged, under the same id, which the server applies at most once.
+
+The SDK speaks only the protocol (PROTOCOL.md); it never imports the server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import secrets
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator
+
+import msgspec
+import trio
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.client import connect as ws_connect
+
+log = logging.getLogger("oriente.sdk")
+
+SUBPROTOCOL = "oriente.v1"
+BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
+              "zero_wait": True, "away_after": 3}
+DECISION_COMMANDS = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
+# A late or repeated answer: normal for bots, not a bug (PROTOCOL.md).
+BENIGN = frozenset({"decision/closed", "decision/answered"})
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder()
+
+
+class ServerError(Exception):
+    """The server refused a request; `code` is stable (PROTOCOL.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Disconnected(Exception):
+    """The connection is gone and could not be restored."""
+
+
+@dataclass
+class Update:
+    """One frame's worth of news for a table: events (each with `seq`), the
+    prompt now open for you, and your view if you asked for views."""
+
+    kind: str  # "snapshot" | "events" | "history"
+    events: list[dict[str, Any]]
+    prompt: dict[str, Any] | None
+    view: dict[str, Any] | None
+
+
+@dataclass
+class _Sub:
+    table: str
+    viewer: int | str
+    token: str | None
+    views: bool
+    last_seq: int = 0
+    prompt: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    info: dict[str, Any] | None = None
+    finished: bool = False
+    result: dict[str, Any] | None = None
+    send: trio.MemorySendChannel | None = None
+    receive: trio.MemoryReceiveChannel | None = None
+    unacked: dict[str, Any] | None = None
+
+
+@dataclass
+class _Waiter:
+    message: dict[str, Any]
+    done: trio.Event = field(default_factory=trio.Event)
+    reply: dict[str, Any] | None = None
+    error: BaseException | None = None
+    resend: bool = False
+
+
+class Client:
+    """One connection to a server, kept alive across drops."""
+
+    def __init__(self, url: str, *, reconnect: bool = True, max_retries: int = 20) -> None:
+        self.url = url
+        self.reconnect = reconnect
+        self.max_retries = max_retries
+        self._ws: Any = None
+        self._ids = itertools.count(1)
+        self._nonce = secrets.token_hex(4)
+        self._waiters: dict[Any, _Waiter] = {}
+        self._subs: dict[str, _Sub] = {}
+        self._connected = trio.Event()
+        self._closing = False
+        self._failed: BaseException | None = None
+        self.welcome: dict[str, Any] | None = None
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(cls, url: str, **kw: Any) -> AsyncIterator["Client"]:
+        """Connect (raising Disconnected if the server cannot be reached)."""
+        client = cls(url, **kw)
+        try:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(client._run)
+                try:
+                    yield client
+                finally:
+                    client._closing = True
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            # Trio wraps errors of the connection task; hand a lone
+            # Disconnected to the caller as itself.
+            leaves = _leaves(group)
+            if leaves and all(isinstance(e, Disconnected) for e in leaves):
+                raise leaves[0] from None
+            raise
+
+    # -- the link -----------------------------------------------------------------
+
+    async def _run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        started = False
+        failures = 0
+        while True:
+            try:
+                async with ws_connect(self.url, subprotocols=[SUBPROTOCOL], compression=None,
+                                      open_timeout=10) as ws:
+                    self.welcome = _decoder.decode(await ws.recv())
+                    self._ws = ws
+                    failures = 0
+                    if started:
+                        await self._restore()
+                    self._connected.set()
+                    if not started:
+                        started = True
+                        task_status.started()
+                    async for raw in ws:
+                        self._dispatch(_decoder.decode(raw))
+            except (ConnectionClosed, OSError, trio.BrokenResourceError, TimeoutError) as exc:
+                self._ws = None
+                self._connected = trio.Event()
+                if self._closing:
+                    return
+                failures += 1
+                if not started or not self.reconnect or failures > self.max_retries:
+                    self._fail(Disconnected(f"connection to {self.url} lost: {exc}"))
+                    if not started:
+                        raise Disconnected(f"cannot connect to {self.url}: {exc}") from exc
+                    return
+                self._fail_unresendable()
+                log.info("connection lost (%s); reconnecting", exc)
+                await trio.sleep(min(5.0, 0.1 * 2 ** failures))
+                continue
+            if self._closing:
+                return
+
+    async def _restore(self) -> None:
+        """After a reconnect: resume every table, then re-send what was not
+        acknowledged, under the same ids (the server applies it once)."""
+        for sub in self._subs.values():
+            if sub.finished:
+                continue
+            message: dict[str, Any] = {"table": sub.table, "after": sub.last_seq, "views": sub.views}
+            if sub.token is not None:
+                message.update(t="resume", token=sub.token)
+            else:
+                message.update(t="spectate")
+            message["id"] = self._next_id()
+            await self._ws.send(_encoder.encode(message))
+        for waiter in list(self._waiters.values()):
+            if waiter.resend:
+                await self._ws.send(_encoder.encode(waiter.message))
+
+    def _fail(self, exc: BaseException) -> None:
+        self._failed = exc
+        for waiter in self._waiters.values():
+            waiter.error = exc
+            waiter.done.set()
+        self._waiters.clear()
+        for sub in self._subs.values():
+            if sub.send is not None:
+                sub.send.close()
+
+    def _fail_unresendable(self) -> None:
+        for cid, waiter in list(self._waiters.items()):
+            if not waiter.resend:
+                waiter.error = Disconnected("the connection dropped before the reply came")
+                waiter.done.set()
+                del self._waiters[cid]
+
+    def _next_id(self) -> str:
+        return f"{self._nonce}-{next(self._ids)}"
+
+    # -- frames in ------------------------------------------------------------------
+
+    def _dispatch(self, frame: dict[str, Any]) -> None:
+        t = frame.get("t")
+        if t in ("ok", "error"):
+            waiter = self._waiters.pop(frame.get("re"), None)
+            if waiter is not None:
+                waiter.reply = frame
+                waiter.done.set()
+            elif t == "error":
+                log.debug("unmatched error %s", frame)
+            return
+        if t == "goodbye":
+            log.warning("server says goodbye: %s", frame.get("message"))
+            return
+        sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
+        if sub is None:
+            return
+        if t == "snapshot":
+            sub.last_seq = max(sub.last_seq, frame["seq"])
+            sub.prompt, sub.view, sub.info = frame.get("prompt"), frame.get("view"), frame.get("table_info")
+            self._push(sub, Update("snapshot", [], sub.prompt, sub.view))
+        elif t == "events":
+            fresh = [e for e in frame["events"] if e.get("seq", 0) > sub.last_seq]
+            if fresh:
+                sub.last_seq = fresh[-1]["seq"]
+            history = bool(frame.get("history"))
+            if not history:
+                sub.prompt = frame.get("prompt")
+                if "view" in frame:
+                    sub.view = frame["view"]
+            for e in fresh:
+                if e["type"] == "TableFinished":
+                    sub.finished = True
+                    sub.result = e.get("result")
+            if fresh or not history:
+                self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view))
+
+    def _push(self, sub: _Sub, update: Update) -> None:
+        if sub.send is None:
+            return
+        try:
+            sub.send.send_nowait(update)
+        except trio.WouldBlock:  # the consumer fell far behind: drop the oldest news
+            log.warning("update queue for %s is full; dropping an update", sub.table)
+        except trio.ClosedResourceError:
+            pass
+
+    # -- requests ---------------------------------------------------------------------
+
+    async def request(self, message: dict[str, Any], *, resend: bool = False) -> dict[str, Any]:
+        """Send one message and wait for its reply; raise ServerError on an
+        error reply. With `resend`, a reconnect re-sends it under the same id."""
+        if self._failed is not None:
+            raise self._failed
+        message = dict(message)
+        message.setdefault("id", self._next_id())
+        waiter = _Waiter(message, resend=resend)
+        self._waiters[message["id"]] = waiter
+        while self._ws is None:
+            await self._connected.wait()
+            if self._failed is not None:
+                raise self._failed
+        try:
+            await self._ws.send(_encoder.encode(message))
+        except ConnectionClosed:
+            if not resend:
+                self._waiters.pop(message["id"], None)
+                raise Disconnected("the connection dropped while sending") from None
+        await waiter.done.wait()
+        if waiter.error is not None:
+            raise waiter.error
+        reply = waiter.reply
+        assert reply is not None
+        if reply["t"] == "error":
+            raise ServerError(reply["code"], reply["message"])
+        return reply
+
+    async def ping(self) -> None:
+        await self.request({"t": "ping"})
+
+    async def list_tables(self) -> list[dict[str, Any]]:
+        return (await self.request({"t": "list_tables"}))["tables"]
+
+    async def create_table(self, seats: int, **settings: Any) -> str:
+        """Settings as in PROTOCOL.md: name, public, seed, timers, deal,
+        max_open_proposals, auto_start, proxy_after."""
+        return (await self.request({"t": "create_table", "seats": seats, **settings}))["table"]
+
+    async def record(self, table: str) -> dict[str, Any]:
+        return (await self.request({"t": "record", "table": table}))["record"]
+
+    def _subscribe(self, table: str, viewer: int | str, token: str | None, views: bool) -> _Sub:
+        send, receive = trio.open_memory_channel[Update](10_000)
+        sub = _Sub(table=table, viewer=viewer, token=token, views=views, send=send, receive=receive)
+        self._subs[table] = sub
+        return sub
+
+    async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> "Seat":
+        sub = self._subscribe(table, -1, None, views)
+        try:
+            reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views})
+        except BaseException:
+            self._subs.pop(table, None)
+            raise
+        sub.viewer, sub.token = reply["seat"], reply["token"]
+        return Seat(self, sub)
+
+    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> "Seat":
+        sub = self._subscribe(table, -1, token, views)
+        sub.last_seq = after or 0
+        try:
+            reply = await self.request({"t": "resume", "table": table, "token": token, "after": after,
+                                        "views": views})
+        except BaseException:
+            self._subs.pop(table, None)
+            raise
+        sub.viewer = reply["you"]
+        return Seat(self, sub)
+
+    async def leave(self, table: str, token: str) -> None:
+        """Give up a seat before the game starts."""
+        await self.request({"t": "leave", "table": table, "token": token})
+
+    async def start(self, table: str, token: str) -> None:
+        """Start a full table that does not start by itself (auto_start off)."""
+        await self.request({"t": "start", "table": table, "token": token})
+
+    async def unsubscribe(self, table: str) -> None:
+        """Stop following a table (and stop resuming it after reconnects)."""
+        sub = self._subs.pop(table, None)
+        if sub is not None and sub.send is not None:
+            sub.send.close()
+        await self.request({"t": "unsubscribe", "table": table})
+
+    async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> "Watch":
+        sub = self._subscribe(table, "spectator", None, views)
+        try:
+            await self.request({"t": "spectate", "table": table, "after": after, "views": views})
+        except BaseException:
+            self._subs.pop(table, None)
+            raise
+        return Watch(self, sub)
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
+
+
+class Watch:
+    """A subscription to one table: a stream of updates."""
+
+    def __init__(self, client: Client, sub: _Sub) -> None:
+        self.client = client
+        self._sub = sub
+
+    @property
+    def table(self) -> str:
+        return self._sub.table
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self._sub.view
+
+    @property
+    def prompt(self) -> dict[str, Any] | None:
+        return self._sub.prompt
+
+    @property
+    def info(self) -> dict[str, Any] | None:
+        return self._sub.info
+
+    @property
+    def last_seq(self) -> int:
+        return self._sub.last_seq
+
+    @property
+    def finished(self) -> bool:
+        return self._sub.finished
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self._sub.result
+
+    async def updates(self) -> AsyncIterator[Update]:
+        """Every update until the table finishes (or the connection is lost)."""
+        assert self._sub.receive is not None
+        async for update in self._sub.receive:
+            yield update
+            # Past history may already hold the end; stop after live news
+            # (or the snapshot that follows the history) once it is over.
+            if update.kind != "history" and self._sub.finished:
+                return
+
+
+@dataclass
+class Turn:
+    """Your seat should act on `prompt`: pick from `legal` and `answer()`.
+    `early` is True when you are answering ahead of your turn (sealed)."""
+
+    seat: "Seat"
+    prompt: dict[str, Any]
+    view: dict[str, Any] | None
+    early: bool
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """The decision commands you may send now (deal commands left out)."""
+        return [c for c in self.prompt.get("legal", []) if c["type"] in DECISION_COMMANDS]
+
+    @property
+    def topic(self) -> str:
+        return self.prompt["topic"]
+
+    async def answer(self, command: dict[str, Any]) -> dict[str, Any] | None:
+        """Send the command; None if the decision had closed meanwhile."""
+        return await self.seat.act(command)
+
+
+class Seat(Watch):
+    """Your seat at a table."""
+
+    @property
+    def seat(self) -> int:
+        return int(self._sub.viewer)
+
+    @property
+    def token(self) -> str | None:
+        """Keep it to resume the seat from another process or connection."""
+        return self._sub.token
+
+    async def act(self, command: dict[str, Any]) -> dict[str, Any] | None:
+        """Send a game command. Returns the ok reply, or None when the
+        decision had already closed (a late answer, normal for bots)."""
+        try:
+            return await self.client.request({"t": "act", "table": self.table, "cmd": command}, resend=True)
+        except ServerError as exc:
+            if exc.code in BENIGN:
+                return None
+            raise
+
+    async def chat(self, text: str) -> None:
+        await self.client.request({"t": "chat", "table": self.table, "text": text})
+
+    async def propose_deal(self, transfers: list[dict[str, Any]] = (), promises: list[dict[str, Any]] = (),
+                           note: str = "") -> dict[str, Any] | None:
+        return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
+                               "note": note})
+
+    async def accept_deal(self, deal: int) -> dict[str, Any] | None:
+        return await self.act({"type": "AcceptDeal", "deal": deal})
+
+    async def decline_deal(self, deal: int) -> dict[str, Any] | None:
+        return await self.act({"type": "DeclineDeal", "deal": deal})
+
+    async def withdraw_deal(self, deal: int) -> dict[str, Any] | None:
+        return await self.act({"type": "WithdrawDeal", "deal": deal})
+
+    async def turns(self, *, early: bool = False) -> AsyncIterator[Turn]:
+        """Yield once per (decision, pivot) that waits on this seat; with
+        `early`, also when the seat may hand in a sealed answer ahead of its
+        turn. Ends when the table finishes."""
+        answered: set[tuple[Any, Any]] = set()
+        async for update in self.updates():
+            prompt = update.prompt
+            if not prompt or not prompt.get("legal"):
+                continue
+            mine = prompt.get("pivot") == self.seat
+            ahead = early and self.seat in (prompt.get("early") or []) and "sealed" not in prompt
+            key = (prompt["id"], prompt.get("pivot"))
+            if (mine or ahead) and key not in answered:
+                answered.add(key)
+                yield Turn(self, prompt, update.view, early=not mine)

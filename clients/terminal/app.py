@@ -1,0 +1,560 @@
+"""`oriente play`: the lobby and the table screen, driven by trio.
+
+The client talks to the server only through the SDK (`oriente.clients.sdk`).
+One task reads what the person types (screen.Terminal), one paints the
+screen when something changed (and once a second for the countdown), and
+while at a table one more consumes the table's updates.
+
+Hidden information (R10.2d): every seat gets the same controls, taken from
+the prompt's `legal` list; nothing is ever answered on the strength of the
+hidden card. The only automatic answers are the ones the person switches on
+with /auto, and they pass every round of a kind, whatever the cards.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from oriente.clients.sdk import Client, Disconnected, ServerError, Watch
+
+from .commands import (
+    AUTO_TOPICS, TABLE_HELP, DealError, Intent, build_deal, parse_lobby_input, parse_table_input,
+)
+from .render import (
+    choice_label, decision_choices, narrate_update_event, render_lobby, render_result, render_table, wants_answer,
+)
+from .screen import Terminal
+
+__all__ = ["PRESETS", "run_play", "PlayApp"]
+
+PRESETS: dict[str, dict[str, Any]] = {
+    # Generous defaults for people (R10.3); "quick" for a brisk game.
+    "people": {"prompt_ms": 60_000, "window_ms": 30_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
+               "zero_wait": False, "away_after": 2},
+    "quick": {"prompt_ms": 20_000, "window_ms": 10_000, "bank_ms": 30_000, "bank_refill_ms": 10_000,
+              "zero_wait": False, "away_after": 3},
+}
+
+_AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",
+                  "revolution": "revolution"}
+STATUS_SECONDS = 15.0
+_STATUS_ORDER = {"open": 0, "running": 1, "finished": 2}
+
+
+@dataclass
+class TableState:
+    """What the table screen shows: the latest view and prompt, the feed."""
+
+    table: str
+    watch: Watch
+    you: int | str
+    names: dict[int, str] = field(default_factory=dict)
+    info: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    prompt: dict[str, Any] | None = None
+    prompt_at: float = 0.0
+    feed: deque = field(default_factory=lambda: deque(maxlen=2000))
+    result: dict[str, Any] | None = None
+    sending: str | None = None
+    auto: set[str] = field(default_factory=set)
+    auto_done: set[Any] = field(default_factory=set)
+    ended: bool = False
+
+    @property
+    def seated(self) -> bool:
+        return isinstance(self.you, int) and not isinstance(self.you, bool)
+
+    def seconds_left(self, now: float) -> float | None:
+        if not self.prompt or "deadline_ms" not in self.prompt:
+            return None
+        return self.prompt["deadline_ms"] / 1000 - (now - self.prompt_at)
+
+    def choice_key(self) -> Any:
+        """What a typed number refers to: the decision and its choices."""
+        if not self.prompt:
+            return None
+        return (self.prompt.get("id"), json.dumps(decision_choices(self.prompt), sort_keys=True))
+
+
+class _FeedHandler(logging.Handler):
+    """SDK log lines (reconnects, dropped updates) go to the status line,
+    not over the screen."""
+
+    def __init__(self, app: "PlayApp") -> None:
+        super().__init__(logging.INFO)
+        self.app = app
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.app.set_status(f"[{record.levelname.lower()}] {record.getMessage()}")
+        except Exception:  # a log line must never break the screen
+            pass
+
+
+class PlayApp:
+    def __init__(self, client: Client, term: Terminal, url: str, name: str) -> None:
+        self.client = client
+        self.term = term
+        self.url = url
+        self.name = name
+        self.mode = "lobby"
+        self.tables: list[dict[str, Any]] = []
+        self.status = ""
+        self.tokens: dict[str, str] = {}
+        self.state: TableState | None = None
+        self._status_at = 0.0
+        self._dirty = trio.Event()
+        self._lines: trio.MemoryReceiveChannel | None = None
+
+    # -- painting -----------------------------------------------------------------
+
+    def dirty(self) -> None:
+        self._dirty.set()
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        self._status_at = time.monotonic()
+        self.dirty()
+
+    def current_status(self) -> str:
+        """A message stays a while, then makes room again."""
+        if self.status and time.monotonic() - self._status_at > STATUS_SECONDS:
+            self.status = ""
+        return self.status
+
+    def screen(self) -> list[str]:
+        width, height = self.term.size()
+        height -= 1  # the input line
+        if self.mode == "table" and self.state is not None:
+            st = self.state
+            return render_table(
+                table=st.table, view=st.view, prompt=st.prompt, you=st.you, names=st.names, info=st.info,
+                feed=list(st.feed), seconds_left=st.seconds_left(time.monotonic()) if self.term.ansi else None,
+                sending=st.sending, result=st.result, status=self.current_status(), auto=sorted(st.auto),
+                width=width, height=height)
+        return render_lobby(self.tables, url=self.url, name=self.name, status=self.current_status(), width=width,
+                            height=height, mine=self.tokens)
+
+    async def _painter(self) -> None:
+        while True:
+            with trio.move_on_after(1.0):
+                await self._dirty.wait()
+            changed = self._dirty.is_set()
+            self._dirty = trio.Event()
+            if changed or self.term.ansi:
+                try:
+                    lines = self.screen()
+                except Exception as exc:  # shown, not hidden: the game goes on and the person can report it
+                    lines = [f"[the screen could not be drawn: {type(exc).__name__}: {exc}]"]
+                self.term.draw(lines)
+            await trio.sleep(0.03)
+
+    # -- main loop ------------------------------------------------------------------
+
+    async def run(self, resume: tuple[str, str] | None = None) -> str:
+        """Lobby and tables until the person quits; returns a goodbye line."""
+        send, receive = trio.open_memory_channel[tuple[str, Any]](100)
+        self._lines = receive
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.term.read_lines, send, self._mark)
+            nursery.start_soon(self._painter)
+            target: tuple[str, Any] | None = None
+            if resume is not None:
+                table, token = resume
+                self.tokens[table] = token
+                target = await self._enter(("join", (table, None)))
+            while True:
+                if target is None:
+                    target = await self._lobby()
+                if target is None:
+                    break
+                kind, watch = target
+                back = await self._table(watch, kind)
+                target = None
+                if not back:
+                    break
+            nursery.cancel_scope.cancel()
+        return self._goodbye()
+
+    def _goodbye(self) -> str:
+        st = self.state
+        lines = []
+        if st is not None and st.result is not None:
+            lines += render_result(st.result)
+        finished = {t.get("table") for t in self.tables if t.get("status") == "finished"}
+        if st is not None and st.ended:
+            finished.add(st.table)
+        for table, token in self.tokens.items():
+            if table not in finished:
+                lines.append(f"Your seat stays at table {table}; while you are gone, silence answers for it. "
+                             f"To sit down again: oriente play --server {self.url} --resume {table} {token}")
+        return "\n".join(lines) or "Goodbye."
+
+    def _mark(self) -> Any:
+        """What the screen showed when the person began a line: the decision
+        at a table, the numbered list in the lobby."""
+        if self.mode == "table" and self.state is not None:
+            return self.state.choice_key()
+        return tuple(t.get("table") for t in self.tables)
+
+    async def _next_line(self) -> tuple[str, Any]:
+        assert self._lines is not None
+        try:
+            return await self._lines.receive()
+        except trio.EndOfChannel:
+            return ("/quit", None)
+
+    # -- lobby --------------------------------------------------------------------------
+
+    async def _refresh(self) -> None:
+        try:
+            tables = await self.client.list_tables()
+        except (ServerError, Disconnected) as exc:
+            self.set_status(f"Cannot list the tables: {exc}")
+            return
+        self.tables = sorted(tables, key=lambda t: _STATUS_ORDER.get(t.get("status"), 3))
+        self.dirty()
+
+    async def _lobby(self) -> tuple[str, Watch] | None:
+        self.mode = "lobby"
+        self.state = None
+        self.dirty()
+        async with trio.open_nursery() as nursery:
+            async def refresher() -> None:
+                while True:
+                    await self._refresh()
+                    await trio.sleep(3)
+
+            nursery.start_soon(refresher)
+            try:
+                while True:
+                    line, mark = await self._next_line()
+                    intent = parse_lobby_input(line)
+                    if intent.verb == "quit":
+                        return None
+                    result = await self._lobby_intent(intent, mark)
+                    if result is not None:
+                        return result
+            finally:
+                nursery.cancel_scope.cancel()
+
+    def _table_id(self, ref: str, shown: Any = None) -> str:
+        """A number of the list as it was on screen when the person began
+        typing (the list refreshes by itself), or a table id."""
+        listed = list(shown) if isinstance(shown, tuple) else [t.get("table") for t in self.tables]
+        if ref.isdigit() and 1 <= int(ref) <= len(listed):
+            return listed[int(ref) - 1]
+        return ref
+
+    async def _lobby_intent(self, intent: Intent, mark: Any = None) -> tuple[str, Watch] | None:
+        verb = intent.verb
+        if verb == "none":
+            return None
+        if verb == "error":
+            self.set_status(intent.arg)
+        elif verb == "help":
+            self.set_status("join N, watch N, create SEATS [people|quick] [NAME], refresh, name NEW-NAME, quit")
+        elif verb == "refresh":
+            self.set_status("")
+            await self._refresh()
+        elif verb == "name":
+            self.name = intent.arg
+            self.set_status(f"You will join as {self.name}.")
+        elif verb == "create":
+            seats, preset, label = intent.arg
+            if not 4 <= seats <= 12:
+                self.set_status("A table has 4 to 12 seats.")
+                return None
+            try:
+                table = await self.client.create_table(seats, name=label or f"{self.name}'s table",
+                                                       timers=PRESETS[preset])
+            except (ServerError, Disconnected) as exc:
+                self.set_status(f"Could not create the table: {exc}")
+                return None
+            return await self._enter(("join", (table, None)))
+        elif verb in ("join", "watch"):
+            return await self._enter((verb, intent.arg), mark)
+        return None
+
+    async def _enter(self, what: tuple[str, Any], shown: Any = None) -> tuple[str, Watch] | None:
+        verb, arg = what
+        table = ""
+        try:
+            if verb == "watch":
+                table = self._table_id(arg, shown)
+                status = next((t.get("status") for t in self.tables if t.get("table") == table), None)
+                # A finished table: the snapshot alone (its view holds the result).
+                watch = await self.client.spectate(table, after=None if status == "finished" else 0, views=True)
+                return ("watch", watch)
+            ref, seat = arg
+            table = self._table_id(ref, shown)
+            if table in self.tokens:
+                # after=0: the story so far fills the feed again.
+                return ("join", await self.client.resume(table, self.tokens[table], after=0, views=True))
+            joined = await self.client.join(table, self.name, seat, views=True)
+            if joined.token:
+                self.tokens[table] = joined.token
+            return ("join", joined)
+        except ServerError as exc:
+            hint = {"table/started": " The game has begun: watch it instead.",
+                    "table/full": " Every seat is taken: watch it instead.",
+                    "table/unknown": " Check the number or id (refresh the list)."}.get(exc.code, "")
+            if exc.code == "auth/bad_token":
+                self.tokens.pop(table, None)
+                hint = " That seat is not yours any more; join again."
+            self.set_status(f"{exc.message} ({exc.code}).{hint}")
+        except Disconnected as exc:
+            self.set_status(f"Connection problem: {exc}")
+        return None
+
+    # -- the table ----------------------------------------------------------------------
+
+    async def _table(self, watch: Watch, kind: str) -> bool:
+        """Play or watch one table. True: back to the lobby; False: quit."""
+        you: int | str = watch.seat if kind == "join" else "spectator"  # type: ignore[attr-defined]
+        st = TableState(table=watch.table, watch=watch, you=you)
+        self.state = st
+        self.mode = "table"
+        self.status = ""
+        self.dirty()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._consume, st, nursery)
+            try:
+                while True:
+                    line, mark = await self._next_line()
+                    intent = parse_table_input(line)
+                    if intent.verb in ("quit", "lobby"):
+                        await self._leave_table(st)
+                        return intent.verb == "lobby"
+                    await self._table_intent(st, intent, mark, nursery)
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def _leave_table(self, st: TableState) -> None:
+        """Before the start a seat is given up (others may take it); once the
+        game runs it stays yours, and you can come back to it."""
+        token = self.tokens.get(st.table)
+        try:
+            with trio.move_on_after(3):
+                if st.seated and st.view is None and not st.ended and token is not None:
+                    try:
+                        await self.client.request({"t": "leave", "table": st.table, "token": token})
+                        self.tokens.pop(st.table, None)
+                    except ServerError:  # the game started meanwhile: keep the seat
+                        pass
+                await self.client.request({"t": "unsubscribe", "table": st.table})
+        except (ServerError, Disconnected):
+            pass
+
+    async def _consume(self, st: TableState, nursery: trio.Nursery) -> None:
+        try:
+            async for update in st.watch.updates():
+                if update.kind == "snapshot" and st.watch.info is not None:
+                    st.info = json.loads(json.dumps(st.watch.info))
+                    for s in st.info.get("seats") or []:
+                        if s:
+                            st.names[s["seat"]] = s.get("name", "")
+                    if st.info.get("result") and not st.result:
+                        st.result = st.info["result"]
+                for e in update.events:
+                    self._note_event(st, e)
+                if update.kind != "history":
+                    st.prompt = update.prompt
+                    st.prompt_at = time.monotonic()
+                if update.view is not None:
+                    st.view = update.view
+                    if st.view.get("result") and not st.result:
+                        st.result = st.view["result"]
+                self._auto_answer(st, nursery)
+                self.dirty()
+        except Disconnected as exc:
+            self.set_status(f"Connection lost: {exc}")
+        if st.watch.result and not st.result:
+            st.result = st.watch.result
+        st.ended = st.result is not None
+        if not st.ended:
+            self.set_status("The connection to the table ended. /lobby to go back, /quit to leave.")
+        st.prompt = None
+        self.dirty()
+
+    def _note_event(self, st: TableState, e: dict[str, Any]) -> None:
+        kind = e.get("type")
+        if kind == "SeatTaken":
+            st.names[e["seat"]] = e.get("name", "")
+            if st.info and 0 <= e["seat"] < len(st.info.get("seats") or []):
+                st.info["seats"][e["seat"]] = {"seat": e["seat"], "name": e.get("name", "")}
+        elif kind == "SeatLeft":
+            st.names.pop(e.get("seat"), None)
+            if st.info and 0 <= e["seat"] < len(st.info.get("seats") or []):
+                st.info["seats"][e["seat"]] = None
+        elif kind == "TableFinished":
+            st.result = e.get("result")
+        text = narrate_update_event(e, st.you, st.names)
+        if text:
+            st.feed.append(text)
+
+    def _auto_answer(self, st: TableState, nursery: trio.Nursery) -> None:
+        """/auto: pass every round of the chosen kinds, unconditionally (R10.2d)."""
+        p = st.prompt
+        if not st.auto or not p or not wants_answer(p, st.you) or p.get("sealed"):
+            return
+        topic = _AUTO_OF_TOPIC.get(p.get("topic", ""))
+        key = (p.get("id"), p.get("pivot"))
+        if topic in st.auto and key not in st.auto_done:
+            st.auto_done.add(key)
+            nursery.start_soon(self._send, st, {"type": "Pass", "decision": p["id"]}, f"pass (auto: {topic})")
+
+    async def _send(self, st: TableState, cmd: dict[str, Any], label: str) -> None:
+        st.sending = label
+        self.dirty()
+        try:
+            reply = await st.watch.act(cmd)  # type: ignore[attr-defined]
+            if reply is None:
+                self.set_status(f"Too late: that decision had already closed ({label}).")
+            else:
+                self.set_status(f"You chose: {label}.")
+        except ServerError as exc:
+            if exc.code == "decision/answered":
+                self.set_status("Your answer in this round had already become final.")
+            else:
+                self.set_status(f"Refused: {exc.message} ({exc.code})")
+        except Disconnected as exc:
+            self.set_status(f"Not sent, the connection is gone: {exc}")
+        finally:
+            st.sending = None
+            self.dirty()
+
+    async def _deal_command(self, st: TableState, cmd: dict[str, Any], done: str) -> None:
+        try:
+            await st.watch.act(cmd)  # type: ignore[attr-defined]
+            self.set_status(done)
+        except ServerError as exc:
+            self.set_status(f"Refused: {exc.message} ({exc.code})")
+        except Disconnected as exc:
+            self.set_status(f"Not sent, the connection is gone: {exc}")
+
+    async def _table_intent(self, st: TableState, intent: Intent, mark: Any, nursery: trio.Nursery) -> None:
+        verb, arg = intent.verb, intent.arg
+        if verb == "none":
+            return
+        if verb == "error":
+            self.set_status(arg)
+            return
+        if verb == "help":
+            self.set_status(TABLE_HELP)
+            return
+        if not st.seated:
+            self.set_status("Spectators only watch: /lobby or /quit.")
+            return
+        if st.ended:
+            self.set_status("The game is over: /lobby or /quit.")
+            return
+        if verb == "choose":
+            p = st.prompt
+            if not wants_answer(p, st.you):
+                self.set_status("There is nothing for you to answer right now.")
+                return
+            if mark != st.choice_key():
+                self.set_status("The question changed while you typed: look again, then type your number.")
+                return
+            choices = decision_choices(p)
+            if not 1 <= arg <= len(choices):
+                self.set_status(f"Pick a number from 1 to {len(choices)}.")
+                return
+            cmd = choices[arg - 1]
+            label = choice_label(cmd, p.get("topic"), st.names, st.view, st.you)
+            nursery.start_soon(self._send, st, cmd, label)
+        elif verb == "say":
+            try:
+                await st.watch.chat(arg)  # type: ignore[attr-defined]
+                self.set_status("")
+            except (ServerError, Disconnected) as exc:
+                self.set_status(f"Chat not sent: {exc}")
+        elif verb == "deal":
+            if not st.view:
+                self.set_status("Deals are made once the game runs.")
+                return
+            try:
+                cmd = build_deal(arg, st.view, st.you, st.names)  # type: ignore[arg-type]
+            except DealError as exc:
+                self.set_status(str(exc))
+                return
+            nursery.start_soon(self._deal_command, st, cmd, "Deal proposed: it is carried out once every party accepts.")
+        elif verb in ("accept", "decline", "withdraw"):
+            cmd = {"type": verb.capitalize() + "Deal", "deal": arg}
+            nursery.start_soon(self._deal_command, st, cmd, f"Deal #{arg}: {verb} sent.")
+        elif verb in ("kept", "broken"):
+            cmd = {"type": "SettlePromise", "promise": arg, "kept": verb == "kept"}
+            nursery.start_soon(self._deal_command, st, cmd, f"Promise #{arg} marked {verb}.")
+        elif verb == "auto":
+            if arg == "off":
+                st.auto.clear()
+                self.set_status("Auto-answer is off.")
+            elif arg == "status":
+                self.set_status("Auto-answer: " + (", ".join(sorted(st.auto)) or "off")
+                                + ". /auto privilege|support|revolution|all|off")
+            else:
+                st.auto.update(AUTO_TOPICS if arg == "all" else (arg,))
+                self.set_status("From now on every such round is passed at once, whatever the cards.")
+                self._auto_answer(st, nursery)
+        else:
+            self.set_status(f"Not understood: {verb}")
+
+
+# -- entry point --------------------------------------------------------------------
+
+def _flatten(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        out: list[BaseException] = []
+        for e in exc.exceptions:
+            out.extend(_flatten(e))
+        return out
+    return [exc]
+
+
+async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal) -> str:
+    async with Client.connect(url) as client:
+        app = PlayApp(client, term, url, name)
+        handler = _FeedHandler(app)
+        sdk_log = logging.getLogger("oriente")
+        sdk_log.addHandler(handler)
+        sdk_log.propagate = False
+        try:
+            return await app.run(resume)
+        finally:
+            sdk_log.removeHandler(handler)
+
+
+def run_play(url: str, name: str, resume: tuple[str, str] | None = None) -> int:
+    """Run the terminal client until the person quits; the process exit code."""
+    term = Terminal()
+    message = ""
+    code = 0
+    try:
+        with term:
+            message = trio.run(_main, url, name, resume, term)
+    except KeyboardInterrupt:
+        message = "Interrupted."
+        code = 130
+    except BaseException as exc:  # noqa: BLE001 - report connection failures in words
+        errors = _flatten(exc)
+        if errors and all(isinstance(e, (Disconnected, OSError)) for e in errors):
+            message = f"oriente play: cannot reach the server at {url}: {errors[0]}"
+            code = 1
+        elif errors and all(isinstance(e, KeyboardInterrupt) for e in errors):
+            message = "Interrupted."
+            code = 130
+        else:
+            raise
+    finally:
+        term.restore()
+    if message:
+        print(message)
+    return code

@@ -1,0 +1,116 @@
+"""What a person types into the terminal client, read into intents and deals (pure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriente.clients.terminal.commands import (
+    DealError, Intent, build_deal, parse_lobby_input, parse_table_input, resolve_card, resolve_seat,
+)
+
+NAMES = {0: "Tester", 1: "bob", 2: "cy", 3: "bobby"}
+
+
+def a_view() -> dict:
+    piles = [[49, 25, 45], [41, 7], [], [37]]  # Treasure 4, Nofu, Treasure 3 | Treasure 2, Daimyo | - | Ninja
+    return {"seats": [{"seat": s, "pile": p} for s, p in enumerate(piles)]}
+
+
+@pytest.mark.parametrize("line, intent", [
+    ("", Intent("none")),
+    ("  3 ", Intent("choose", 3)),
+    ("/say hello there", Intent("say", "hello there")),
+    ("say hello", Intent("say", "hello")),
+    ("/deal give nofu to 1 for help", Intent("deal", "give nofu to 1 for help")),
+    ("/accept 4", Intent("accept", 4)),
+    ("/decline #4", Intent("decline", 4)),
+    ("/withdraw 2", Intent("withdraw", 2)),
+    ("/kept 1", Intent("kept", 1)),
+    ("/broken 1", Intent("broken", 1)),
+    ("/auto privilege", Intent("auto", "privilege")),
+    ("/auto off", Intent("auto", "off")),
+    ("/auto", Intent("auto", "status")),
+    ("/lobby", Intent("lobby")),
+    ("/quit", Intent("quit")),
+    ("quit", Intent("quit")),
+    ("/help", Intent("help")),
+])
+def test_table_input(line, intent):
+    assert parse_table_input(line) == intent
+
+
+@pytest.mark.parametrize("line", ["hello", "/say", "/accept", "/accept x", "/auto everything", "/frobnicate"])
+def test_table_input_not_understood_says_why(line):
+    intent = parse_table_input(line)
+    assert intent.verb == "error" and isinstance(intent.arg, str) and intent.arg
+
+
+@pytest.mark.parametrize("line, intent", [
+    ("2", Intent("join", ("2", None))),
+    ("join 2", Intent("join", ("2", None))),
+    ("j AAAAAAAAAAAA 3", Intent("join", ("AAAAAAAAAAAA", 3))),
+    ("watch 1", Intent("watch", "1")),
+    ("create 6", Intent("create", (6, "people", ""))),
+    ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game"))),
+    ("name Ana Maria", Intent("name", "Ana Maria")),
+    ("refresh", Intent("refresh")),
+    ("q", Intent("quit")),
+])
+def test_lobby_input(line, intent):
+    assert parse_lobby_input(line) == intent
+
+
+@pytest.mark.parametrize("line", ["join", "join 1 x", "watch", "create", "create many", "name", "dance"])
+def test_lobby_input_not_understood(line):
+    assert parse_lobby_input(line).verb == "error"
+
+
+def test_seats_by_number_or_name():
+    assert resolve_seat("2", 4, NAMES) == 2
+    assert resolve_seat("seat 3", 4, NAMES) == 3
+    assert resolve_seat("CY", 4, NAMES) == 2
+    assert resolve_seat("bob", 4, NAMES) == 1  # exact beats the start of "bobby"
+    assert resolve_seat("bobb", 4, NAMES) == 3
+    with pytest.raises(DealError):
+        resolve_seat("7", 4, NAMES)
+    with pytest.raises(DealError):
+        resolve_seat("b", 4, NAMES)  # ambiguous
+
+
+def test_cards_by_name_or_id():
+    pile = [49, 25, 45]
+    assert resolve_card("Treasure 3", pile) == 45
+    assert resolve_card("treasure", pile) == 49
+    assert resolve_card("NOFU", pile) == 25
+    assert resolve_card("#45", pile) == 45
+    with pytest.raises(DealError, match="holds: Treasure 4, Nofu, Treasure 3"):
+        resolve_card("Shogun", pile)
+
+
+def test_r8_3_a_deal_gives_a_card_for_a_stated_reason():
+    cmd = build_deal("give Treasure 3 to seat 1 for your support", a_view(), 0, NAMES)
+    assert cmd == {"type": "ProposeDeal", "note": "", "promises": [],
+                   "transfers": [{"type": "Transfer", "card": 45, "giver": 0, "receiver": 1,
+                                  "consideration": "your support"}]}
+
+
+def test_a_deal_of_several_parts():
+    cmd = build_deal("give nofu to cy for the fight; ask Daimyo from bob for my Nofu; promise 3 I will not attack you",
+                     a_view(), 0, NAMES)
+    assert [(t["card"], t["giver"], t["receiver"]) for t in cmd["transfers"]] == [(25, 0, 2), (7, 1, 0)]
+    assert cmd["promises"] == [{"type": "Promise", "promiser": 0, "promisee": 3, "text": "I will not attack you",
+                                "kind": "free"}]
+
+
+@pytest.mark.parametrize("spec", [
+    "give Shogun to 1 for nothing",      # not in my pile
+    "give nofu to 0 for myself",         # to myself
+    "give nofu to 1",                    # no reason (R8.3)
+    "ask nofu from 2 for fun",           # not in seat 2's pile
+    "promise 0 I keep my word",          # to myself
+    "dance with 2",
+    " ; ",
+])
+def test_deals_that_cannot_be_proposed(spec):
+    with pytest.raises(DealError):
+        build_deal(spec, a_view(), 0, NAMES)

@@ -1,0 +1,200 @@
+"""A person plays a whole game with `oriente play` in a real terminal.
+
+tmux runs the terminal client against a real server (`oriente serve`, a
+subprocess on a free port) while three SDK bots hold the other seats of a
+4-seat table. The test reads the screen with `tmux capture-pane` and types
+with `tmux send-keys`, as a person would: it joins the table from the lobby,
+chats, proposes a deal, and answers every decision put to it by typing the
+number of one of the listed choices, until the final scores are on screen.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import select
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import trio
+
+from oriente.clients.sdk import Client, ServerError
+from oriente.server.rules import GameConfig, new_game
+
+TMUX = shutil.which("tmux")
+
+pytestmark = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed (apt-get install tmux); this test drives `oriente play` in a real terminal")
+
+# The person answers within a fraction of a second, but the table is still
+# generous with it so that a slow machine never makes it time out; the
+# bots answer at once (early too), so windows close as soon as all declared.
+TIMERS = {"prompt_ms": 30_000, "window_ms": 3_000, "bank_ms": 0, "bank_refill_ms": 0,
+          "zero_wait": False, "away_after": 5}
+TOTAL_S = 120.0
+INHABITANTS = r"(Shogun|Soryo|Maho-Tsukai|Daimyo|Samurai|Akindo|Nofu|Ninja|Geisha)"
+
+
+def _oriente() -> list[str]:
+    script = Path(sys.executable).with_name("oriente")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.server.cli"]
+
+
+def _seed_with_stone_at(seat: int) -> int:
+    """A seed whose destiny stone starts with `seat` (R2.1), so the person is
+    asked first, while its inhabitant is still face down."""
+    return next(s for s in range(1000) if new_game(GameConfig(seats=4, seed=s))[0].stone == seat)
+
+
+@pytest.fixture
+def server_url(tmp_path):
+    proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        line = proc.stdout.readline() if ready else ""
+        assert line.startswith("serving ws://"), f"the server did not start: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
+        yield line.split()[1]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Tmux:
+    """One detached tmux session on a private socket."""
+
+    def __init__(self, command: str, tmp_path: Path) -> None:
+        self.socket = f"oriente-test-{uuid.uuid4().hex[:8]}"
+        self.session = "play"
+        self.screens: list[str] = []
+        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        env.pop("TMUX", None)
+        # The shell keeps the pane open after the program ends, with its exit code.
+        shell = f"{command}; echo \"[exited $?]\"; sleep 600"
+        subprocess.run([TMUX, "-L", self.socket, "-f", os.devnull, "new-session", "-d", "-s", self.session,
+                        "-x", "200", "-y", "60", shell], check=True, env=env, cwd=tmp_path)
+
+    async def _tmux(self, *args: str) -> str:
+        result = await trio.run_process([TMUX, "-L", self.socket, *args], capture_stdout=True, capture_stderr=True,
+                                        check=False)
+        return result.stdout.decode("utf-8", "replace")
+
+    async def screen(self) -> str:
+        text = await self._tmux("capture-pane", "-p", "-t", self.session)
+        self.screens.append(text)
+        return text
+
+    async def type(self, text: str) -> None:
+        await self._tmux("send-keys", "-t", self.session, "-l", text)
+        await self._tmux("send-keys", "-t", self.session, "Enter")
+
+    async def wait_for(self, pattern: str, timeout: float) -> str:
+        with trio.move_on_after(timeout):
+            while True:
+                text = await self.screen()
+                assert "Traceback" not in text, text
+                if re.search(pattern, text):
+                    return text
+                await trio.sleep(0.1)
+        raise AssertionError(f"{pattern!r} did not appear within {timeout} s; the screen:\n{self.screens[-1]}")
+
+    def kill(self) -> None:
+        subprocess.run([TMUX, "-L", self.socket, "kill-server"], check=False, capture_output=True)
+
+
+async def _bot(url: str, table: str, seat: int, joined: trio.Event, rng: random.Random) -> None:
+    """A random bot: any legal decision command, early answers included."""
+    async with Client.connect(url) as client:
+        me = await client.join(table, f"bot{seat}", seat, views=False)
+        joined.set()
+        async for turn in me.turns(early=True):
+            try:
+                await turn.answer(rng.choice(turn.legal))
+            except ServerError as exc:  # a race with the round moving on is harmless
+                assert exc.code in ("decision/answered", "decision/not_yours", "decision/not_asked"), exc
+
+
+def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    rng = random.Random(4)
+    person = 3
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "play", "--server", server_url, "--name", "Tester"])
+    tmux = Tmux(command, tmp_path)
+    seen: dict[str, str] = {}
+
+    async def scenario() -> None:
+        async with Client.connect(server_url) as client:
+            table = await client.create_table(4, name="tmux test", timers=TIMERS, seed=_seed_with_stone_at(person))
+        async with trio.open_nursery() as nursery:
+            for seat in range(3):
+                joined = trio.Event()
+                nursery.start_soon(_bot, server_url, table, seat, joined, random.Random(seat))
+                await joined.wait()
+            # The lobby lists the table as number 1; the person joins it by typing.
+            await tmux.wait_for(rf"\n\s+1\s+{table}\s+open\s+3/4", 20)
+            await tmux.type("join 1")
+            await tmux.wait_for(r"you are seat 3 \(Tester\)", 20)
+            await play(tmux)
+            await tmux.type("/quit")
+            await tmux.wait_for(r"\[exited 0\]", 20)
+
+    async def play(tmux: Tmux) -> None:
+        last: tuple[str, ...] | None = None
+        last_at = 0.0
+        talked = False
+        with trio.move_on_after(TOTAL_S - (time.monotonic() - started)):
+            while True:
+                text = await tmux.screen()
+                assert "Traceback" not in text and "[exited" not in text, text
+                if m := re.search(rf"\(yours, hidden\) {INHABITANTS}", text):
+                    seen.setdefault("hidden", m.group(0))
+                if re.search(r"seat 3\s+Tester \(you\).*pile \(\d+ pts\): Treasure \d", text):
+                    seen.setdefault("pile", "yes")
+                if "[chat] Tester (seat 3): hello from the terminal" in text:
+                    seen.setdefault("chat", "yes")
+                if re.search(r"Seat 3 proposes deal #\d+ to seat 0", text):
+                    seen.setdefault("deal", "yes")
+                if "GAME OVER" in text and "Final result" in text:
+                    seen["final"] = text
+                    return
+                decision = re.search(r">>> YOUR DECISION #(\d+)", text)
+                count = re.search(r"Type a number \(1-(\d+)\) and press Enter", text)
+                if decision and count:
+                    if not talked:
+                        talked = True
+                        await tmux.type("/say hello from the terminal")
+                        await tmux.type("/deal give treasure to seat 0 for your support")
+                        continue
+                    options = text[decision.start():count.start()]
+                    key = (decision.group(1), options)
+                    if key != last or time.monotonic() - last_at > 5:
+                        n = int(count.group(1))
+                        pick = 1 if rng.random() < 0.4 else rng.randint(1, n)
+                        await tmux.type(str(pick))
+                        seen["answers"] = str(int(seen.get("answers", "0")) + 1)
+                        last, last_at = key, time.monotonic()
+                await trio.sleep(0.1)
+        raise AssertionError(f"no final scores within {TOTAL_S} s; the screen:\n{tmux.screens[-1]}")
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+    final = seen["final"]
+    assert "hidden" in seen, "the person's own face-down inhabitant was never shown"
+    assert "pile" in seen and "chat" in seen and "deal" in seen, seen.keys()
+    assert int(seen["answers"]) >= 1
+    rows = [line for line in final.splitlines() if re.match(r"^\s+[1-4]\s+[0-3]\s+\d+\s+", line)]
+    assert sorted(int(r.split()[1]) for r in rows) == [0, 1, 2, 3], final  # a score row per seat
+    assert all("Traceback" not in s for s in tmux.screens)
+    assert time.monotonic() - started < TOTAL_S + 30
