@@ -461,7 +461,38 @@ def _promise_settled(e: dict, viewer: Viewer) -> str:
     return f"{_Seat(e['promiser'])}'s promise #{e['promise']} is marked {status}{by}."
 
 
+def _table_event(e: dict, viewer: Viewer) -> str:
+    """The table's own events around the game (PROTOCOL.md, table events)."""
+    t = e["type"]
+    seat = e.get("seat")
+    if t == "TableOpened":
+        return "The table is open."
+    if t == "SeatTaken":
+        return f"{e.get('name', '?')} sits down at seat {seat}."
+    if t == "SeatLeft":
+        return f"Seat {seat} is free again."
+    if t == "TableStarted":
+        return "Everyone is seated: the game begins."
+    if t == "Chat":
+        return f"[{e.get('name') or _seat(seat)}] {e.get('text', '')}"
+    if t == "SeatAway":
+        return f"{_Seat(seat)} is away: its silences now count at once."
+    if t == "SeatBack":
+        return f"{_Seat(seat)} is back."
+    if t == "SeatPresence":
+        return f"{_Seat(seat)} {'connected' if e.get('connected') else 'disconnected'}."
+    if t == "ProxyOn":
+        return f"A bot now plays for {_seat(seat)} until its player returns."
+    if t == "ProxyOff":
+        return f"{_Seat(seat)}'s player takes the seat back."
+    return ""  # TableFinished: the GameEnded line has said it all
+
+
+TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished")
+
 _NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
+    **{t: _table_event for t in TABLE_EVENTS},
     "GameStarted": _game_started,
     "SeasonBegan": _season_began,
     "Passed": _passed,
@@ -499,7 +530,7 @@ _NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
     "PromiseSettled": _promise_settled,
 }
 
-KNOWN_TYPES = frozenset(_NARRATORS)
+KNOWN_TYPES = frozenset(_NARRATORS) - frozenset(TABLE_EVENTS)  # the game's own events
 
 
 def _fallback(e: dict) -> str:

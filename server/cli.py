@@ -1,13 +1,12 @@
 """The `oriente` command.
 
-Subcommands, each a thin shell over the engine so that what a person tries
-at the terminal is what the server runs:
+Subcommands, each a thin shell over the parts a person would otherwise
+wire together by hand:
 
-    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH]
-    oriente replay PATH [--as SEAT|spectator|all]
+    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH] [--play]
+    oriente serve [--host H] [--port P] [--store PATH]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
-
-`serve`, `play` and friends plug in as further subparsers.
+    oriente replay PATH [--as SEAT|spectator|all]
 """
 
 from __future__ import annotations
@@ -15,15 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
-import secrets
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from oriente.clients.narrate import describe_result, narrate
-from oriente.clients.randomplay import random_move
-from oriente.server.rules import EVERYONE, SPECTATOR, ConfigError, Game, GameConfig, plain, project, replay
+from oriente.server.rules import EVERYONE, SPECTATOR, plain, project, replay
 from oriente.server.rules.views import Viewer
 
 RECORD_FORMAT = "oriente.record.v1"
@@ -35,29 +31,16 @@ def _print_events(events: Sequence[Any], viewer: Viewer, out: Callable[[str], No
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """One game of random bots, told from the spectator's seat (public
-    information only, R10.4), then the scores and the record on disk."""
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
-    try:
-        game = Game(GameConfig(seats=args.seats, seed=seed))
-    except ConfigError as exc:
-        print(f"oriente demo: {exc}", file=sys.stderr)
+    """A server on the embedded store, a table of bots over websockets, the
+    game told live as a spectator sees it; then the scores and the record."""
+    from oriente.server.demo import demo
+
+    if not 4 <= args.seats <= 12:
+        print(f"oriente demo: a table has 4 to 12 seats, not {args.seats} (R1.4)", file=sys.stderr)
         return 2
-    # The bots' own choices follow the table seed too, so a demo is repeatable.
-    rng = random.Random(seed)
-    out: Callable[[str], None] = (lambda line: None) if args.quiet else print
-    out(f"Demo: {args.seats} random bots, seed {seed}, told as a spectator sees it.")
-    _print_events(game.events, SPECTATOR, out)
-    while (move := random_move(game.state, rng)) is not None:
-        _print_events(game.apply(*move), SPECTATOR, out)
-    result = plain(game.state.result)
-    print()
-    print(describe_result(result))
-    path = Path(args.record) if args.record else Path("records") / f"demo-{seed}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(game.record(), separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"\n{len(game.commands)} commands, {len(game.events)} events; record written to {path}")
-    return 0
+    name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
+    return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
+                policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name)
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -142,12 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    demo = sub.add_parser("demo", help="watch one game of random bots, in plain words")
+    demo = sub.add_parser("demo", help="a server with a table of bots, told live in plain words")
     demo.add_argument("--seats", type=int, default=6, help="4 to 12 (default 6)")
     demo.add_argument("--seed", type=int, default=None, help="table seed (default: random)")
     demo.add_argument("--quiet", action="store_true", help="print only the final scores")
     demo.add_argument("--record", metavar="PATH", default=None,
-                      help="where to write the game record (default records/demo-SEED.json)")
+                      help="where to write the game record (default records/demo-TABLE.json)")
+    demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
+    demo.add_argument("--bots", choices=("heuristic", "random"), default="heuristic", help="bot policy")
+    demo.add_argument("--delay", type=float, default=0.05, help="seconds a bot waits before answering")
+    demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")
+    demo.add_argument("--name", default=None, help="your name with --play")
     demo.set_defaults(func=cmd_demo)
 
     srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")

@@ -35,17 +35,23 @@ def test_demo_plays_scores_and_records_a_game_that_replays(tmp_path: Path) -> No
 
 
 def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
-    a = _oriente("demo", "--seats", "6", "--seed", "5", "--record", "a.json", cwd=tmp_path)
-    b = _oriente("demo", "--seats", "6", "--seed", "5", "--record", "b.json", cwd=tmp_path)
+    a = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--record", "a.json", cwd=tmp_path)
+    b = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--record", "b.json", cwd=tmp_path)
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
-    assert json.loads((tmp_path / "a.json").read_text()) == json.loads((tmp_path / "b.json").read_text())
+    ra, rb = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
+    # Two tables (two ids) with the same seed and the same seeded bots play the same game.
+    assert ra["table"] != rb["table"]
+    assert ra["events"] == rb["events"] and ra["result"] == rb["result"]
     assert "Season 1 begins" in a.stdout and "Final result" in a.stdout
+    assert "sits down at seat" in a.stdout  # the table's own events are told too
 
 
 def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
     run = _oriente("demo", "--seats", "4", "--seed", "2", "--quiet", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "records" / "demo-2.json").is_file()
+    written = list((tmp_path / "records").glob("demo-*.json"))
+    assert len(written) == 1 and str(written[0].relative_to(tmp_path)) in run.stdout
+    assert (tmp_path / "oriente.sqlite").is_file()  # the embedded default store
 
 
 def test_replay_tells_the_game_from_each_viewpoint(tmp_path: Path) -> None:

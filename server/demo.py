@@ -1,0 +1,147 @@
+"""`oriente demo`: the whole system in one command.
+
+Starts a table server on the embedded SQLite store, seats reference bots
+that play over real websockets through the bot SDK, and tells the game live
+as a spectator sees it (public information only, R10.4). It ends with the
+final scores and the path of the game record. With `--play` the user takes
+seat 0 in the terminal client and the bots take the others.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import trio
+
+from ..clients.narrate import describe_result, narrate
+from ..clients.sdk import Client
+from .app import App
+from .policies import POLICIES
+from .rules import SPECTATOR
+
+BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
+# Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
+BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
+             "zero_wait": True, "away_after": 3}
+# With a person at the table: time to think, and a short negotiation window.
+PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 8_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
+                "zero_wait": False, "away_after": 3}
+
+
+async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
+                   seat: int | None = None) -> None:
+    """One reference bot over the protocol, answering when it is asked."""
+    choose = POLICIES[policy]
+    async with Client.connect(url) as client:
+        me = await client.join(table, name, seat=seat)
+        async for turn in me.turns():
+            command = choose(turn.view or {}, turn.prompt, rng)
+            if command is None or command not in turn.legal:
+                command = rng.choice(turn.legal)
+            if delay:
+                await trio.sleep(delay)
+            await turn.answer(command)
+
+
+async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
+                    out: Callable[[str], None], person: bool = False,
+                    ready: Callable[[str, str, str], None] | None = None) -> dict[str, Any]:
+    """Serve one table of bots (and maybe a person at seat 0); narrate it as a
+    spectator; return the finished game's record."""
+    app = App(store, port=0)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(app.run)
+        url = f"ws://127.0.0.1:{app.port}"
+        async with Client.connect(url) as host:
+            settings: dict[str, Any] = {"name": "demo", "timers": PERSON_TABLE if person else BOT_TABLE}
+            if seed is not None:
+                settings["seed"] = seed
+            if person:
+                settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
+            table = await host.create_table(seats=seats, **settings)
+            watch = await host.spectate(table, views=False)
+            out(f"Table {table} on {url} (store {store}): {seats} seats"
+                + (", you at seat 0." if person else f", {policy} bots."))
+            async with trio.open_nursery() as bots:
+                first_bot = 0
+                if person:
+                    seat = await host.join(table, "you", seat=0, views=False)
+                    token = seat.token
+                    await host.unsubscribe(table)
+                    watch = await host.spectate(table, views=False)
+                    first_bot = 1
+                    assert ready is not None and token is not None
+                    ready(url, table, token)
+                for i in range(first_bot, seats):
+                    rng = random.Random(f"{seed}-{i}")
+                    bots.start_soon(play_bot, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
+                async for update in watch.updates():
+                    for event in update.events:
+                        line = narrate(event, SPECTATOR)
+                        if line:
+                            out(line)
+            record = await host.record(table)
+        app.stop()
+    return record
+
+
+def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str, delay: float,
+         quiet: bool, play: bool, name: str) -> int:
+    out: Callable[[str], None] = (lambda line: None) if quiet else print
+    if not play:
+        record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
+                                            delay=delay, out=out))
+        return _finish(record, record_path, print)
+    return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
+                             policy=policy, name=name)
+
+
+def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
+    path = Path(record_path) if record_path else Path("records") / f"demo-{record['table']}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    out("")
+    names = record.get("names") or []
+    if names:
+        out("Seats: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
+    out(describe_result(record["result"]))
+    out(f"\nGame record (full reveal): {path}   replay it with: oriente replay {path} --as all")
+    return 0
+
+
+def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: str | None,
+                      policy: str, name: str) -> int:
+    """The server and bots run in a background thread with their own trio
+    loop; the terminal client owns the foreground (and the terminal)."""
+    from ..clients.terminal import run_play
+
+    ready = threading.Event()
+    where: dict[str, Any] = {}
+
+    def background() -> None:
+        try:
+            where["record"] = trio.run(lambda: run_table(
+                seats=seats, seed=seed, store=store, policy=policy, delay=0.3, out=lambda line: None,
+                person=True, ready=lambda url, table, token: (where.update(url=url, table=table, token=token),
+                                                              ready.set())))
+        except BaseException as exc:  # noqa: BLE001 - reported below, in words
+            where["error"] = exc
+            ready.set()
+
+    thread = threading.Thread(target=background, daemon=True)
+    thread.start()
+    ready.wait()
+    if "error" in where:
+        print(f"oriente demo: the server could not start: {where['error']}")
+        return 1
+    code = run_play(where["url"], name, (where["table"], where["token"]))
+    thread.join(timeout=1)
+    if "record" in where:
+        return _finish(where["record"], record_path, print)
+    print("(You left before the end; the bots and the proxy finish the game in the background"
+          " only while this program runs.)")
+    return code
