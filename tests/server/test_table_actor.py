@@ -54,15 +54,18 @@ class Harness:
         await wait_all_tasks_blocked()
 
     async def pass_(self, seat: int) -> None:
-        await self.act(seat, next(c for c in self.legal(seat) if c["type"] == "Pass"))
+        """Pass, or where passing is no answer (a card to choose), the first choice."""
+        options = [c for c in self.legal(seat) if c["type"] in ("Pass", "Choose")]
+        await self.act(seat, next((c for c in options if c["type"] == "Pass"), options[0]))
 
     def drain_all(self) -> list[list[dict]]:
         return [drain(c) for c in self.clients]
 
 
-async def open_table(nursery, *, seats=4, timers=HUMANS, seed=3, store=None, capacity=1000) -> Harness:
+async def open_table(nursery, *, seats=4, timers=HUMANS, seed=3, store=None, capacity=1000,
+                     proxy_after=None) -> Harness:
     store = store or MemoryStore()
-    settings = TableSettings(seats=seats, seed=seed, timers=timers)
+    settings = TableSettings(seats=seats, seed=seed, timers=timers, proxy_after=proxy_after)
     table = Table("t1", settings, OrientePort(), store, wall=lambda: 1_000_000.0 + trio.current_time())
     await table.create()
     nursery.start_soon(table.run)
@@ -306,3 +309,48 @@ async def test_r10_3_restart_resumes_deadline_with_remaining_time(autojump_clock
     assert table.port.waiting(table.state).key == key
     remaining = table.clock.deadline.at - trio.current_time()
     assert 25.9 <= remaining <= 26.1
+
+
+@pytest.mark.trio
+async def test_seat_proxy_plays_an_away_seat_and_hands_it_back(autojump_clock):
+    """A table's proxy_after setting: after that many timeouts in a row the
+    reference bot plays the seat — at once, through the same apply() and log
+    as any command — until its owner sends anything."""
+    timers = TimerSettings(prompt_ms=10_000, window_ms=0, bank_ms=0, bank_refill_ms=0,
+                           zero_wait=False, away_after=5)
+    async with trio.open_nursery() as nursery:
+        h = await open_table(nursery, timers=timers, proxy_after=2)
+        sleeper = h.waiting.pivot
+        for _ in range(400):
+            if h.table.clock.seats[sleeper].proxied:
+                break
+            if h.waiting.pivot != sleeper:
+                await h.pass_(h.waiting.pivot)
+                continue
+            await trio.sleep(h.table.clock.deadline.at - trio.current_time() + 0.001)
+        assert h.table.clock.seats[sleeper].proxied
+        assert any(e["type"] == "ProxyOn" and e["seat"] == sleeper for e in events_of(drain(h.clients[0])))
+        # The proxy answers for the seat without the clock moving.
+        before = trio.current_time()
+        proxied = 0
+        for _ in range(200):
+            cmds = [decode_any(r.body) for r in h.store.logs["t1"] if r.kind == "cmd"]
+            proxied = sum(1 for c in cmds if c.get("proxy") and c["seat"] == sleeper)
+            if proxied >= 2:
+                break
+            await h.pass_(h.waiting.pivot)
+        assert proxied >= 2 and trio.current_time() == before
+        assert all(c["cmd"]["type"] != "Timeout" for c in cmds if c.get("proxy"))
+        # The owner comes back: the seat is theirs again and waits for them.
+        while h.waiting.pivot == sleeper:
+            await trio.sleep(0)
+        drain(h.clients[1])
+        await h.act(sleeper, {"type": "Pass", "decision": 1})
+        assert not h.table.clock.seats[sleeper].proxied
+        assert any(e["type"] == "ProxyOff" for e in events_of(drain(h.clients[1])))
+        while h.waiting.pivot != sleeper:
+            await h.pass_(h.waiting.pivot)
+        key = h.waiting.key
+        await trio.sleep(9)
+        assert h.waiting.key == key, "the owner's prompt waits for the owner again"
+        await h.table.send(None, Stop())
