@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+// A random-play bot for an Oriente table server, written from protocol/PROTOCOL.md (oriente.v1).
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { decode, encode } from '@msgpack/msgpack';
+import WebSocket from 'ws';
+
+export const SUBPROTOCOL = 'oriente.v1';
+// The bot-table timers suggested in PROTOCOL.md section 11.
+export const BOT_TIMERS = { prompt_ms: 2000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 };
+export const BENIGN_ERRORS = new Set(['decision/closed', 'decision/answered']);
+const LOBBY_RETRY = new Set(['table/full', 'table/started', 'seat/taken']); // lost a race for a seat
+const FATAL_CLOSE = new Set([1008, 1009]); // "fix your client": do not reconnect
+const MAX_RETRIES = 20;
+
+/** A small seeded PRNG (mulberry32) returning floats in [0, 1). */
+export function makeRng(seed = Math.floor(Math.random() * 2 ** 32)) {
+  let a = Number(BigInt.asUintN(32, BigInt(seed)));
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+export class ProtocolError extends Error {
+  constructor(frame) {
+    super(`unexpected ${frame.t} frame: ${JSON.stringify(frame)}`);
+    this.frame = frame;
+  }
+}
+
+/** Open a connection, send one request, and resolve with its `ok` (reject on `error`). */
+export function request(server, msg, timeoutMs = 10000) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(server, [SUBPROTOCOL], { perMessageDeflate: false });
+    const id = `req-${randomBytes(4).toString('hex')}`;
+    const timer = setTimeout(() => { ws.terminate(); reject(new Error(`no reply to ${msg.t}`)); }, timeoutMs);
+    const done = (fn, value) => { clearTimeout(timer); ws.close(1000); fn(value); };
+    ws.on('error', (err) => { clearTimeout(timer); reject(err); });
+    ws.on('open', () => ws.send(encode({ ...msg, id })));
+    ws.on('message', (data) => {
+      const f = decode(data);
+      if (f.re !== id) return; // welcome, or anything else
+      if (f.t === 'ok') done(resolve, f);
+      else done(reject, new ProtocolError(f));
+    });
+  });
+}
+
+/** Create a public zero-wait bot table; resolves with its id. */
+export async function createTable(server, { seats = 4, seed = null, name = 'js bots' } = {}) {
+  const ok = await request(server, { t: 'create_table', seats, name, public: true, seed, timers: BOT_TIMERS });
+  return ok.table;
+}
+
+/**
+ * One bot playing one seat of one table until the table finishes.
+ * Give `table` to join it, `create` (a seat count) to create a table first,
+ * or neither to join the first open zero-wait public table with a free seat.
+ */
+export class Bot {
+  constructor({ server, table = null, create = null, name = 'jsbot', seed = null, rng = null,
+                tableSeed = null, log = () => {}, hooks = {} }) {
+    Object.assign(this, { server, table, create, name, tableSeed, log, hooks });
+    this.lobby = !table && !create;
+    this.rng = rng ?? makeRng(seed ?? undefined);
+    this.prefix = randomBytes(4).toString('hex'); // ids stay unique across reconnects and runs
+    this.counter = 0;
+    this.seat = null;
+    this.token = null;
+    this.lastSeq = null;
+    this.answered = new Set(); // `${prompt id}:${pivot}` already answered
+    this.unacked = new Map(); // act id -> act message without a reply yet
+    this.pending = new Map(); // other request id -> message (current connection only)
+    this.joinSent = false;
+    this.trace = []; // every seq received: {kind: 'event' | 'snapshot', seq, type?, history?}
+    this.stats = { acts: 0, connects: 0, resumes: 0, resent: 0, duplicates: 0, benign: 0, gaps: 0 };
+    this.failures = 0;
+    this.done = false;
+    this.ws = null;
+  }
+
+  /** Resolves with {table, seat, ranks, scores, reason} when the table finishes. */
+  play() {
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.connect();
+    });
+  }
+
+  /** Drop the connection as a network failure would (for tests). */
+  dropConnection() {
+    if (!this.ws) return;
+    this.ws.dropped = true;
+    this.ws.terminate();
+  }
+
+  connect() {
+    const ws = new WebSocket(this.server, [SUBPROTOCOL], { perMessageDeflate: false, handshakeTimeout: 10000 });
+    this.ws = ws;
+    this.pending.clear();
+    this.stats.connects++;
+    ws.on('message', (data, isBinary) => {
+      if (ws !== this.ws || ws.dropped || this.done) return;
+      try {
+        this.onFrame(isBinary ? decode(data) : { t: 'text frame', data: String(data) });
+      } catch (err) {
+        this.fail(err);
+      }
+    });
+    ws.on('error', (err) => this.log(`socket error: ${err.message}`));
+    ws.on('close', (code) => { if (ws === this.ws && !this.done) this.reconnect(code); });
+  }
+
+  reconnect(code) {
+    if (FATAL_CLOSE.has(code)) return this.fail(new Error(`server closed the connection with ${code}`));
+    if (!this.token && this.joinSent) return this.fail(new Error(`connection lost (${code}) before the join was answered`));
+    if (++this.failures > MAX_RETRIES) return this.fail(new Error(`gave up after ${MAX_RETRIES} reconnects`));
+    const delay = Math.min(2000, 50 * 2 ** this.failures);
+    this.log(`connection closed (${code}); reconnecting in ${delay} ms`);
+    setTimeout(() => this.connect(), delay);
+  }
+
+  newId() { return `${this.prefix}-${++this.counter}`; }
+
+  send(m) {
+    this.ws.send(encode(m)); // always binary; a closed socket drops it (acts stay in `unacked`)
+    this.hooks.onSend?.(m, this);
+  }
+
+  request(t, fields) {
+    const m = { t, id: this.newId(), ...fields };
+    this.pending.set(m.id, m);
+    this.send(m);
+  }
+
+  fail(err) {
+    if (this.done) return;
+    this.done = true;
+    this.ws?.terminate();
+    this.reject(err);
+  }
+
+  finish(result) {
+    if (this.done) return;
+    this.done = true;
+    this.result = result;
+    this.ws.close(1000);
+    this.resolve({ table: this.table, seat: this.seat, ranks: result.ranks, scores: result.scores, reason: result.reason });
+  }
+
+  onFrame(f) {
+    if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new Error(`not a map: ${JSON.stringify(f)}`);
+    switch (f.t) {
+      case 'welcome': return this.onWelcome(f);
+      case 'ok': return this.onOk(f);
+      case 'error': return this.onError(f);
+      case 'snapshot': return this.onSnapshot(f);
+      case 'events': return this.onEvents(f);
+      case 'goodbye': return this.fail(new ProtocolError(f));
+      case 'text frame': throw new Error(`server sent a text frame: ${f.data}`);
+      default: return undefined; // unknown frame types are ignored (section 15)
+    }
+  }
+
+  onWelcome() {
+    this.failures = 0;
+    this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
+    if (this.token) {
+      this.stats.resumes++;
+      this.request('resume', { table: this.table, token: this.token, after: this.lastSeq });
+      for (const m of this.unacked.values()) { // same ids: applied at most once
+        this.stats.resent++;
+        this.send(m);
+      }
+    } else if (this.create && !this.table) {
+      this.request('create_table', { seats: this.create, name: `${this.name}'s table`, public: true,
+                                     seed: this.tableSeed, timers: BOT_TIMERS });
+    } else if (this.table) {
+      this.join();
+    } else {
+      this.request('list_tables', {});
+    }
+  }
+
+  join() {
+    this.joinSent = true;
+    this.request('join', { table: this.table, name: this.name });
+  }
+
+  onOk(f) {
+    if (this.unacked.delete(f.re)) {
+      if (f.duplicate) this.stats.duplicates++;
+      return;
+    }
+    const req = this.pending.get(f.re);
+    this.pending.delete(f.re);
+    if (req?.t === 'create_table') {
+      this.table = f.table;
+      this.log(`created table ${f.table}`);
+      this.join();
+    } else if (req?.t === 'join') {
+      this.seat = f.seat;
+      this.token = f.token;
+      this.log(`seated at ${this.table} as seat ${f.seat}`);
+    } else if (req?.t === 'list_tables') {
+      const free = f.tables.find((t) => t.status === 'open' && t.settings?.timers?.zero_wait
+                                       && t.seats.some((s) => s === null));
+      if (free) {
+        this.table = free.table;
+        this.join();
+      } else {
+        const ws = this.ws;
+        setTimeout(() => { if (ws === this.ws && !this.done) this.request('list_tables', {}); }, 200);
+      }
+    }
+  }
+
+  onError(f) {
+    if (this.unacked.delete(f.re) && BENIGN_ERRORS.has(f.code)) {
+      this.stats.benign++;
+      return;
+    }
+    const req = this.pending.get(f.re);
+    this.pending.delete(f.re);
+    if (req?.t === 'join' && this.lobby && LOBBY_RETRY.has(f.code)) {
+      this.joinSent = false;
+      this.table = null;
+      this.request('list_tables', {});
+      return;
+    }
+    this.fail(new ProtocolError(f));
+  }
+
+  onSnapshot(f) {
+    if (f.table !== this.table) return;
+    this.trace.push({ kind: 'snapshot', seq: f.seq });
+    if (this.lastSeq !== null && f.seq < this.lastSeq) this.stats.gaps++;
+    this.lastSeq = f.seq;
+    if (f.table_info?.status === 'finished' && f.table_info.result) return this.finish(f.table_info.result);
+    return this.onPrompt(f.prompt);
+  }
+
+  onEvents(f) {
+    if (f.table !== this.table) return;
+    for (const e of f.events ?? []) {
+      this.trace.push({ kind: 'event', seq: e.seq, type: e.type, history: f.history === true });
+      if (this.lastSeq !== null && e.seq !== this.lastSeq + 1) {
+        this.stats.gaps++;
+        this.log(`sequence gap: ${this.lastSeq} then ${e.seq}`);
+      }
+      this.lastSeq = Math.max(this.lastSeq ?? 0, e.seq);
+      if (e.type === 'TableFinished') return this.finish(e.result);
+    }
+    this.hooks.onEvents?.(f, this);
+    if (f.history !== true) this.onPrompt(f.prompt);
+  }
+
+  onPrompt(p) {
+    if (!p || this.seat === null || p.pivot !== this.seat) return;
+    const key = `${p.id}:${p.pivot}`;
+    if (this.answered.has(key)) return;
+    const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);
+    if (options.length === 0) return;
+    this.answered.add(key);
+    const cmd = options[Math.floor(this.rng() * options.length)];
+    const m = { t: 'act', id: this.newId(), table: this.table, cmd };
+    this.unacked.set(m.id, m);
+    this.stats.acts++;
+    this.send(m);
+  }
+}
+
+const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS] '
+            + '[--name NAME] [--seed N] [--games N] [--quiet]';
+
+function intOption(values, key, fallback, min) {
+  if (values[key] === undefined) return fallback;
+  const n = Number(values[key]);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${key} must be an integer >= ${min}`);
+  return n;
+}
+
+export async function main(argv) {
+  const { values } = parseArgs({ args: argv, options: {
+    server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
+    name: { type: 'string', default: 'jsbot' }, seed: { type: 'string' }, games: { type: 'string' },
+    quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+  } });
+  if (values.help) return console.log(USAGE);
+  const create = intOption(values, 'create', null, 4);
+  const seed = intOption(values, 'seed', null, 0);
+  const games = intOption(values, 'games', 1, 1);
+  if (!values.server) throw new Error(`--server is required\n${USAGE}`);
+  if (values.table && create) throw new Error('give --table or --create, not both');
+  if (values.table && games > 1) throw new Error('--table plays one table: use --create or the lobby for --games > 1');
+  const rng = makeRng(seed ?? undefined);
+  const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
+  for (let g = 0; g < games; g++) {
+    const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,
+                          rng, tableSeed: seed === null ? null : seed + g, log });
+    console.log(JSON.stringify(await bot.play()));
+  }
+}
+
+const invoked = process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invoked) {
+  main(process.argv.slice(2)).catch((err) => {
+    console.error(err.frame ? JSON.stringify(err.frame) : err.message);
+    process.exit(1);
+  });
+}

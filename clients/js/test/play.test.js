@@ -1,0 +1,170 @@
+// Plays full games against a real server started as a subprocess.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { decode, encode } from '@msgpack/msgpack';
+import { Bot, createTable, request } from '../bot.js';
+
+const JS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_CMD = process.env.ORIENTE_SERVER_CMD ?? resolve(JS_DIR, '../../.venv/bin/oriente');
+const VECTORS = resolve(JS_DIR, '../../protocol/vectors/vectors.json');
+const GAME_TIMEOUT_MS = 60000;
+
+let server; // {proc, url, stderr}
+let workDir;
+
+function startServer() {
+  workDir = mkdtempSync(join(tmpdir(), 'oriente-js-'));
+  const proc = spawn(SERVER_CMD, ['serve', '--port', '0', '--store', join(workDir, 's.sqlite'), '--quiet'],
+                     { stdio: ['ignore', 'pipe', 'pipe'] });
+  const state = { proc, url: null, stderr: '' };
+  proc.stderr.on('data', (d) => { state.stderr += d; });
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${state.stderr}`)), 20000);
+    proc.on('error', (err) => { clearTimeout(timer); reject(err); });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${state.stderr}`)); });
+    createInterface({ input: proc.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const m = /^serving (ws:\/\/\S+)/.exec(line);
+      if (!m) return reject(new Error(`unexpected first line: ${line}`));
+      state.url = m[1];
+      return resolvePromise(state);
+    });
+  });
+}
+
+function stopServer() {
+  const { proc } = server;
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
+  return new Promise((resolvePromise) => {
+    const kill = setTimeout(() => proc.kill('SIGKILL'), 15000);
+    proc.once('exit', (code, signal) => { clearTimeout(kill); resolvePromise(code ?? signal); });
+    proc.kill('SIGTERM');
+  });
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Every seq a bot saw: strictly increasing and without gaps; a snapshot repeats the last seq seen. */
+function assertSequence(bot) {
+  const { trace } = bot;
+  assert.equal(trace[0].kind, 'snapshot', 'the join snapshot comes first');
+  let last = trace[0].seq;
+  for (const item of trace.slice(1)) {
+    if (item.kind === 'snapshot') assert.equal(item.seq, last, `${bot.name}: a snapshot at ${item.seq} after seq ${last}`);
+    else assert.equal(item.seq, last + 1, `${bot.name}: seq ${item.seq} after ${last}`);
+    last = item.seq;
+  }
+  assert.equal(trace.at(-1).type, 'TableFinished', `${bot.name}: the last event is TableFinished`);
+  assert.equal(bot.stats.gaps, 0);
+}
+
+async function playTable({ seed, hooks = [] }) {
+  const table = await createTable(server.url, { seats: 4, seed });
+  const bots = [0, 1, 2, 3].map((i) => new Bot({ server: server.url, table, name: `js${i}`, seed: seed * 10 + i,
+                                                 hooks: hooks[i] ?? {} }));
+  const results = await withTimeout(Promise.all(bots.map((b) => b.play())), GAME_TIMEOUT_MS, `table ${table}`);
+  const seats = results.map((r) => r.seat).sort();
+  assert.deepEqual(seats, [0, 1, 2, 3]);
+  for (const r of results) {
+    assert.equal(r.table, table);
+    assert.deepEqual(r.ranks, results[0].ranks, 'every bot saw the same result');
+    assert.equal(r.ranks.length, 4);
+    assert.ok(r.ranks.every((k) => Number.isInteger(k) && k >= 1 && k <= 4));
+  }
+  bots.forEach(assertSequence);
+  const { record } = await request(server.url, { t: 'record', table });
+  assert.equal(record.format, 'oriente.record.v1');
+  assert.deepEqual(record.result.ranks, results[0].ranks);
+  return { table, bots, results };
+}
+
+before(async () => { server = await startServer(); });
+
+after(async () => {
+  if (server) assert.ok([0, 'SIGTERM'].includes(await stopServer()), `server stopped badly: ${server.stderr}`);
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+test('the codec reproduces the golden frames', { skip: !existsSync(VECTORS) && 'no vectors.json' }, () => {
+  const vectors = JSON.parse(readFileSync(VECTORS, 'utf8'));
+  let checked = 0;
+  for (const v of vectors) {
+    if (v.hex === null || v.frame !== 'binary' || v.valid === false) continue;
+    const bytes = Buffer.from(v.hex, 'hex');
+    assert.deepEqual(decode(bytes), v.decoded, v.name);
+    if (v.direction === 'client') {
+      const hex = (m) => Buffer.from(encode(m)).toString('hex');
+      assert.equal(hex(v.decoded), v.hex, v.name);
+      // `canonical` tells whether the *normalized* message re-encodes to the same bytes.
+      assert.equal(hex(v.normalized) === v.hex, v.canonical, v.name);
+    }
+    checked++;
+  }
+  assert.ok(checked > 50);
+});
+
+test('four bots play three complete games', async () => {
+  for (let g = 1; g <= 3; g++) {
+    const { bots } = await playTable({ seed: g });
+    for (const b of bots) assert.equal(b.stats.connects, 1, 'no reconnects needed');
+    assert.ok(bots.some((b) => b.stats.acts > 0));
+  }
+});
+
+test('a bot whose socket dies mid-game resumes and finishes', async () => {
+  let dropped = false;
+  const onEvents = (frame, bot) => {
+    // Drop just after the events of our own pending act arrived, before its ok: the resent act is a duplicate.
+    if (dropped || bot.stats.acts < 2 || bot.unacked.size === 0) return;
+    if (frame.events.some((e) => e.seat === bot.seat)) {
+      dropped = true;
+      bot.dropConnection();
+    }
+  };
+  const { bots } = await playTable({ seed: 42, hooks: [{ onEvents }] });
+  const [victim] = bots;
+  assert.ok(dropped, 'the socket was dropped mid-game');
+  assert.equal(victim.stats.connects, 2);
+  assert.equal(victim.stats.resumes, 1);
+  assert.ok(victim.stats.resent >= 1, 'the unacknowledged act was sent again');
+  const missed = victim.trace.filter((t) => t.history);
+  assert.ok(missed.length > 0, 'missed events came back as history');
+  // The act was applied before the drop, so its retry is answered `duplicate` (unless the game ended meanwhile).
+  assert.ok(victim.stats.duplicates === 1 || missed.at(-1).type === 'TableFinished', 'the retry was recognised');
+});
+
+test('the command line plays two games in create and lobby modes', async () => {
+  const run = (args) => new Promise((resolvePromise, reject) => {
+    const proc = spawn(process.execPath, [join(JS_DIR, 'bot.js'), '--server', server.url, '--games', '2', ...args]);
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d) => { out += d; });
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.on('error', reject);
+    proc.on('exit', (code) => resolvePromise({ code, out, err }));
+  });
+  const runs = await withTimeout(Promise.all([
+    run(['--create', '4', '--name', 'creator', '--seed', '5']),
+    ...[1, 2, 3].map((i) => run(['--name', `lobby${i}`, '--seed', String(i)])),
+  ]), 2 * GAME_TIMEOUT_MS, 'command-line bots');
+  const lines = runs.map(({ code, out, err }) => {
+    assert.equal(code, 0, err);
+    const results = out.trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(results.length, 2);
+    return results;
+  });
+  for (let g = 0; g < 2; g++) {
+    assert.deepEqual(lines.map((r) => r[g].seat).sort(), [0, 1, 2, 3]);
+    for (const r of lines) assert.deepEqual(r[g].ranks, lines[0][g].ranks);
+  }
+});
