@@ -11,25 +11,31 @@ fully and its opponents' gains by how close they are to first place
 - **Announce or pass (R3.2).** Every legal announcement is valued: a
   Daimyo's Income (the mean unknown card) or Succession (+3 and the
   invincible Shogun, the target loses 3); a Soryo's Blessing (the bonus pile
-  while unclaimed); a Ninja's Assassination (the target's inhabitant, known
-  when revealed); an Akindo's Credit (the Nofu of the target's pile) or
+  while unclaimed; since any first fulfilment takes the bonus too (R4.5), a
+  Soryo blesses when its attacks are poor and attacks when one pays); a
+  Ninja's Assassination (the target's inhabitant, known when revealed, and a
+  step towards the three Ninjas of R9.1); an Akindo's Credit (the Nofu of the target's pile) or
   Trade (the target pile's mean card for our lowest card); a Maho-Tsukai's
   Transformation (the expected best of the other inhabitants, less its own
   5, so only when its card is weak compared to what is out there); a Nofu's
   Revolution (the expected loot of the likely victims, R7) or Incite; and
-  attacks, with the chance of winning computed exactly from the known and
-  possible inhabitants, Samurai reinforcements and the seats that may still
-  support either side. The first fulfilment of a season adds the bonus pile
+  attacks, with the chance of winning computed from the known and possible
+  inhabitants, Samurai reinforcements and the seats that may still support
+  either side (exactly for a few supporters, approximately for many); a
+  lost attack costs the card but brings a new inhabitant, so weak cards
+  attack more readily. The first fulfilment of a season adds the bonus pile
   (R4.5). The value is scaled by the chance that no seat able to outrank us
   claims privilege, and set against the value of keeping the disc for later
-  in the season (a seat that keeps its disc is asked again). It passes when
-  nothing pays.
+  in the season (a seat that keeps its disc is asked again, unless the
+  Geisha ends the game first). It passes when nothing pays.
 - **Privilege (R4.3).** Claims when its own best action (plus the bonus, if
   still unclaimed) is worth more than letting the announcement stand, for
   instance to stop a revolution that would loot it, a transformation that
   would take its good card, an attack that would make a leader richer, or to
-  take the bonus away from the announcer. Equal-rank claims that would be
-  void (R4.3c: not fewer score cards) are not sent.
+  take the bonus away from the announcer. (The target of an announcement may
+  not claim, R4.3b, so an attack or assassination against itself can only be
+  pre-empted by others.) Equal-rank claims that would be void (R4.3c: not
+  fewer score cards) are not sent.
 - **Support (R6.2).** Supporting gives nothing and costs the disc, so it
   supports only when moving the fight's likely outcome is worth more than
   the disc (typically: stopping a leader from capturing a good card), and
@@ -41,9 +47,10 @@ fully and its opponents' gains by how close they are to first place
   collects them (R5.6). Reinforcement: takes the highest card, unless
   leaving a Ninja would hand the winner all three (R6.7, R9.1).
 - **Deals (R8), kept simple.** In a negotiation window (R10.2b) an attacker
-  or defender whose fight is close offers the strongest seat of the support
-  round one low score card (value 2 at most) for a structured promise to
-  support its side, once per fight, never to a seat that has broken more
+  or defender offers the seat of the support round whose support would help
+  it most one low score card (value 2 at most, no Ninja) for a structured
+  promise to support its side, when the help is worth more than the card,
+  once per fight, never to a seat that has broken more
   promises than it kept. It accepts a deal when the cards it gets, less the
   cards it gives and the cost of its own promises (its disc for a support
   promise in the fight under way; promises it cannot check, such as free
@@ -52,10 +59,13 @@ fully and its opponents' gains by how close they are to first place
   promises payments, so it never breaks one.
 
 Public entry points: `choose(view, prompt, rng)` answers the seat's open
-decision (and accepts or declines the deals offered to it when they are
-listed in the prompt's legal commands); `offer(view, prompt, rng)` may
-return a `ProposeDeal` during a negotiation window. Both return plain
-commands (dicts) or None, and read nothing but the view and the prompt.
+decision when the seat is the one waited on (never early: later seats know
+more, R10.2), and first accepts or declines the deals offered to it when
+they are listed in the prompt's legal commands; `offer(view, prompt, rng)`
+may return a `ProposeDeal` during a negotiation window. Both return plain
+commands (dicts) or None, read nothing but the view and the prompt, and are
+deterministic (the rng is accepted for the common signature; the heuristic
+needs no randomness).
 """
 
 from __future__ import annotations

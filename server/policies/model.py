@@ -4,10 +4,11 @@ Everything here reads only `views.view(state, seat)` (a plain dict) and the
 static card tables: which cards are public (score piles, revealed
 inhabitants, the known bottom of the deck, face-up cards in play), which are
 not, and from that the value distribution of a face-down inhabitant and of
-the next card off the deck. On top of that: small exact probability
-distributions (dicts value -> probability) for fights (R6.5) and a utility
-that weighs a change of scores by how much it helps this seat rank first
-(R9.4).
+the next card off the deck. On top of that: the odds of a fight (R6.4,
+R6.5), with small probability distributions (dicts value -> probability),
+exact for up to two possible supporters and a normal approximation beyond,
+and a utility that weighs a change of scores by how much it helps this
+seat rank first (R9.4).
 
 Draws without replacement are treated as independent draws from the unknown
 pool: a good enough approximation for decisions, and cheap.
@@ -54,10 +55,6 @@ def mean(a: Dist) -> float:
     return sum(x * p for x, p in a.items())
 
 
-def prob_above(a: Dist, threshold: float) -> float:
-    return sum(p for x, p in a.items() if x > threshold)
-
-
 @dataclass
 class Board:
     """One seat's picture of the table, built from its view alone."""
@@ -91,9 +88,6 @@ class Board:
     unknown: list[int] = field(default_factory=list)  # inhabitant ids whose place this seat does not know
     hidden: Dist = field(default_factory=dict)  # value of a face-down inhabitant
     hidden_rank: Dist = field(default_factory=dict)
-    p_hidden_shogun: float = 0.0
-    p_hidden_nofu: float = 0.0
-    deck: Dist = field(default_factory=dict)  # value of the next card off the deck (Geisha excluded)
     p_geisha_next: float = 0.0
     m_hidden: float = 0.0
     m_deck: float = 0.0
@@ -190,16 +184,12 @@ def read(view: dict) -> Board:
         for c in faces:
             b.hidden[VALUE[c]] = b.hidden.get(VALUE[c], 0.0) + w
             b.hidden_rank[RANK[c]] = b.hidden_rank.get(RANK[c], 0.0) + w
-        b.p_hidden_shogun = w if SHOGUN in faces else 0.0
-        b.p_hidden_nofu = w * sum(1 for c in faces if KIND[c] is Kind.NOFU)
     else:
         b.hidden = point(2)
         b.hidden_rank = point(2)
     b.m_hidden = mean(b.hidden)
-    # The next card off the deck: an unknown card not held face down by a
-    # seat. Face-down inhabitants hold some of the unknown cards; the rest
-    # are in the deck and the bonus pile.
-    b.deck = dict(b.hidden)
+    # The next card off the deck is, like a face-down inhabitant, one of the
+    # unknown cards (the Geisha aside: it ends the game, p_geisha_next).
     b.m_deck = b.m_hidden
     geisha_unknown = GEISHA in b.unknown
     top_part = b.deck_size - len(view.get("deck_bottom") or ())
@@ -285,7 +275,7 @@ def _noise(hkey: tuple, parts: tuple) -> Dist:
     return out
 
 
-EXACT_PARTS = 2  # beyond this many possible supporters, a normal approximation
+EXACT_PARTS = 3  # beyond this many possible supporters, a normal approximation
 
 
 @lru_cache(maxsize=8192)
@@ -341,19 +331,11 @@ def hidden_key(b: Board) -> tuple:
     return key
 
 
-def contribution(b: Board, s: int) -> Dist:
-    return _contribution(hidden_key(b), value_key(b, s))
-
-
 def noise_parts(b: Board, supporters: list[tuple[int, float, float]]) -> tuple:
     """Seats that may support, as (value key, P(attacker), P(defender))."""
     parts = [(value_key(b, s), pa, pd) for s, pa, pd in supporters if pa > 0.0 or pd > 0.0]
     parts.sort()
     return tuple(parts)
-
-
-def side_noise(b: Board, supporters: list[tuple[int, float, float]]) -> Dist:
-    return _noise(hidden_key(b), noise_parts(b, supporters))
 
 
 @dataclass
@@ -394,7 +376,6 @@ def fight_deltas(b: Board, attacker: int, defender: int, odds: FightOdds) -> dic
     to the winner's pile and the loser draws a new one (R6.6, R6.7)."""
     pa = odds.p_attacker
     a_val = b.inhabitant_value(attacker)
-    d_val = b.inhabitant_value(defender)
     m = b.m_hidden
     delta = {attacker: 0.0, defender: 0.0}
     # attacker wins: captures the defender's card, the defender redraws
@@ -404,5 +385,4 @@ def fight_deltas(b: Board, attacker: int, defender: int, odds: FightOdds) -> dic
     pl = 1.0 - pa
     delta[attacker] += pl * (m - a_val)
     delta[defender] += pl * a_val
-    del d_val
     return delta
