@@ -40,10 +40,16 @@ class App:
         self.lobby: Lobby | None = None
         self.metrics = Metrics()
         self._stop = trio.Event()
+        self.stopped = trio.Event()  # set once run() has shut down completely
         self.recovered = 0
 
     def stop(self) -> None:
         self._stop.set()
+
+    async def aclose(self) -> None:
+        """Stop and wait until the store is flushed and every task is done."""
+        self.stop()
+        await self.stopped.wait()
 
     async def run(self, *, task_status: trio.TaskStatus["App"] = trio.TASK_STATUS_IGNORED) -> None:
         store = Store(self.store_path)
@@ -73,6 +79,7 @@ class App:
                 with trio.CancelScope(shield=True):
                     await store.aclose()
                 outer.cancel_scope.cancel()
+        self.stopped.set()
 
     async def _heartbeat(self, store: Store) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume

@@ -10,4 +10,4 @@ async def server(tmp_path, nursery):
     app = App(str(tmp_path / "store.sqlite"), port=0)
     await nursery.start(app.run)
     yield app
-    app.stop()
+    await app.aclose()

@@ -159,7 +159,7 @@ async def test_rate_limit_and_abuse_close_only_the_abuser(tmp_path, nursery):
             await cm.__aexit__(None, None, None)
         except Exception:
             pass
-        app.stop()
+        await app.aclose()
 
 
 async def test_hard_frame_limit_closes_with_1009(server):

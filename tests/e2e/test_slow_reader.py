@@ -76,4 +76,4 @@ async def test_a_client_that_stops_reading_is_evicted_and_the_tables_finish(tmp_
     assert all(app.lobby.get(t).status == "finished" for t in tables)
     assert app.metrics.evictions >= 1, "the stalled client was never evicted"
     await stalled.aclose()
-    app.stop()
+    await app.aclose()
