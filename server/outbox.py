@@ -16,7 +16,7 @@ DEFAULT_CAPACITY = 512
 
 
 class Outbox:
-    __slots__ = ("_send", "receive", "evicted", "label", "_evict_event", "frames")
+    __slots__ = ("_send", "receive", "evicted", "label", "_evict_event", "frames", "sending_since")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "") -> None:
         self._send, self.receive = trio.open_memory_channel[bytes](capacity)
@@ -24,6 +24,7 @@ class Outbox:
         self.label = label
         self._evict_event = trio.Event()
         self.frames = 0
+        self.sending_since: float | None = None  # set while the writer is in a send
 
     def put(self, frame: bytes) -> bool:
         """Queue a frame without blocking; evict the client if it is behind."""
