@@ -29,7 +29,7 @@ from typing import Any, AsyncIterator
 
 import msgspec
 import trio
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import connect as ws_connect
 
 log = logging.getLogger("oriente.sdk")
@@ -38,8 +38,13 @@ SUBPROTOCOL = "oriente.v1"
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
               "zero_wait": True, "away_after": 3}
 DECISION_COMMANDS = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
-# A late or repeated answer: normal for bots, not a bug (PROTOCOL.md).
-BENIGN = frozenset({"decision/closed", "decision/answered"})
+# A late or repeated answer: normal for bots, not a bug (PROTOCOL.md). A
+# retry that reaches the table after its last event, or an answer racing the
+# end of the game, gets game/over rather than decision/closed (PROTOCOL.md 5).
+BENIGN = frozenset({"decision/closed", "decision/answered", "game/over"})
+# Close codes after which reconnecting cannot help (PROTOCOL.md 12): too many
+# refused frames (1008), a message over the hard limit (1009).
+FATAL_CLOSE = frozenset({1008, 1009})
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
@@ -93,6 +98,7 @@ class _Waiter:
     reply: dict[str, Any] | None = None
     error: BaseException | None = None
     resend: bool = False
+    sent: bool = False  # written to a connection (and not known to be lost)
 
 
 class Client:
@@ -126,10 +132,11 @@ class Client:
                     client._closing = True
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
-            # Trio wraps errors of the connection task; hand a lone
-            # Disconnected to the caller as itself.
+            # Trio wraps errors of the connection task and of the caller's
+            # own block; hand a lone error (a Disconnected, or a ServerError
+            # the block let through) to the caller as itself.
             leaves = _leaves(group)
-            if leaves and all(isinstance(e, Disconnected) for e in leaves):
+            if len(leaves) == 1 or (leaves and all(isinstance(e, Disconnected) for e in leaves)):
                 raise leaves[0] from None
             raise
 
@@ -143,35 +150,48 @@ class Client:
                 async with ws_connect(self.url, subprotocols=[SUBPROTOCOL], compression=None,
                                       open_timeout=10) as ws:
                     self.welcome = _decoder.decode(await ws.recv())
-                    self._ws = ws
                     failures = 0
                     if started:
-                        await self._restore()
+                        await self._restore(ws)
+                    # Requests go out only once the tables are resumed: a
+                    # command sent before its resume would be refused
+                    # (auth/not_seated) on the new connection.
+                    self._ws = ws
                     self._connected.set()
                     if not started:
                         started = True
                         task_status.started()
                     async for raw in ws:
                         self._dispatch(_decoder.decode(raw))
-            except (ConnectionClosed, OSError, trio.BrokenResourceError, TimeoutError) as exc:
-                self._ws = None
-                self._connected = trio.Event()
-                if self._closing:
-                    return
-                failures += 1
-                if not started or not self.reconnect or failures > self.max_retries:
-                    self._fail(Disconnected(f"connection to {self.url} lost: {exc}"))
-                    if not started:
-                        raise Disconnected(f"cannot connect to {self.url}: {exc}") from exc
-                    return
-                self._fail_unresendable()
-                log.info("connection lost (%s); reconnecting", exc)
-                await trio.sleep(min(5.0, 0.1 * 2 ** failures))
-                continue
+                # The iteration ends quietly on a clean close (1000, or 1001
+                # when the server shuts down): a drop like any other.
+                reason: object = f"closed by the server (code {ws.close_code})"
+                code = ws.close_code
+            except (ConnectionClosed, OSError, trio.BrokenResourceError, TimeoutError, InvalidHandshake) as exc:
+                reason = exc
+                code = exc.rcvd.code if isinstance(exc, ConnectionClosed) and exc.rcvd is not None else None
+                if not started:
+                    self._fail(Disconnected(f"cannot connect to {self.url}: {exc}"))
+                    raise Disconnected(f"cannot connect to {self.url}: {exc}") from exc
+            self._down()
             if self._closing:
                 return
+            failures += 1
+            if not self.reconnect or failures > self.max_retries or code in FATAL_CLOSE:
+                self._fail(Disconnected(f"connection to {self.url} lost: {reason}"))
+                return
+            self._fail_unresendable()
+            log.info("connection lost (%s); reconnecting", reason)
+            await trio.sleep(min(5.0, 0.1 * 2 ** failures))
 
-    async def _restore(self) -> None:
+    def _down(self, ws: Any = None) -> None:
+        """Mark the link down (only once per connection): requests wait for
+        the next one."""
+        if self._ws is not None and (ws is None or ws is self._ws):
+            self._ws = None
+            self._connected = trio.Event()
+
+    async def _restore(self, ws: Any) -> None:
         """After a reconnect: resume every table, then re-send what was not
         acknowledged, under the same ids (the server applies it once)."""
         for sub in self._subs.values():
@@ -183,10 +203,10 @@ class Client:
             else:
                 message.update(t="spectate")
             message["id"] = self._next_id()
-            await self._ws.send(_encoder.encode(message))
+            await ws.send(_encoder.encode(message))
         for waiter in list(self._waiters.values()):
-            if waiter.resend:
-                await self._ws.send(_encoder.encode(waiter.message))
+            if waiter.resend and waiter.sent:
+                await ws.send(_encoder.encode(waiter.message))
 
     def _fail(self, exc: BaseException) -> None:
         self._failed = exc
@@ -194,13 +214,16 @@ class Client:
             waiter.error = exc
             waiter.done.set()
         self._waiters.clear()
+        self._connected.set()  # wake the requests waiting for a connection: they raise
         for sub in self._subs.values():
             if sub.send is not None:
                 sub.send.close()
 
     def _fail_unresendable(self) -> None:
+        """Requests already sent whose reply was lost with the connection
+        fail; those not yet sent wait for the next connection."""
         for cid, waiter in list(self._waiters.items()):
-            if not waiter.resend:
+            if not waiter.resend and waiter.sent:
                 waiter.error = Disconnected("the connection dropped before the reply came")
                 waiter.done.set()
                 del self._waiters[cid]
@@ -229,6 +252,11 @@ class Client:
         if t == "snapshot":
             sub.last_seq = max(sub.last_seq, frame["seq"])
             sub.prompt, sub.view, sub.info = frame.get("prompt"), frame.get("view"), frame.get("table_info")
+            if sub.info and sub.info.get("status") == "finished":
+                # Subscribed after the end without `after`: no TableFinished
+                # event will come, so the snapshot is the last news.
+                sub.finished = True
+                sub.result = sub.result or sub.info.get("result")
             self._push(sub, Update("snapshot", [], sub.prompt, sub.view))
         elif t == "events":
             fresh = [e for e in frame["events"] if e.get("seq", 0) > sub.last_seq]
@@ -267,16 +295,23 @@ class Client:
         message.setdefault("id", self._next_id())
         waiter = _Waiter(message, resend=resend)
         self._waiters[message["id"]] = waiter
-        while self._ws is None:
-            await self._connected.wait()
+        # `sent` may also be set by _restore, which re-sends an unacknowledged
+        # command on the new connection before this task wakes up.
+        while not waiter.sent and not waiter.done.is_set():
             if self._failed is not None:
-                raise self._failed
-        try:
-            await self._ws.send(_encoder.encode(message))
-        except ConnectionClosed:
-            if not resend:
                 self._waiters.pop(message["id"], None)
-                raise Disconnected("the connection dropped while sending") from None
+                raise self._failed
+            ws = self._ws
+            if ws is None:
+                await self._connected.wait()
+                continue
+            waiter.sent = True
+            try:
+                await ws.send(_encoder.encode(message))
+            except ConnectionClosed:
+                # Not delivered: send it on the next connection.
+                waiter.sent = False
+                self._down(ws)
         await waiter.done.wait()
         if waiter.error is not None:
             raise waiter.error
@@ -443,8 +478,9 @@ class Seat(Watch):
         return self._sub.token
 
     async def act(self, command: dict[str, Any]) -> dict[str, Any] | None:
-        """Send a game command. Returns the ok reply, or None when the
-        decision had already closed (a late answer, normal for bots)."""
+        """Send a game command. Returns the ok reply, or None for a late
+        answer (one of BENIGN: the decision had already closed, or the game
+        had ended; normal for bots)."""
         try:
             return await self.client.request({"t": "act", "table": self.table, "cmd": command}, resend=True)
         except ServerError as exc:

@@ -132,6 +132,7 @@ class Table:
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.subscribers: dict[Outbox, int | str] = {}
         self.wants_views: set[Outbox] = set()
+        self._dropped: list[int | str] = []  # viewers of outboxes dropped while publishing
         self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
@@ -173,8 +174,18 @@ class Table:
                     if isinstance(message, Stop):
                         return
                     await self._handle(outbox, message)
+                    await self._settle_dropped()
                     continue
                 await self._expire()
+                await self._settle_dropped()
+
+    async def _settle_dropped(self) -> None:
+        """A seat whose last connection was dropped while we published shows
+        as disconnected, as if the transport had told us."""
+        while self._dropped:
+            viewer = self._dropped.pop()
+            if isinstance(viewer, int):
+                await self._presence(viewer, -1)
 
     async def _handle(self, outbox: Outbox | None, msg: Any) -> None:
         if isinstance(msg, Disconnected):
@@ -194,8 +205,10 @@ class Table:
         if outbox.put(frame):
             self.frames_sent += 1
         else:
-            self.subscribers.pop(outbox, None)
+            viewer = self.subscribers.pop(outbox, None)
             self.wants_views.discard(outbox)
+            if viewer is not None:
+                self._dropped.append(viewer)
 
     def _reply(self, outbox: Outbox, message: dict[str, Any]) -> None:
         self._put(outbox, encode(message))

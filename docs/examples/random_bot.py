@@ -1,0 +1,35 @@
+"""An Oriente bot that plays one seat, picking a random legal answer each turn.
+
+    python docs/examples/random_bot.py --server ws://127.0.0.1:8765 --create 4
+    python docs/examples/random_bot.py --server ws://127.0.0.1:8765 --table TABLE_ID
+"""
+
+import argparse
+import random
+
+import trio
+
+from oriente.clients.sdk import BOT_TIMERS, Client
+
+
+async def play(server: str, table: str | None, seats: int | None, name: str) -> None:
+    async with Client.connect(server) as client:
+        if table is None:
+            table = await client.create_table(seats, timers=BOT_TIMERS)
+            print(f"table {table}", flush=True)
+        seat = await client.join(table, name)
+        print(f"seat {seat.seat} at table {table}", flush=True)
+        async for turn in seat.turns():
+            await turn.answer(random.choice(turn.legal))
+        print(f"game over: seat {seat.seat} ranked {seat.result['ranks'][seat.seat]}", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="A random Oriente bot.")
+    parser.add_argument("--server", default="ws://127.0.0.1:8765", help="the server's websocket address")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the id of the table to join")
+    where.add_argument("--create", type=int, metavar="SEATS", help="create a zero-wait bot table first")
+    parser.add_argument("--name", default="random-bot", help="the seat's name")
+    args = parser.parse_args()
+    trio.run(play, args.server, args.table, args.create, args.name)
