@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..protocol.messages import Timers
+
 MIN_RESUME_MS = 1_000  # after a restart, a deadline gets at least this much
+_DEFAULTS = Timers()  # the protocol's create_table defaults are the one source
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -18,12 +21,12 @@ class TimerSettings:
     waiting of their own: windows close at once, but every prompt still has
     a deadline so a crashed bot cannot hang the table."""
 
-    prompt_ms: int = 60_000
-    window_ms: int = 30_000
-    bank_ms: int = 120_000
-    bank_refill_ms: int = 30_000
-    zero_wait: bool = False
-    away_after: int = 2
+    prompt_ms: int = _DEFAULTS.prompt_ms
+    window_ms: int = _DEFAULTS.window_ms
+    bank_ms: int = _DEFAULTS.bank_ms
+    bank_refill_ms: int = _DEFAULTS.bank_refill_ms
+    zero_wait: bool = _DEFAULTS.zero_wait
+    away_after: int = _DEFAULTS.away_after
 
     @classmethod
     def bots(cls) -> "TimerSettings":
