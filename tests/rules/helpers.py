@@ -148,7 +148,7 @@ MAHO = (3, 4, 5, 6)
 DAIMYO = (7, 8, 9, 10, 11)
 SAMURAI = (12, 13, 14, 15, 16, 17)
 AKINDO = (18, 19, 20, 21, 22, 23, 24)
-NOFU = (25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36)
+NOFU = tuple(range(25, 37))
 NINJA = (37, 38, 39)
 GEISHA = 40
 
@@ -285,3 +285,15 @@ def give(state, card, giver, receiver, why="for services rendered"):
     events = _rules.apply(state, giver, _rules.ProposeDeal(transfers=(
         _rules.Transfer(card=card, giver=giver, receiver=receiver, consideration=why),)))
     return events + _rules.apply(state, receiver, _rules.AcceptDeal(deal=events[-1].deal))
+
+
+def pass_season(state):
+    """Everyone passes until the season ends (or the game does); returns the events."""
+    from oriente.server.rules import Pass, Topic, apply, pending
+    season = state.season
+    events = []
+    while state.season == season and pending(state):
+        d = decision(state)
+        assert d.topic is Topic.ANNOUNCE
+        events += apply(state, d.pivot, Pass(decision=d.id))
+    return events

@@ -18,14 +18,7 @@ from tests.rules.helpers import (
     pass_privilege, table_state,
 )
 
-SHOGUN = 0
-SORYO = (1, 2)
-MAHO = (3, 4, 5, 6)
-DAIMYO = (7, 8, 9, 10, 11)
-SAMURAI = (12, 13, 14, 15, 16, 17)
-AKINDO = (18, 19, 20, 21, 22, 23, 24)
-NOFU = tuple(range(25, 37))
-NINJA = (37, 38, 39)
+from tests.rules.helpers import AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO  # noqa: F401
 
 ATTACK = ActionKind.ATTACK
 REVOLUTION = ActionKind.REVOLUTION

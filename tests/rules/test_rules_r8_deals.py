@@ -10,6 +10,7 @@ from oriente.server.rules import (
 from oriente.server.rules import events as E
 
 from tests.rules.helpers import (
+    pass_season,
     answer_round, assert_cards_conserved, close_window, decision, events_of, fulfil, one_event,
     pass_privilege, table_state,
 )
@@ -41,15 +42,6 @@ def support(side):
     return lambda did: Support(decision=did, side=side)
 
 
-def pass_season(state):
-    """Everyone passes until the season ends; returns the events."""
-    season = state.season
-    events = []
-    while state.season == season and pending(state):
-        d = decision(state)
-        assert d.topic is Topic.ANNOUNCE
-        events += apply(state, d.pivot, Pass(decision=d.id))
-    return events
 
 
 # -- positions in every kind of decision -------------------------------------------

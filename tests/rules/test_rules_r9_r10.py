@@ -14,31 +14,16 @@ from oriente.server.rules import events as E
 from oriente.server.rules.cards import GEISHA, VALUE
 
 from tests.rules.helpers import (
+    pass_season,
     answer_round, assert_cards_conserved, close_window, decision, events_of, fulfil, one_event, table_state,
 )
 
-SHOGUN = 0
-SORYO = (1, 2)
-MAHO = (3, 4, 5, 6)
-DAIMYO = (7, 8, 9, 10, 11)
-SAMURAI = (12, 13, 14, 15, 16, 17)
-AKINDO = (18, 19, 20, 21, 22, 23, 24)
-NOFU = tuple(range(25, 37))
-NINJA = (37, 38, 39)
+from tests.rules.helpers import AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO  # noqa: F401
 T = tuple(range(41, 53))
 
 ATTACK = ActionKind.ATTACK
 
 
-def pass_season(state):
-    """Everyone passes until the season ends (or the game does)."""
-    season = state.season
-    events = []
-    while state.season == season and pending(state):
-        d = decision(state)
-        assert d.topic is Topic.ANNOUNCE
-        events += apply(state, d.pivot, Pass(decision=d.id))
-    return events
 
 
 def score_of(state, seat, *, inhabitant=True):
