@@ -40,7 +40,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
-                policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name)
+                policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name,
+                quick=args.timers == "quick")
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -136,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--delay", type=float, default=0.05, help="seconds a bot waits before answering")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")
     demo.add_argument("--name", default=None, help="your name with --play")
+    demo.add_argument("--timers", choices=("people", "quick"), default="people",
+                      help="with --play: generous timers (default) or brisk ones")
     demo.set_defaults(func=cmd_demo)
 
     srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")

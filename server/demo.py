@@ -30,6 +30,9 @@ BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms":
 # With a person at the table: time to think, and a short negotiation window.
 PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 8_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
                 "zero_wait": False, "away_after": 3}
+# A brisker table for a person who knows the game (and for tests).
+QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 1_500, "bank_ms": 0, "bank_refill_ms": 0,
+                      "zero_wait": False, "away_after": 5}
 
 
 async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
@@ -48,7 +51,8 @@ async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Ran
 
 
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
-                    out: Callable[[str], None], person: bool = False,
+                    out: Callable[[str], None], person: bool = False, quick: bool = False,
+                    person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None) -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
     spectator; return the finished game's record."""
@@ -57,7 +61,8 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
         await nursery.start(app.run)
         url = f"ws://127.0.0.1:{app.port}"
         async with Client.connect(url) as host:
-            settings: dict[str, Any] = {"name": "demo", "timers": PERSON_TABLE if person else BOT_TABLE}
+            timers = (QUICK_PERSON_TABLE if quick else PERSON_TABLE) if person else BOT_TABLE
+            settings: dict[str, Any] = {"name": "demo", "timers": timers}
             if seed is not None:
                 settings["seed"] = seed
             if person:
@@ -69,7 +74,7 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
             async with trio.open_nursery() as bots:
                 first_bot = 0
                 if person:
-                    seat = await host.join(table, "you", seat=0, views=False)
+                    seat = await host.join(table, person_name, seat=0, views=False)
                     token = seat.token
                     await host.unsubscribe(table)
                     watch = await host.spectate(table, views=False)
@@ -90,14 +95,14 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
 
 
 def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str, delay: float,
-         quiet: bool, play: bool, name: str) -> int:
+         quiet: bool, play: bool, name: str, quick: bool = False) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                             delay=delay, out=out))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
-                             policy=policy, name=name)
+                             policy=policy, name=name, quick=quick)
 
 
 def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
@@ -114,7 +119,7 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
 
 
 def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: str | None,
-                      policy: str, name: str) -> int:
+                      policy: str, name: str, quick: bool) -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
     from ..clients.terminal import run_play
@@ -125,8 +130,8 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     def background() -> None:
         try:
             where["record"] = trio.run(lambda: run_table(
-                seats=seats, seed=seed, store=store, policy=policy, delay=0.3, out=lambda line: None,
-                person=True, ready=lambda url, table, token: (where.update(url=url, table=table, token=token),
+                seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if quick else 0.3,
+                out=lambda line: None, person=True, quick=quick, person_name=name, ready=lambda url, table, token: (where.update(url=url, table=table, token=token),
                                                               ready.set())))
         except BaseException as exc:  # noqa: BLE001 - reported below, in words
             where["error"] = exc

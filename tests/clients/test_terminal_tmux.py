@@ -198,3 +198,49 @@ def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) ->
     assert sorted(int(r.split()[1]) for r in rows) == [0, 1, 2, 3], final  # a score row per seat
     assert all("Traceback" not in s for s in tmux.screens)
     assert time.monotonic() - started < TOTAL_S + 30
+
+
+def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_path: Path) -> None:
+    """`oriente demo --play`: one command gives a person seat 0 in the
+    terminal client against bots on a fresh server, and after the game the
+    scores and the path of the record."""
+    started = time.monotonic()
+    rng = random.Random(7)
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", "11",
+                                                 "--timers", "quick", "--name", "Tester",
+                                                 "--store", str(tmp_path / "demo.sqlite"),
+                                                 "--record", str(tmp_path / "demo.json")])
+    tmux = Tmux(command, tmp_path)
+    answers = 0
+
+    async def scenario() -> None:
+        nonlocal answers
+        await tmux.wait_for(r"you are seat 0 \(Tester\)", 30)
+        last: tuple[str, ...] | None = None
+        last_at = 0.0
+        with trio.move_on_after(TOTAL_S):
+            while True:
+                text = await tmux.screen()
+                assert "Traceback" not in text and "[exited" not in text, text
+                if "GAME OVER" in text and "Final result" in text:
+                    break
+                decision = re.search(r">>> YOUR DECISION #(\d+)", text)
+                count = re.search(r"Type a number \(1-(\d+)\) and press Enter", text)
+                if decision and count:
+                    key = (decision.group(1), text[decision.start():count.start()])
+                    if key != last or time.monotonic() - last_at > 5:
+                        await tmux.type(str(1 if rng.random() < 0.5 else rng.randint(1, int(count.group(1)))))
+                        answers += 1
+                        last, last_at = key, time.monotonic()
+                await trio.sleep(0.1)
+        await tmux.type("/quit")
+        await tmux.wait_for(r"Game record \(full reveal\)", 30)
+        await tmux.wait_for(r"\[exited 0\]", 10)
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+    assert answers >= 1
+    assert (tmp_path / "demo.json").is_file() and (tmp_path / "demo.sqlite").is_file()
+    assert time.monotonic() - started < TOTAL_S + 60
