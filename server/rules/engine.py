@@ -110,7 +110,6 @@ def _ask(state: GameState, ev: list, seat: int) -> None:
     n = state.n
     while state.passes < n:
         if state.disc[seat]:
-            state.ask_seat = seat
             open_prompt(state, Phase.ASKING, Topic.ANNOUNCE, seat)
             return
         state.passes += 1

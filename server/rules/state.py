@@ -18,8 +18,6 @@ from .config import GameConfig
 from .decisions import Topic
 from .rng import Pcg32
 
-ALL_SEATS_MASK_CACHE: dict[int, int] = {}
-
 
 class Phase(str, Enum):
     """What the game waits for. Transitions, as a table (engine.py draws them):
@@ -111,14 +109,14 @@ class GameState:
         # pieces
         "disc", "stone", "supply", "hut", "square",
         # the season's asking (R3)
-        "ask_seat", "passes", "bonus_awarded",
+        "passes", "bonus_awarded",
         # the current chain and action (R4)
         "announcer", "action", "chain_mask", "fulfiller",
         "round", "fight", "prompt", "prompt_topic", "prompt_seat", "transform",
         # ids
         "next_decision", "next_deal", "next_promise",
         # deals (R8)
-        "deals", "ledger", "kept", "broken", "attacks_this_season",
+        "deals", "ledger", "kept", "broken",
         # end (R9)
         "result", "seen",
     )
@@ -149,7 +147,6 @@ class GameState:
         self.supply = 6
         self.hut = 0
         self.square = 0
-        self.ask_seat = 0
         self.passes = 0
         self.bonus_awarded = False
         self.announcer: int | None = None
@@ -169,7 +166,6 @@ class GameState:
         self.ledger: dict[int, LedgerEntry] = {}
         self.kept: list[int] = [0] * n
         self.broken: list[int] = [0] * n
-        self.attacks_this_season: list[tuple[int, int]] = []
         self.result = None
         # What each seat saw in Transformations it made (R5.3, R10.4).
         self.seen: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]

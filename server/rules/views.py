@@ -19,7 +19,7 @@ from enum import Enum
 from typing import Any, Union
 
 from .engine import legal, pending
-from .state import GameState, Phase
+from .state import GameState
 
 SPECTATOR = "spectator"
 EVERYONE = "all"
@@ -244,6 +244,3 @@ def view(state: GameState, viewer: Viewer) -> dict:
         out["out_of_game"] = list(state.out_of_game)
     return out
 
-
-def is_over_view(state: GameState) -> bool:
-    return state.phase is Phase.OVER
