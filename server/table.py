@@ -126,8 +126,11 @@ class Table:
         self.status = "open"
         self.state: Any = None
         self.slots: list[Slot | None] = [None] * settings.seats
-        self.events: list[dict[str, Any]] = []  # every event, full detail; events[i]["seq"] == i + 1
-        self.commands: list[list[Any]] = []  # [seat, plain command] of the game, in order
+        # The table's log in memory, kept as the msgpack bytes written to the
+        # store: thousands of live dicts per table would survive into the
+        # garbage collector's young generation and lengthen every pause.
+        self._events: list[bytes] = []  # every event, full detail, with its seq (seq == index + 1)
+        self._commands: list[bytes] = []  # [seat, plain command] of the game, in order
         self.pos = 0  # next log position
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.subscribers: dict[Outbox, int | str] = {}
@@ -153,14 +156,24 @@ class Table:
         self._send.send_nowait((outbox, message))
 
     def statistics(self) -> TableStatistics:
-        return TableStatistics(status=self.status, seq=len(self.events), commands=len(self.commands),
+        return TableStatistics(status=self.status, seq=len(self._events), commands=len(self._commands),
                                subscribers=len(self.subscribers),
                                inbox_queued=self._recv.statistics().current_buffer_used,
                                frames_sent=self.frames_sent)
 
     @property
     def seq(self) -> int:
-        return len(self.events)
+        return len(self._events)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far, full detail, decoded (for records and tests)."""
+        return [decode_any(b) for b in self._events]
+
+    @property
+    def commands(self) -> list[list[Any]]:
+        """[seat, plain command] of the game so far, decoded."""
+        return [decode_any(b) for b in self._commands]
 
     # -- the loop --------------------------------------------------------------------
 
@@ -285,7 +298,7 @@ class Table:
             self.pos += 1
         now = trio.current_time()
         await self.store.append(self.id, records, clock=encode(self.clock.to_plain(now)), now=self.wall())
-        self.events.extend(new)
+        self._events.extend(r.body for r in records if r.kind == "event")
 
     def _meta(self) -> bytes:
         return encode({"settings": self.settings.to_plain(),
@@ -392,7 +405,7 @@ class Table:
             return
         start = max(0, after)
         for i in range(start, self.seq, HISTORY_CHUNK):
-            items = [self._project(e, viewer) for e in self.events[i:i + HISTORY_CHUNK]]
+            items = [self._project(decode_any(b), viewer) for b in self._events[i:i + HISTORY_CHUNK]]
             self._reply(outbox, M.events(self.id, items, None, history=True))
 
     async def _subscribe(self, outbox: Outbox, viewer: int | str, msg: Any) -> None:
@@ -479,7 +492,7 @@ class Table:
             self.cids[seat].add(msg.id)
         new.extend(game_events)
         command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
-        self.commands.append([seat, msg.cmd])
+        self._commands.append(encode([seat, msg.cmd]))
         await self._step(command, new, game_events, sender=outbox)
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
@@ -506,7 +519,7 @@ class Table:
         cmd = self.port.timeout_command(waiting)
         game_events = self.port.timeout(self.state, waiting)
         new.extend(game_events)
-        self.commands.append([TABLE_SEAT, cmd])
+        self._commands.append(encode([TABLE_SEAT, cmd]))
         await self._step({"seat": TABLE_SEAT, "cid": None, "cmd": cmd, "at": self.wall()}, new, game_events)
 
     async def _proxy_act(self, seat: int) -> bool:
@@ -521,7 +534,7 @@ class Table:
         except RulesRejection:
             log.warning("table %s: the proxy for seat %d chose a refused command", self.id, seat)
             return False
-        self.commands.append([seat, cmd])
+        self._commands.append(encode([seat, cmd]))
         await self._step({"seat": seat, "cid": None, "cmd": cmd, "at": self.wall(), "proxy": True},
                          list(game_events), game_events)
         return True
@@ -588,6 +601,7 @@ class Table:
         the table's own events (names, chat) beside them."""
         s = self.settings
         deal = s.deal or {}
+        events = self.events
         return {
             "format": "oriente.record.v1",
             "table": self.id,
@@ -596,9 +610,9 @@ class Table:
                        "max_open_proposals": s.max_open_proposals},
             "names": [None if x is None else x.name for x in self.slots],
             "commands": self.commands,
-            "events": [{k: v for k, v in e.items() if k != "seq"} for e in self.events
+            "events": [{k: v for k, v in e.items() if k != "seq"} for e in events
                        if e["type"] not in TABLE_EVENTS],
-            "table_events": [e for e in self.events if e["type"] in TABLE_EVENTS],
+            "table_events": [e for e in events if e["type"] in TABLE_EVENTS],
             "result": self.result,
         }
 
@@ -628,9 +642,9 @@ class Table:
                     regenerated.extend(port.apply(table.state, seat, cmd))
                     if body.get("cid") is not None:
                         table.cids[seat].add(body["cid"])
-                table.commands.append([seat, cmd])
+                table._commands.append(encode([seat, cmd]))
             else:
-                table.events.append(body)
+                table._events.append(rec.body)
                 if body["type"] == "TableStarted":
                     table.state, start_events = port.start(table.settings.to_plain())
                     table.status = "running"
