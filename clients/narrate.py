@@ -461,31 +461,38 @@ def _promise_settled(e: dict, viewer: Viewer) -> str:
     return f"{_Seat(e['promiser'])}'s promise #{e['promise']} is marked {status}{by}."
 
 
-def _table_event(e: dict, viewer: Viewer) -> str:
-    """The table's own events around the game (PROTOCOL.md, table events)."""
+def narrate_table_event(e: dict, label: Callable[[Any], str] | None = None) -> str:
+    """The table's own events around the game (PROTOCOL.md, table events).
+    `label` names a seat ("seat 3 (bob)"); clients that know names pass one."""
+    ref = label or _seat
     t = e["type"]
     seat = e.get("seat")
     if t == "TableOpened":
         return "The table is open."
     if t == "SeatTaken":
-        return f"{e.get('name', '?')} sits down at seat {seat}."
+        return f"{e.get('name', '?')} takes seat {seat}."
     if t == "SeatLeft":
         return f"Seat {seat} is free again."
     if t == "TableStarted":
         return "Everyone is seated: the game begins."
     if t == "Chat":
-        return f"[{e.get('name') or _seat(seat)}] {e.get('text', '')}"
+        return f"[chat] {e.get('name') or ref(seat)} (seat {seat}): {e.get('text', '')}"
+    who = _cap(ref(seat))
     if t == "SeatAway":
-        return f"{_Seat(seat)} is away: its silences now count at once."
+        return f"{who} is away: its silence now applies at once."
     if t == "SeatBack":
-        return f"{_Seat(seat)} is back."
+        return f"{who} is back."
     if t == "SeatPresence":
-        return f"{_Seat(seat)} {'connected' if e.get('connected') else 'disconnected'}."
+        return f"{who} {'reconnects' if e.get('connected') else 'disconnects'}."
     if t == "ProxyOn":
-        return f"A bot now plays for {_seat(seat)} until its player returns."
+        return f"A bot now plays for {ref(seat)} until its player returns."
     if t == "ProxyOff":
-        return f"{_Seat(seat)}'s player takes the seat back."
+        return f"{who}'s player takes the seat back."
     return ""  # TableFinished: the GameEnded line has said it all
+
+
+def _table_event(e: dict, viewer: Viewer) -> str:
+    return narrate_table_event(e)
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",

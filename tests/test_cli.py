@@ -43,7 +43,7 @@ def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
     assert ra["table"] != rb["table"]
     assert ra["events"] == rb["events"] and ra["result"] == rb["result"]
     assert "Season 1 begins" in a.stdout and "Final result" in a.stdout
-    assert "sits down at seat" in a.stdout  # the table's own events are told too
+    assert "takes seat" in a.stdout  # the table's own events are told too
 
 
 def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:

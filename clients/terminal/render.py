@@ -15,7 +15,7 @@ import json
 import textwrap
 from typing import Any, Iterable, Sequence
 
-from oriente.clients.narrate import describe_result, narrate
+from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
 from oriente.server.rules.cards import VALUE, card_name
 
 __all__ = [
@@ -446,27 +446,9 @@ def narrate_update_event(event: dict, you: Any, names: Names | None = None) -> s
     """One feed entry for one event: table events here, game events by the
     shared narrator. None for events not worth a line."""
     names = names or {}
-    kind = event.get("type")
     viewer = you if isinstance(you, int) else None
-    if kind == "TableOpened":
-        return "The table is open."
-    if kind == "SeatTaken":
-        return f"{event.get('name')} takes seat {event.get('seat')}."
-    if kind == "SeatLeft":
-        return f"Seat {event.get('seat')} is free again."
-    if kind == "TableStarted":
-        return "The game starts."
-    if kind == "Chat":
-        return f"[chat] {event.get('name') or seat_ref(event.get('seat'), names)} (seat {event.get('seat')}): {event.get('text')}"
-    if kind == "SeatAway":
-        return f"S{seat_ref(event.get('seat'), names, you)[1:]} is away: its silence now applies at once."
-    if kind == "SeatBack":
-        return f"S{seat_ref(event.get('seat'), names, you)[1:]} is back."
-    if kind == "SeatPresence":
-        state = "reconnects" if event.get("connected") else "disconnects"
-        return f"S{seat_ref(event.get('seat'), names, you)[1:]} {state}."
-    if kind == "TableFinished":
-        return None
+    if event.get("type") in TABLE_EVENTS:
+        return narrate_table_event(event, lambda seat: seat_ref(seat, names, you)) or None
     return narrate({k: v for k, v in event.items() if k != "seq"}, viewer)
 
 
