@@ -1,0 +1,1 @@
+"""The rules of Knizia's Samurai as a pure, deterministic state machine."""
