@@ -112,19 +112,21 @@ def _parse_hexes(data: Any, problems: list[str]) -> list[Hex]:
     return hexes
 
 
-def _check_board(hexes: list[Hex], problems: list[str]) -> dict[int, Layout]:
+def _check_board(hexes: list[Hex], problems: list[str]) -> None:
     """S1.5, S1.6: the constraints of the rulebook, for every player count."""
     ids: dict[int, Hex] = {}
     coords: dict[tuple[int, int], Hex] = {}
+    clashes = []
     for h in hexes:
         if h.id in ids:
-            problems.append(f"hex id {h.id} is used twice")
+            clashes.append(f"hex id {h.id} is used twice")
         if (h.q, h.r) in coords:
-            problems.append(f"hexes {coords[(h.q, h.r)].id} and {h.id} are both at q={h.q}, r={h.r}")
+            clashes.append(f"hexes {coords[(h.q, h.r)].id} and {h.id} are both at q={h.q}, r={h.r}")
         ids.setdefault(h.id, h)
         coords.setdefault((h.q, h.r), h)
-    if problems:
-        return {}
+    if clashes:  # the geometry below assumes unique ids and places
+        problems.extend(clashes)
+        return
     for part in PARTS:
         if not any(h.part == part for h in hexes):
             problems.append(f"the board has no hex on {part} (the map has four parts, S1.5)")
@@ -137,10 +139,8 @@ def _check_board(hexes: list[Hex], problems: list[str]) -> dict[int, Layout]:
             problems.append(f"the capital (hex {edo.id}) must be on honshu, which every player count uses (S1.5)")
         if edo.name != "Edo":
             problems.append(f"the capital (hex {edo.id}) is Edo: name it 'Edo' (S1.5)")
-    layouts: dict[int, Layout] = {}
     for seats in range(MIN_SEATS, MAX_SEATS + 1):
         lay = build_layout("", tuple(hexes), seats)
-        layouts[seats] = lay
         parts = " + ".join(PARTS_IN_PLAY[seats])
         per_kind = FIGURES_PER_KIND[seats]
         room = sum(CAPACITY[lay.hexes[s].terrain] for s in lay.settlements)
@@ -158,7 +158,6 @@ def _check_board(hexes: list[Hex], problems: list[str]) -> dict[int, Layout]:
                 h = lay.hexes[s]
                 problems.append(f"{h.terrain.value} {h.id}{_named(h)} has no neighbouring land hex at {seats}"
                                 " players, so it could never be surrounded (S4.1)")
-    return layouts
 
 
 def _named(h: Hex) -> str:
@@ -169,13 +168,13 @@ def read_board(data: Any) -> Board:
     """A validated board from its JSON data, or DataError listing every problem."""
     problems: list[str] = []
     hexes = _parse_hexes(data, problems)
-    layouts = _check_board(hexes, problems) if not problems else {}
+    _check_board(hexes, problems)
     if problems:
         raise DataError("board", _unique(problems))
     name = data.get("name")
     name = name if isinstance(name, str) else "unnamed board"
     hexes_t = tuple(sorted(hexes, key=lambda h: h.id))
-    layouts = {seats: build_layout(name, hexes_t, seats) for seats in layouts}
+    layouts = {seats: build_layout(name, hexes_t, seats) for seats in range(MIN_SEATS, MAX_SEATS + 1)}
     return Board(name=name, hexes=hexes_t, layouts=layouts)
 
 
