@@ -8,6 +8,7 @@ game on it; the game state keeps only what changes (figures and tiles).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .pieces import CAPACITY, FIGURES_PER_KIND, PARTS_IN_PLAY, Hex, Terrain
 
@@ -39,6 +40,8 @@ class Layout:
     around: dict[int, tuple[int, ...]]
     land_around: dict[int, tuple[int, ...]]
     figures_per_kind: int
+    # the hexes as plain data, built once for every view of this layout
+    table: tuple[dict[str, Any], ...]
 
     def capacity(self, hex_id: int) -> int:
         return CAPACITY.get(self.hexes[hex_id].terrain, 0)
@@ -75,4 +78,12 @@ def build_layout(name: str, hexes: tuple[Hex, ...], seats: int) -> Layout:
         land_around={s: tuple(n for n in neighbours[s] if in_play[n].terrain is Terrain.LAND)
                      for s in settlements},
         figures_per_kind=FIGURES_PER_KIND[seats],
+        table=tuple(_plain_hex(h) for h in sorted(in_play.values(), key=lambda h: h.id)),
     )
+
+
+def _plain_hex(h: Hex) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": h.id, "q": h.q, "r": h.r, "part": h.part, "terrain": h.terrain.value}
+    if h.name:
+        out["name"] = h.name
+    return out

@@ -69,7 +69,7 @@ def new_game(config: GameConfig) -> tuple[GameState, list]:
     lay = config.layout
     state = GameState(config=config, rng=rng, layout=lay, tileset=config.tileset, n=n, first=first)
     state.hand = [[] for _ in range(n)]
-    state.supply = [[] for _ in range(n)]
+    state.supply = [list(range(TILES_PER_SEAT)) for _ in range(n)]  # until the choice is final (S2.3)
     state.boxed = [[] for _ in range(n)]
     state.captured = [[0, 0, 0] for _ in range(n)]
     state.figure_supply = {f: lay.figures_per_kind for f in FIGURES}

@@ -159,11 +159,12 @@ def _empty(state: GameState, on_sea: bool) -> list[int]:
 
 
 def _figure_pairs(state: GameState) -> list[tuple[int, Figure, int, Figure]]:
+    """Every exchange S3.5 allows, each in both orders (either names it)."""
     figures = [(h, f) for h in sorted(state.figures_at) for f in state.figures_at[h]]
     out = []
-    for i, (ha, fa) in enumerate(figures):
+    for ha, fa in figures:
         there_a = state.figures_at[ha]
-        for hb, fb in figures[i + 1:]:
+        for hb, fb in figures:
             if ha == hb or fa == fb:
                 continue
             if fb in there_a or fa in state.figures_at[hb]:

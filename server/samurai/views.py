@@ -58,14 +58,8 @@ def _figures(counts: list[int]) -> dict[str, int]:
 
 
 def _board(state: GameState) -> dict[str, Any]:
-    lay = state.layout
-    hexes = []
-    for h in sorted(lay.hexes.values(), key=lambda h: h.id):
-        item: dict[str, Any] = {"id": h.id, "q": h.q, "r": h.r, "part": h.part, "terrain": h.terrain.value}
-        if h.name:
-            item["name"] = h.name
-        hexes.append(item)
-    return {"name": lay.name, "hexes": hexes}
+    """The map in play; its hexes are shared by every view (read-only)."""
+    return {"name": state.layout.name, "hexes": list(state.layout.table)}
 
 
 def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
