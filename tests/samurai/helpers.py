@@ -47,7 +47,8 @@ TILE_SWAP = 19
 def tiny_board(rows: list[str], kinds: dict[str, str] | None = None, seats: int = 2) -> tuple[Layout, dict[str, int]]:
     """A Layout from an ASCII map, and the hex id of every labelled hex."""
     kinds = kinds or {}
-    hexes, ids = [], {}
+    hexes: list[Hex] = []
+    ids: dict[str, int] = {}
     for r, row in enumerate(rows):
         for col, ch in enumerate(row):
             if ch == " ":
