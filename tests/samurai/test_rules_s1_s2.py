@@ -215,3 +215,13 @@ def test_s2_6_start_seat_takes_the_first_turn():
     assert d.topic is Topic.TURN and d.pivot == 2 and game.state.turn == 1
     with pytest.raises(Rejected):
         apply(game.state, 3, PlaceFigure(decision=d.id, hex=0, figure=H))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_s2_1_board_and_figure_supply(seats):
+    """S2.1: "The board is laid out with the parts of S1.5 and the figures of
+    S1.1 are put beside it (the figure supply)." """
+    state = Game(GameConfig(seats=seats, seed=0)).state
+    assert state.figure_supply == {f: {2: 7, 3: 10, 4: 13}[seats] for f in FIGURES}
+    assert state.figures_at == {} and state.tiles_at == {}
+    assert {h.part for h in state.layout.hexes.values()} == set(PARTS_IN_PLAY[seats])

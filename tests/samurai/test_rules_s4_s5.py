@@ -236,3 +236,16 @@ def test_s5_5_screens_lifted_at_the_end():
     assert public[2]["captured"] == {"helmet": 2, "buddha": 0, "rice": 1}
     assert public[1]["hand"] == state.hand[1] and public[1]["supply"] == sorted(state.supply[1])
     assert state.result.hands[1] == tuple(state.hand[1])
+
+
+def test_s5_3_no_refill_in_the_last_turn():
+    """S5.3: "The refill of S3.7 is skipped in that last turn; it cannot
+    change the outcome." """
+    board = {IDS["a"]: (BLUE, HELMET_3), IDS["b"]: (RED, RICE_2)}
+    state = position(LAYOUT, seats=2, turn=RED, figures={L: [H], C: [B, R], RV: [B]}, board=board,
+                     hands={RED: [BUDDHA_2, RONIN, SHIP_1, SAMURAI_1, HELMET_2]})
+    supply = list(state.supply[RED])
+    place(state, RED, BUDDHA_2, IDS["x"])
+    ev = end_turn(state, RED)
+    assert state.over and not of_type(ev, "TilesDrawn")
+    assert state.supply[RED] == supply and len(state.hand[RED]) == 4

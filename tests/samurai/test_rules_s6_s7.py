@@ -268,3 +268,17 @@ def test_s7_1_a_turn_keeps_its_decision_and_deadline():
     place(state, 0, SHIP_1, next(iter(LAYOUT.sea)))
     assert pending(state)[0].key == before
     assert EndTurn(decision=decision(state)) in legal(state, 0)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_s7_6_a_table_of_silent_seats_still_ends(seats):
+    """S7.6: "Every game ends ... every wait has a deadline": with nobody
+    answering, the table's silence alone plays the game to its end."""
+    game = Game(GameConfig(seats=seats, seed=seats))
+    steps = 0
+    while not game.over:
+        d = game.pending()[0]
+        game.apply(TABLE, Timeout(decision=d.id, pivot=d.pivot))
+        steps += 1
+        assert steps < 4 * seats + 3 * 13 + 20 * seats * seats + seats
+    assert game.state.result is not None
