@@ -104,10 +104,13 @@ def place(state: OroState, ev: list, seat: int, c: int) -> None:
 
 def relative_options(state: OroState, seat: int, island: int) -> list[int]:
     """O4.5-O4.7: the connections whose bridge a relative majority at
-    `island` may remove: none unless the island is full and the seat has
-    the most bridges without more than half; every opponent's bridge when
+    `island` may remove: none on a small island, none unless the island is
+    full and the seat has the most bridges without more than half; every
+    opponent's bridge when
     the seat has the most alone; the single bridge of the seat that has
     only one when the most is shared."""
+    if state.board.sizes[island] == "small":  # O4.7
+        return []
     if free_places(state, island) or absolute(state, seat, island):
         return []
     counts = state.count[island]
