@@ -97,8 +97,8 @@ def place(state: OroState, ev: list, seat: int, c: int) -> None:
     for i in ends:
         if state.controller[i] != seat and absolute(state, seat, i):
             _take_over(state, ev, seat, i)
-            if state.controlled[seat] >= MARKERS:
-                raise EarlyWin(seat)
+    if state.controlled[seat] >= MARKERS:  # after both takeovers: control stays absolute majority
+        raise EarlyWin(seat)
     state.queue = list(ends)
 
 
