@@ -62,29 +62,35 @@ def _turn(state: OroState, seat: int, did: int) -> list[Command]:
     kanaloa = state.held[seat]["kanaloa"] if T.gods_usable(state) else 0
     if not state.discarded:
         bridges = state.bridges
+        incident = board.incident
+        ends = board.ends
+        rivals: set[int] = set()  # opponents' bridges a card in hand matches
         for i in sorted(have):  # O3.2
-            for c in board.incident[i]:
-                if bridges[c] is None:
+            for c in incident[i]:
+                owner = bridges[c]
+                if owner is None:
                     out.append(Build(decision=did, connection=c, island=i))
-        for c, owner in enumerate(bridges):
-            if owner is None:
-                if kanaloa:  # O7.5
-                    out.append(Build(decision=did, connection=c, kanaloa=True))
-                continue
-            if owner == seat:
-                continue
-            a, b = sorted(board.ends[c])
+                elif owner != seat:
+                    rivals.add(c)
+        if kanaloa:  # O7.5: any free connection, any opponent's bridge
+            out += [Build(decision=did, connection=c, kanaloa=True) for c, o in enumerate(bridges) if o is None]
+            rivals.update(c for c, o in enumerate(bridges) if o is not None and o != seat)
+        for c in sorted(rivals):
+            a, b = ends[c]
+            if a > b:
+                a, b = b, a
             ka, kb = have.get(a, 0), have.get(b, 0)
-            pairs: list[tuple[int, ...]] = []  # O3.3: AA, AB, BB
-            if ka >= 2:
-                pairs.append((a, a))
+            if ka >= 2:  # O3.3: AA, AB, BB
+                out.append(Replace(decision=did, connection=c, islands=(a, a)))
             if ka and kb:
-                pairs.append((a, b))
+                out.append(Replace(decision=did, connection=c, islands=(a, b)))
             if kb >= 2:
-                pairs.append((b, b))
-            out.extend(Replace(decision=did, connection=c, islands=p) for p in pairs)
+                out.append(Replace(decision=did, connection=c, islands=(b, b)))
             if kanaloa:
-                out.extend(Replace(decision=did, connection=c, islands=(i,), kanaloa=1) for i in (a, b) if have.get(i))
+                if ka:
+                    out.append(Replace(decision=did, connection=c, islands=(a,), kanaloa=1))
+                if kb:
+                    out.append(Replace(decision=did, connection=c, islands=(b,), kanaloa=1))
                 if kanaloa >= 2:
                     out.append(Replace(decision=did, connection=c, kanaloa=2))
     if T.can_discard(state, seat):  # O3.4
