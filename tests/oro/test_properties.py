@@ -23,6 +23,7 @@ import pickle
 import random
 
 import msgpack
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oriente.server.oro import (
@@ -226,3 +227,13 @@ def test_records_replay_exactly(seats, seed, gods):
     again = replay(json.loads(json.dumps(record)))
     assert [plain(e) for e in again.events] == [plain(e) for e in game.events]
     assert replay(msgpack.unpackb(msgpack.packb(record))).record() == record
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not LONG, reason="a few minutes: HYPOTHESIS_PROFILE=long runs it")
+def test_many_random_games_with_every_check():
+    """The long run of the first property (300 games, every check at every
+    step, the whole command universe on sampled steps); the default run has
+    its 20-example equivalent above."""
+    for seed in range(300):
+        Table(2 + seed % 3, seed * 2654435761, seed % 2 == 1).play()
