@@ -235,9 +235,12 @@ def _check_decision(state: OroState, did: object) -> None:
     raise Rejected("decision/unknown", f"there is no decision {did}")
 
 
+# What answers each decision. A turn's commands are the same in the final
+# round, so that a draw or a god stone there is refused with its own reason.
+_TURN = (Build, Replace, Discard, Draw, EndTurn, Pass, UseKu, UsePele, UseLono)
 _ANSWERS: dict[Phase, tuple[type, ...]] = {
-    Phase.TURN: (Build, Replace, Discard, Draw, EndTurn, Pass, UseKu, UsePele, UseLono),
-    Phase.FINAL: (Build, Replace, Discard, Draw, EndTurn, Pass, UseKu, UsePele, UseLono),
+    Phase.TURN: _TURN,
+    Phase.FINAL: _TURN,
     Phase.REMOVE: (Remove,),
     Phase.KU: (Take,),
     Phase.PELE: (GiveBack,),
@@ -247,7 +250,7 @@ _ANSWERS: dict[Phase, tuple[type, ...]] = {
 def _give_up(state: OroState, seat: int, cmd: GiveUp, ev: list) -> None:
     if seat not in state.asked[state.pos:]:
         raise Rejected("decision/answered", "your card for the display is already final (O8.2)")
-    island = T._island(state, cmd.island)
+    island = T.check_island(state, cmd.island)
     if island not in state.hands[seat]:
         raise Rejected("card/not_in_hand", f"you hold no card of {state.board.names[island]}")
     state.sealed[seat] = island  # sealed until the seat is the pivot (O8.2)
@@ -294,7 +297,7 @@ def _answer(state: OroState, seat: int, cmd: Command, ev: list) -> None:
             ev.append(Passed(seat=seat))
             _next_final(state, ev, seat)
         case Remove():
-            if cmd.connection not in state.remove_options:
+            if T.check_connection(state, cmd.connection) not in state.remove_options:
                 raise Rejected("remove/not_an_option", "that bridge is not one the relative majority may remove "
                                                        "(O4.5, O4.6)")
             _remove(state, ev, cmd.connection)

@@ -72,13 +72,15 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _island(state: OroState, island: object, field: str = "island") -> int:
+def check_island(state: OroState, island: object, field: str = "island") -> int:
+    """An island index of this board, or `command/invalid`."""
     if not _is_int(island) or not 0 <= island < state.board.islands:  # type: ignore[operator]
         raise Rejected("command/invalid", f"{field} must be an island index 0..{state.board.islands - 1}")
     return island  # type: ignore[return-value]
 
 
-def _connection(state: OroState, c: object) -> int:
+def check_connection(state: OroState, c: object) -> int:
+    """A connection index of this board, or `command/invalid`."""
     if not _is_int(c) or not 0 <= c < state.board.connections:  # type: ignore[operator]
         raise Rejected("command/invalid", f"connection must be an index 0..{state.board.connections - 1}")
     return c  # type: ignore[return-value]
@@ -124,7 +126,7 @@ def _play_card(state: OroState, seat: int, island: int) -> None:
 
 def check_build(state: OroState, seat: int, cmd: Build) -> None:
     _plays_allowed(state)
-    c = _connection(state, cmd.connection)
+    c = check_connection(state, cmd.connection)
     if state.bridges[c] is not None:
         raise Rejected("build/occupied", "that connection already holds a bridge: replace it with two cards (O3.3)")
     if not isinstance(cmd.kanaloa, bool):
@@ -134,7 +136,7 @@ def check_build(state: OroState, seat: int, cmd: Build) -> None:
             raise Rejected("command/invalid", "a Kanaloa build names no island (O7.5)")
         _god(state, seat, "kanaloa")
         return
-    island = _island(state, cmd.island)
+    island = check_island(state, cmd.island)
     if island not in state.board.ends[c]:
         raise Rejected("build/wrong_island", f"a card of {state.board.names[island]} builds only on that island's "
                                               "connections (O3.2)")
@@ -155,7 +157,7 @@ def do_build(state: OroState, ev: list, seat: int, cmd: Build) -> None:
 
 def check_replace(state: OroState, seat: int, cmd: Replace) -> None:
     _plays_allowed(state)
-    c = _connection(state, cmd.connection)
+    c = check_connection(state, cmd.connection)
     owner = state.bridges[c]
     if owner is None:
         raise Rejected("replace/no_bridge", "that connection is free: build on it with one card (O3.2)")
@@ -164,7 +166,7 @@ def check_replace(state: OroState, seat: int, cmd: Replace) -> None:
     k = cmd.kanaloa
     if not _is_int(k) or not isinstance(cmd.islands, tuple):
         raise Rejected("command/invalid", "islands is a list of island indices, kanaloa a count")
-    islands = [_island(state, i, "islands") for i in cmd.islands]
+    islands = [check_island(state, i, "islands") for i in cmd.islands]
     if k < 0 or len(islands) + k != 2:
         raise Rejected("replace/two_cards", "a replacement plays exactly two cards (O3.3)")
     ends = state.board.ends[c]
@@ -194,7 +196,7 @@ def do_replace(state: OroState, ev: list, seat: int, cmd: Replace) -> None:
 # -- discard, draw, end (O3.4-O3.7) --------------------------------------------------
 
 def check_discard(state: OroState, seat: int, cmd: Discard) -> None:
-    island = _island(state, cmd.island)
+    island = check_island(state, cmd.island)
     _in_hand(state, seat, Counter({island: 1}))
     if not can_discard(state, seat):
         raise Rejected("discard/not_allowed", "a face-down discard is for a turn without played cards, or while "
@@ -216,7 +218,7 @@ def check_source(state: OroState, island: object) -> None:
         if not state.deck:
             raise Rejected("draw/deck_empty", "the deck is empty: draw from the display (O3.6)")
         return
-    i = _island(state, island)
+    i = check_island(state, island)
     if i not in state.display:
         raise Rejected("draw/not_in_display", f"no card of {state.board.names[i]} lies in the display")
 
@@ -290,7 +292,7 @@ def _move(state: OroState, giver: int, taker: int, island: int) -> None:
 def check_take(state: OroState, seat: int, cmd: Take) -> None:
     target = state.ku_target
     assert target is not None
-    island = _island(state, cmd.island)
+    island = check_island(state, cmd.island)
     if island not in state.hands[target]:
         raise Rejected("ku/not_in_hand", f"seat {target} holds no card of {state.board.names[island]}")
 
@@ -328,7 +330,7 @@ def do_pele(state: OroState, ev: list, seat: int) -> None:
 
 
 def check_give_back(state: OroState, seat: int, cmd: GiveBack) -> None:
-    island = _island(state, cmd.island)
+    island = check_island(state, cmd.island)
     _in_hand(state, seat, Counter({island: 1}))
 
 
