@@ -19,7 +19,7 @@ from ..protocol import messages as M
 from .game_port import OrientePort
 from .lobby import Lobby
 from .metrics import Metrics
-from .store import Store
+from .stores import SQLiteStore
 from .transport import Limits, Transport
 
 log = logging.getLogger("oriente.server")
@@ -53,7 +53,7 @@ class App:
         await self.stopped.wait()
 
     async def run(self, *, task_status: trio.TaskStatus["App"] = trio.TASK_STATUS_IGNORED) -> None:
-        store = Store(self.store_path)
+        store = SQLiteStore(self.store_path)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:
@@ -82,7 +82,7 @@ class App:
                 outer.cancel_scope.cancel()
         self.stopped.set()
 
-    async def _heartbeat(self, store: Store) -> None:
+    async def _heartbeat(self, store: SQLiteStore) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume
         with the time they had left when we went down (R10.3)."""
         while True:

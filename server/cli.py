@@ -100,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import trio
 
     from oriente.server.app import App, serve_until_signalled
+    from oriente.server.stores import StoreLocked
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -109,8 +110,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # One machine-readable line, so scripts (and tests) can find the port.
         print(f"serving ws://{args.host}:{app.port} store={args.store} recovered={app.recovered}", flush=True)
 
-    trio.run(serve_until_signalled, app, ready)
+    try:
+        trio.run(serve_until_signalled, app, ready)
+    except BaseExceptionGroup as group:
+        # Another server holds the store: say so in one line, no traceback.
+        locked = group.subgroup(StoreLocked)
+        if locked is None:
+            raise
+        print(f"oriente serve: {_first_leaf(locked)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def cmd_play(args: argparse.Namespace) -> int:

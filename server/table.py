@@ -27,7 +27,7 @@ from ..protocol.codec import decode_any, encode
 from .clock import Deadline, TableClock, TimerSettings
 from .game_port import GamePort, RulesRejection
 from .outbox import Outbox
-from .store import LogRecord
+from .stores import LogRecord, Store
 
 log = logging.getLogger("oriente.table")
 

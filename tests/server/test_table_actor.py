@@ -15,9 +15,8 @@ from oriente.protocol.codec import decode_any
 from oriente.server.clock import TimerSettings
 from oriente.server.game_port import OrientePort
 from oriente.server.outbox import Outbox
+from oriente.server.stores import MemoryStore
 from oriente.server.table import Stop, Table, TableSettings
-
-from .fakes import MemoryStore
 
 HUMANS = TimerSettings(prompt_ms=10_000, window_ms=5_000, bank_ms=20_000, bank_refill_ms=0,
                        zero_wait=False, away_after=2)
@@ -37,9 +36,16 @@ def events_of(frames: list[dict]) -> list[dict]:
 
 
 class Harness:
-    def __init__(self, table: Table, clients: list[Outbox], store: MemoryStore) -> None:
+    def __init__(self, table: Table, clients: list[Outbox], store: MemoryStore, *, owns_store: bool) -> None:
         self.table, self.clients, self.store = table, clients, store
+        self.owns_store = owns_store
         self.n = 0
+
+    async def close(self) -> None:
+        """Stop the actor (and the store it was given, if the harness made it)."""
+        await self.table.send(None, Stop())
+        if self.owns_store:
+            await self.store.aclose()
 
     @property
     def waiting(self):
@@ -64,7 +70,10 @@ class Harness:
 
 async def open_table(nursery, *, seats=4, timers=HUMANS, seed=3, store=None, capacity=1000,
                      proxy_after=None) -> Harness:
-    store = store or MemoryStore()
+    owns_store = store is None
+    if store is None:
+        store = MemoryStore()
+        await nursery.start(store.run)
     settings = TableSettings(seats=seats, seed=seed, timers=timers, proxy_after=proxy_after)
     table = Table("t1", settings, OrientePort(), store, wall=lambda: 1_000_000.0 + trio.current_time())
     await table.create()
@@ -75,7 +84,7 @@ async def open_table(nursery, *, seats=4, timers=HUMANS, seed=3, store=None, cap
         await table.send(outbox, M.Join(id=f"j{i}", table="t1", name=f"p{i}"))
         clients.append(outbox)
     await wait_all_tasks_blocked()
-    h = Harness(table, clients, store)
+    h = Harness(table, clients, store, owns_store=owns_store)
     h.drain_all()
     return h
 
@@ -108,7 +117,7 @@ async def test_r10_1_prompt_deadline_is_prompt_time_plus_bank_and_silence_passes
         cmds = [decode_any(r.body) for r in h.store.logs["t1"] if r.kind == "cmd"]
         assert cmds[-1]["seat"] == -1 and cmds[-1]["cmd"]["type"] == "Timeout"
         assert h.table.clock.seats[w.pivot].bank_ms == 0
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -125,7 +134,7 @@ async def test_r10_3_time_bank_is_charged_only_beyond_the_prompt_time(autojump_c
         await trio.sleep(15)
         await h.pass_(second)
         assert 14_900 <= h.table.clock.seats[second].bank_ms <= 15_100
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -160,7 +169,7 @@ async def test_r10_3_away_after_timeouts_in_a_row_then_immediate_until_a_command
         await h.act(sleeper, {"type": "Pass", "decision": 1})
         assert not h.table.clock.seats[sleeper].away
         assert any(e["type"] == "SeatBack" and e["seat"] == sleeper for e in events_of(drain(h.clients[1])))
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -176,7 +185,7 @@ async def test_r10_2b_window_closes_at_its_deadline(autojump_clock):
         await trio.sleep(0.2)
         assert h.waiting.pivot is not None, "the support round has begun"
         assert any(e["type"] == "NegotiationClosed" for e in events_of(drain(h.clients[0])))
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -189,7 +198,7 @@ async def test_r10_3_zero_wait_tables_close_windows_at_once(autojump_clock):
         await wait_all_tasks_blocked()
         assert h.waiting is None or h.waiting.pivot is not None
         assert trio.current_time() - start < 0.01
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -213,7 +222,7 @@ async def test_r10_2_sealed_answer_sends_nothing_to_anyone_else(autojump_clock):
             else:
                 assert got == [], f"seat {seat} learned of a sealed answer"
         assert h.waiting == w
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -231,7 +240,7 @@ async def test_one_frame_per_viewer_per_step(autojump_clock):
             frames = [f for f in got if f["t"] == "events"]
             assert len(frames) == 1, f"client {i} got {len(frames)} event frames for one step"
             assert len(frames[0]["events"]) >= 2
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -249,7 +258,7 @@ async def test_slow_client_is_evicted_and_the_table_goes_on(autojump_clock):
         seat = h.waiting.pivot
         await h.pass_(seat)
         assert any(f["t"] == "events" for f in drain(h.clients[(seat + 1) % 4]))
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -266,7 +275,7 @@ async def test_retried_command_id_is_not_applied_twice(autojump_clock):
         assert h.table.seq == seq
         replies = [f for f in drain(h.clients[seat]) if f["t"] == "ok"]
         assert replies == [{"t": "ok", "re": "same", "duplicate": True, "seq": seq}]
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -282,7 +291,7 @@ async def test_rejection_goes_to_the_sender_only_and_changes_nothing(autojump_cl
                                   "message": f"decision {w.key[0]} waits on seat {w.pivot}"}]
         assert all(f == [] for i, f in enumerate(frames) if i != other)
         assert h.table.seq == seq and h.waiting == w
-        await h.table.send(None, Stop())
+        await h.close()
 
 
 @pytest.mark.trio
@@ -292,6 +301,7 @@ async def test_r10_3_restart_resumes_deadline_with_remaining_time(autojump_clock
     and the deadline resumes with what was left when the server went down."""
     store = MemoryStore()
     async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
         h = await open_table(nursery, store=store)
         for _ in range(3):
             await h.pass_(h.waiting.pivot)
@@ -301,7 +311,8 @@ async def test_r10_3_restart_resumes_deadline_with_remaining_time(autojump_clock
         key = h.waiting.key
         view_before = h.table.port.view(h.table.state, "all")
         saved_at, clock = store.clocks["t1"]
-        await h.table.send(None, Stop())
+        await h.close()
+        await store.aclose()
     # The server was alive 4 s after the last save, then down for an hour.
     table = Table.restore("t1", store.rows["t1"].meta, store.logs["t1"], clock, OrientePort(), store,
                           paused_ms=4_000, wall=lambda: 2_000_000.0)
@@ -353,4 +364,4 @@ async def test_seat_proxy_plays_an_away_seat_and_hands_it_back(autojump_clock):
         key = h.waiting.key
         await trio.sleep(9)
         assert h.waiting.key == key, "the owner's prompt waits for the owner again"
-        await h.table.send(None, Stop())
+        await h.close()
