@@ -328,8 +328,10 @@ class Client:
         return (await self.request({"t": "list_tables"}))["tables"]
 
     async def create_table(self, seats: int, **settings: Any) -> str:
-        """Settings as in PROTOCOL.md: name, public, seed, timers, deal,
-        max_open_proposals, auto_start, proxy_after."""
+        """Settings as in PROTOCOL.md 3: name, public, seed, timers,
+        auto_start, proxy_after, game (the server's default when left out:
+        oriente) and that game's options (for oriente: deal,
+        max_open_proposals), e.g. ``options={"max_open_proposals": 2}``."""
         return (await self.request({"t": "create_table", "seats": seats, **settings}))["table"]
 
     async def record(self, table: str) -> dict[str, Any]:

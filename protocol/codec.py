@@ -71,6 +71,16 @@ def _unknown_type(frame: bytes, text: str) -> ClientMessage:
     )
 
 
+def unknown_fields(frame: bytes, msg: msgspec.Struct) -> dict[str, Any]:
+    """The top-level fields of a decoded frame that its message type does not
+    define. The server ignores unknown fields, except that `create_table`
+    hands them to the game's port, which may read options that an earlier
+    revision of the protocol placed at the top level (PROTOCOL.md 3)."""
+    raw = _any_decoder.decode(frame)
+    known = set(msg.__struct_fields__) | {"t"}
+    return {k: v for k, v in raw.items() if k not in known} if isinstance(raw, dict) else {}
+
+
 def client_id_of(frame: bytes | str) -> Any:
     """Best effort: the `id` of a frame we could not decode as a message,
     so that even its error reply can be matched by the client."""

@@ -18,6 +18,9 @@ import msgspec
 
 SUBPROTOCOL = "oriente.v1"
 PROTOCOL_VERSION = 1
+# The game of a table whose create_table names none (oriente.v1 served one
+# game before tables named theirs), and of tables stored before then.
+DEFAULT_GAME = "oriente"
 
 # The protocol's own frame limit: larger frames get an error reply and the
 # connection stays open. The websockets max_size above it is the hard ceiling.
@@ -48,7 +51,7 @@ class ListTables(_Msg, tag="list_tables"):
 
 
 class Timers(msgspec.Struct, kw_only=True):
-    """Table timer settings (R10.3), milliseconds."""
+    """Table timer settings, milliseconds (PROTOCOL.md 11)."""
 
     prompt_ms: int = 60_000
     window_ms: int = 30_000
@@ -58,24 +61,19 @@ class Timers(msgspec.Struct, kw_only=True):
     away_after: int = 2
 
 
-class DealSetup(msgspec.Struct, kw_only=True):
-    """A configured deal (R2.8): deck top first, treasures per seat, stone."""
-
-    deck: list[int]
-    treasures: list[int]
-    stone_holder: int
-
-
 class CreateTable(_Msg, tag="create_table"):
+    """A new table of `game`; `options` are that game's own settings, which
+    its port validates (PROTOCOL.md 3)."""
+
     seats: int
     name: str = ""
     public: bool = True
     seed: int | None = None
     timers: Timers | None = None
-    deal: DealSetup | None = None
-    max_open_proposals: int = 3
     auto_start: bool = True
     proxy_after: int | None = None
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = {}
 
 
 class Join(_Msg, tag="join"):
@@ -119,7 +117,7 @@ class Unsubscribe(_Msg, tag="unsubscribe"):
 
 
 class Act(_Msg, tag="act"):
-    """A game command (RULES.md commands, as plain data) for a table this
+    """A game command (plain data, PROTOCOL.md 7) for a table this
     connection holds a seat at."""
 
     table: str

@@ -10,13 +10,15 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import trio
 from websockets.trio.server import Server, serve
 
 from ..protocol import messages as M
-from .game_port import OrientePort
+from .game_port import GamePort
+from .games import PORTS
 from .lobby import Lobby
 from .metrics import Metrics
 from .stores import SQLiteStore
@@ -32,8 +34,9 @@ class App:
     `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
 
     def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS) -> None:
         self.store_path = store_path
+        self.games = games
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -58,7 +61,7 @@ class App:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
-                    self.lobby = Lobby(OrientePort(), store, tables)
+                    self.lobby = Lobby(self.games, store, tables)
                     self.recovered = await self.lobby.recover()
                     transport = Transport(self.lobby, self.metrics, self.limits)
                     server: Server = await outer.start(functools.partial(
@@ -84,7 +87,7 @@ class App:
 
     async def _heartbeat(self, store: SQLiteStore) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume
-        with the time they had left when we went down (R10.3)."""
+        with the time they had left when we went down (PROTOCOL.md 11)."""
         while True:
             await store.heartbeat(time.time())
             await trio.sleep(HEARTBEAT_S)

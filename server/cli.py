@@ -72,6 +72,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
+    game_name = record.get("game", "oriente")  # records name their game since it could be another
+    if game_name != "oriente":
+        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente",
+              file=sys.stderr)
+        return 2
     viewer = args.viewer
     seats = record.get("config", {}).get("seats")
     if isinstance(viewer, int) and isinstance(seats, int) and viewer >= seats:

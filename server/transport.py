@@ -20,7 +20,7 @@ from websockets.http11 import Request, Response
 from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
-from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode
+from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
@@ -172,7 +172,7 @@ class Transport:
                 except ProtocolError as exc:
                     self._refuse(conn, client_id_of(frame), exc.code, exc.message)
                     continue
-                await self._dispatch(conn, msg)
+                await self._dispatch(conn, msg, frame)
                 if conn.outbox.evicted is not None:
                     return
         except ConnectionClosed:
@@ -198,7 +198,7 @@ class Transport:
             conn.outbox.put(encode(M.goodbye("abuse/closed", "too many refused frames; closing this connection")))
             conn.outbox.evict("abuse/closed")
 
-    async def _dispatch(self, conn: _Conn, msg: Any) -> None:
+    async def _dispatch(self, conn: _Conn, msg: Any, frame: bytes) -> None:
         outbox = conn.outbox
         if isinstance(msg, TABLE_MESSAGES):
             table = self.lobby.get(msg.table)
@@ -216,7 +216,7 @@ class Transport:
             outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
         elif isinstance(msg, M.CreateTable):
             try:
-                table = await self.lobby.create(self.lobby.settings_from(msg))
+                table = await self.lobby.create(*self.lobby.settings_from(msg, unknown_fields(frame, msg)))
             except LobbyError as exc:
                 self._refuse(conn, msg.id, exc.code, exc.message)
                 return

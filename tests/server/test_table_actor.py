@@ -13,7 +13,7 @@ from trio.testing import wait_all_tasks_blocked
 from oriente.protocol import messages as M
 from oriente.protocol.codec import decode_any
 from oriente.server.clock import TimerSettings
-from oriente.server.game_port import OrientePort
+from oriente.server.games.oriente import OrientePort
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
 from oriente.server.table import Stop, Table, TableSettings
@@ -52,7 +52,8 @@ class Harness:
         return self.table.port.waiting(self.table.state)
 
     def legal(self, seat: int) -> list[dict]:
-        return self.table.port.legal(self.table.state, seat)
+        prompt = self.table.port.prompts(self.table.state, [seat])[seat]
+        return prompt["legal"] if prompt else []
 
     async def act(self, seat: int, cmd: dict, cid=None) -> None:
         self.n += 1
@@ -74,8 +75,11 @@ async def open_table(nursery, *, seats=4, timers=HUMANS, seed=3, store=None, cap
     if store is None:
         store = MemoryStore()
         await nursery.start(store.run)
-    settings = TableSettings(seats=seats, seed=seed, timers=timers, proxy_after=proxy_after)
-    table = Table("t1", settings, OrientePort(), store, wall=lambda: 1_000_000.0 + trio.current_time())
+    port = OrientePort()
+    setup = port.configure(seats, seed, {}, {})
+    settings = TableSettings(game=port.name, seats=seats, seed=seed, timers=timers, options=setup.options,
+                             proxy_after=proxy_after)
+    table = Table("t1", settings, port, setup, store, wall=lambda: 1_000_000.0 + trio.current_time())
     await table.create()
     nursery.start_soon(table.run)
     clients = []
@@ -209,7 +213,7 @@ async def test_r10_2_sealed_answer_sends_nothing_to_anyone_else(autojump_clock):
         h = await open_table(nursery)
         await drive_to_window(h)
         w = h.waiting
-        asked = h.table.port.prompt(h.table.state, "all")["asked"]
+        asked = h.table.port.prompts(h.table.state, ["all"])["all"]["asked"]
         h.drain_all()
         early = asked[-1]
         support = next(c for c in h.legal(early) if c["type"] == "Support")
