@@ -488,6 +488,8 @@ def narrate_table_event(e: dict, label: Callable[[Any], str] | None = None) -> s
         return f"A bot now plays for {ref(seat)} until its player returns."
     if t == "ProxyOff":
         return f"{who}'s player takes the seat back."
+    if t == "TableFailed":
+        return "An error in the server ended this table; the game stops here, without a result."
     return ""  # TableFinished: the GameEnded line has said it all
 
 
@@ -496,7 +498,7 @@ def _table_event(e: dict, viewer: Viewer) -> str:
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished")
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed")
 
 _NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
     **{t: _table_event for t in TABLE_EVENTS},

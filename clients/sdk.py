@@ -41,7 +41,9 @@ DECISION_COMMANDS = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "
 # A late or repeated answer: normal for bots, not a bug (PROTOCOL.md). A
 # retry that reaches the table after its last event, or an answer racing the
 # end of the game, gets game/over rather than decision/closed (PROTOCOL.md 5).
-BENIGN = frozenset({"decision/closed", "decision/answered", "game/over"})
+# A table that an error in the server ended (table/failed) is over for bots
+# too: its TableFailed event ends their turns.
+BENIGN = frozenset({"decision/closed", "decision/answered", "game/over", "table/failed"})
 # Close codes after which reconnecting cannot help (PROTOCOL.md 12): too many
 # refused frames (1008), a message over the hard limit (1009).
 FATAL_CLOSE = frozenset({1008, 1009})
@@ -86,6 +88,7 @@ class _Sub:
     info: dict[str, Any] | None = None
     finished: bool = False
     result: dict[str, Any] | None = None
+    failed: str | None = None
     send: trio.MemorySendChannel | None = None
     receive: trio.MemoryReceiveChannel | None = None
     unacked: dict[str, Any] | None = None
@@ -252,11 +255,13 @@ class Client:
         if t == "snapshot":
             sub.last_seq = max(sub.last_seq, frame["seq"])
             sub.prompt, sub.view, sub.info = frame.get("prompt"), frame.get("view"), frame.get("table_info")
-            if sub.info and sub.info.get("status") == "finished":
+            if sub.info and sub.info.get("status") in ("finished", "failed"):
                 # Subscribed after the end without `after`: no TableFinished
-                # event will come, so the snapshot is the last news.
+                # (or TableFailed) event will come, so the snapshot is the last news.
                 sub.finished = True
                 sub.result = sub.result or sub.info.get("result")
+                if sub.info["status"] == "failed":
+                    sub.failed = sub.failed or "the table failed"
             self._push(sub, Update("snapshot", [], sub.prompt, sub.view))
         elif t == "events":
             fresh = [e for e in frame["events"] if e.get("seq", 0) > sub.last_seq]
@@ -271,6 +276,9 @@ class Client:
                 if e["type"] == "TableFinished":
                     sub.finished = True
                     sub.result = e.get("result")
+                elif e["type"] == "TableFailed":
+                    sub.finished = True
+                    sub.failed = e.get("message") or "the table failed"
             if fresh or not history:
                 self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view))
 
@@ -432,8 +440,14 @@ class Watch:
     def result(self) -> dict[str, Any] | None:
         return self._sub.result
 
+    @property
+    def failed(self) -> str | None:
+        """Why the table ended without a result (a server error ended it:
+        `TableFailed`), or None. Its updates then end like a finished table's."""
+        return self._sub.failed
+
     async def updates(self) -> AsyncIterator[Update]:
-        """Every update until the table finishes (or the connection is lost)."""
+        """Every update until the table finishes or fails (or the connection is lost)."""
         assert self._sub.receive is not None
         async for update in self._sub.receive:
             yield update

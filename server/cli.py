@@ -77,6 +77,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente",
               file=sys.stderr)
         return 2
+    if record.get("status") == "failed":
+        print(f"oriente replay: {args.path} records a table that an error ended; it is retold up to there",
+              file=sys.stderr)
     viewer = args.viewer
     seats = record.get("config", {}).get("seats")
     if isinstance(viewer, int) and isinstance(seats, int) and viewer >= seats:

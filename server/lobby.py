@@ -24,7 +24,7 @@ from ..protocol.codec import decode_any
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .stores import Store
-from .table import Table, TableError, TableSettings
+from .table import ENDED, Table, TableError, TableSettings
 
 log = logging.getLogger("oriente.lobby")
 
@@ -99,21 +99,28 @@ class Lobby:
         return table
 
     async def _host(self, table: Table) -> None:
-        """Run a table's actor; once its game has ended and lingered, stop it
-        and forget it, so finished games do not pile up in memory."""
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(table.run)
-            await table.finished.wait()
-            await trio.sleep(self.linger_s)
+        """Run a table's actor; once its game has ended (or failed) and
+        lingered, stop it and forget it, so ended games do not pile up in
+        memory. The actor ends a failing table itself (Table._fail); should
+        even that fail, the error stops here, with this table: an exception
+        out of this task would cancel every table of the server."""
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(table.run)
+                await table.ended.wait()
+                await trio.sleep(self.linger_s)
+                nursery.cancel_scope.cancel()
+        except Exception:
+            log.exception("table %s: its actor stopped on an error", table.id)
+        finally:
             self.tables.pop(table.id, None)
-            nursery.cancel_scope.cancel()
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public]
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         table = self.tables.get(table_id)
-        if table is not None and table.status == "finished":
+        if table is not None and table.status in ENDED:
             return table.record()
         body = await self.store.record(table_id)
         return decode_any(body) if body is not None else None

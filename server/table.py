@@ -8,6 +8,12 @@ event out projected per viewer, coalesced into one frame per viewer per step.
 
 It knows the game only through `GamePort` and never awaits a client: every
 frame goes into a bounded `Outbox` that evicts a client that falls behind.
+
+A bug — an exception from the game's port or from the actor itself — ends
+this table alone (`_fail`): it is logged with its traceback, marked failed
+in the store with its record saved, its viewers get a `TableFailed` event,
+and the actor goes on answering them (a snapshot, its history, `table/failed`
+to commands) until the lobby lets it go. Every other table goes on.
 """
 
 from __future__ import annotations
@@ -36,8 +42,12 @@ RECORD_FORMAT = "oriente.record.v1"
 # Events the table itself records around the game; all of them are public.
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-    "SeatPresence", "TableFinished", "ProxyOn", "ProxyOff",
+    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff",
 })
+# What a table's viewers are told when a bug ends it. The error itself stays
+# in the server's log: its text could name a hidden card.
+FAILED_MESSAGE = "an error in the server ended this table; its record keeps the game up to here"
+ENDED = frozenset({"finished", "failed"})
 MAX_CHAT = 500
 MAX_NAME = 32
 HISTORY_CHUNK = 256
@@ -140,7 +150,7 @@ class Table:
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
-        self.finished = trio.Event()
+        self.ended = trio.Event()  # set once the game finished or the table failed
 
     # -- talking to the actor ----------------------------------------------------
 
@@ -173,15 +183,25 @@ class Table:
             while True:
                 d = self.clock.deadline
                 at = d.at if d is not None else math.inf
+                outbox: Outbox | None = None
+                message: Any = None
                 with trio.move_on_at(at):
                     outbox, message = await self._recv.receive()
-                    if isinstance(message, Stop):
-                        return
-                    await self._handle(outbox, message)
+                if isinstance(message, Stop):
+                    return
+                try:
+                    if message is None:
+                        await self._expire()
+                    else:
+                        await self._handle(outbox, message)
                     await self._settle_dropped()
-                    continue
-                await self._expire()
-                await self._settle_dropped()
+                except Exception as exc:  # a bug: it ends this table, never the server
+                    if self.status == "failed":
+                        log.exception("table %s (failed): an error while serving its viewers", self.id)
+                    else:
+                        await self._fail(exc)
+                    if outbox is not None:  # the sender waits for an answer to this message
+                        self._reply(outbox, M.error(getattr(message, "id", None), "table/failed", FAILED_MESSAGE))
 
     async def _settle_dropped(self) -> None:
         """A seat whose last connection was dropped while we published shows
@@ -228,6 +248,13 @@ class Table:
     def _prompt(self, viewer: int | str) -> dict[str, Any] | None:
         return self._prompts([viewer])[viewer]
 
+    def _view(self, viewer: int | str) -> dict[str, Any] | None:
+        """The viewer's view; None before the game and after a failure (the
+        state may be half-changed by whatever failed)."""
+        if self.state is None or self.status == "failed":
+            return None
+        return self.port.view(self.state, viewer)
+
     def _prompts(self, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]:
         """Each viewer's open decision with its deadline, built in one pass."""
         if self.state is None or self.status != "running":
@@ -258,7 +285,7 @@ class Table:
             frame = frames.get((viewer, views))
             if frame is None:
                 items = [self._project(e, viewer) for e in new]
-                view = self.port.view(self.state, viewer) if views and self.state is not None else None
+                view = self._view(viewer) if views else None
                 frame = frames[(viewer, views)] = encode(M.events(self.id, items, prompts[viewer], view=view))
             self._put(outbox, frame)
 
@@ -393,7 +420,7 @@ class Table:
         return None
 
     def _snapshot(self, outbox: Outbox, viewer: int | str) -> None:
-        view = self.port.view(self.state, viewer) if self.state is not None else None
+        view = self._view(viewer)
         self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), self._prompt(viewer)))
 
     def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
@@ -461,8 +488,10 @@ class Table:
                                         "resume your seat with its token before sending commands"))
             return
         if self.status != "running":
-            code = "game/over" if self.status == "finished" else "table/not_started"
-            self._reply(outbox, M.error(msg.id, code, f"the table is {self.status}"))
+            code, text = {"finished": ("game/over", "the game has ended"),
+                          "failed": ("table/failed", FAILED_MESSAGE)}.get(
+                              self.status, ("table/not_started", "the game has not started"))
+            self._reply(outbox, M.error(msg.id, code, text))
             return
         if msg.id is not None and msg.id in self.cids[seat]:
             self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
@@ -546,7 +575,27 @@ class Table:
         if finished:
             await self.store.save_record(self.id, encode(self.record()))
             await self.store.update_table(self.id, status="finished", now=self.wall())
-            self.finished.set()
+            self.ended.set()
+
+    async def _fail(self, exc: Exception) -> None:
+        """End this table after a bug, and only this table. Whatever the
+        store still takes is kept: the TableFailed event after the last
+        step that was stored, the status, and the record of the game so far.
+        Viewers hear of it even if the store does not take it (its seq is
+        then the one it would have had)."""
+        log.error("table %s failed; it ends here, every other table goes on", self.id, exc_info=exc)
+        self.status = "failed"
+        self.clock.deadline = None
+        event = {"type": "TableFailed", "message": FAILED_MESSAGE}
+        try:
+            await self._commit(None, [event])
+            await self.store.update_table(self.id, status="failed", now=self.wall())
+            await self.store.save_record(self.id, encode(self.record()))
+        except Exception:
+            log.exception("table %s: the store did not take all of its failure", self.id)
+            event.setdefault("seq", self.seq + 1)
+        self._publish([event])
+        self.ended.set()
 
     def _rearm(self, refills: int = 0) -> None:
         """Arm a deadline for each new (decision, pivot); keep a running one.
@@ -587,11 +636,13 @@ class Table:
         """The game, fully revealed: its game and config (enough to replay the
         commands), commands, events, and the table's own events (names, chat)
         beside them. The format name is the protocol's; `game` says whose
-        rules replay it."""
+        rules replay it. A failed table's record holds the game up to the
+        last stored step, and no result."""
         events = self.events
         return {
             "format": RECORD_FORMAT,
             "game": self.settings.game,
+            "status": self.status,
             "table": self.id,
             "config": self.setup.record,
             "names": [None if x is None else x.name for x in self.slots],
@@ -649,6 +700,8 @@ class Table:
                 elif body["type"] == "TableFinished":
                     table.status = "finished"
                     table.result = body["result"]
+                elif body["type"] == "TableFailed":  # the store missed the status: the log says it
+                    table.status = "failed"
                 elif body["type"] not in TABLE_EVENTS:
                     recorded.append({k: v for k, v in body.items() if k != "seq"})
             table.pos = rec.pos + 1
@@ -658,8 +711,8 @@ class Table:
             table.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
         if table.status == "running":
             table._rearm()
-        elif table.status == "finished":
-            table.finished.set()
+        elif table.status in ENDED:
+            table.ended.set()
         return table
 
 

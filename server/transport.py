@@ -24,7 +24,7 @@ from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode,
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
-from .table import Disconnected
+from .table import ENDED, Disconnected
 
 log = logging.getLogger("oriente.transport")
 
@@ -223,13 +223,13 @@ class Transport:
             outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
         elif isinstance(msg, M.GetRecord):
             table = self.lobby.get(msg.table)
-            if table is not None and table.status != "finished":
+            if table is not None and table.status not in ENDED:
                 outbox.put(encode(M.error(msg.id, "record/not_finished",
                                           "the full record is available once the game has ended")))
                 return
             record = await self.lobby.record(msg.table)
             if record is None:
-                self._refuse(conn, msg.id, "table/unknown", f"there is no finished table {msg.table!r}")
+                self._refuse(conn, msg.id, "table/unknown", f"there is no ended table {msg.table!r}")
                 return
             outbox.put(encode(M.ok(msg.id, record=record)))
         else:  # pragma: no cover - the codec only yields catalogue types

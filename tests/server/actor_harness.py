@@ -40,14 +40,13 @@ class Harness:
         self.table, self.clients, self.store = table, clients, store
         self.owns_store = owns_store
         self.n = 0
-
-    @property
-    def port(self) -> GamePort:
-        return self.table.port
+        # The port the test asks about the game; the table's own, unless the
+        # test must not touch that one (a port that counts its calls).
+        self.port: GamePort = table.port
 
     @property
     def waiting(self) -> Waiting | None:
-        return self.table.port.waiting(self.table.state)
+        return self.port.waiting(self.table.state)
 
     @property
     def pivot(self) -> int:
@@ -56,7 +55,7 @@ class Harness:
         return waiting.pivot
 
     def prompt(self, viewer: int | str) -> dict[str, Any] | None:
-        return self.table.port.prompts(self.table.state, [viewer])[viewer]
+        return self.port.prompts(self.table.state, [viewer])[viewer]
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         prompt = self.prompt(seat)
