@@ -44,7 +44,7 @@ INHABITANTS = r"(Shogun|Soryo|Maho-Tsukai|Daimyo|Samurai|Akindo|Nofu|Ninja|Geish
 
 def _oriente() -> list[str]:
     script = Path(sys.executable).with_name("oriente")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.server.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.cli"]
 
 
 def _seed_with_stone_at(seat: int) -> int:

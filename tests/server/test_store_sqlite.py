@@ -351,7 +351,7 @@ trio.run(main, sys.argv[1])
 """
 
 
-SERVE = [sys.executable, "-m", "oriente.server.cli", "serve", "--port", "0", "--quiet"]
+SERVE = [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--quiet"]
 
 
 async def test_a_second_server_on_the_same_store_refuses_to_start(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The `oriente` command.
+"""The `oriente` command (`python -m oriente.cli`).
 
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
@@ -33,10 +33,14 @@ def _print_events(events: Sequence[Any], viewer: Viewer, out: Callable[[str], No
 def cmd_demo(args: argparse.Namespace) -> int:
     """A server on the embedded store, a table of bots over websockets, the
     game told live as a spectator sees it; then the scores and the record."""
-    from oriente.server.demo import demo
+    from oriente.server.games import PORTS
 
-    if not 4 <= args.seats <= 12:
-        print(f"oriente demo: a table has 4 to 12 seats, not {args.seats} (R1.4)", file=sys.stderr)
+    from .demo import demo
+
+    seats = PORTS["oriente"].seats
+    if args.seats not in seats:
+        print(f"oriente demo: a table has {seats.start} to {seats.stop - 1} seats, not {args.seats} (R1.4)",
+              file=sys.stderr)
         return 2
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
@@ -197,7 +201,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

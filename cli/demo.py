@@ -17,11 +17,11 @@ from typing import Any, Callable
 
 import trio
 
-from ..clients.narrate import describe_result, narrate
-from ..clients.sdk import Client
-from .app import App
-from .policies import POLICIES
-from .rules import SPECTATOR
+from oriente.clients.narrate import describe_result, narrate
+from oriente.clients.sdk import Client
+from oriente.server.app import App
+from oriente.server.policies import POLICIES
+from oriente.server.rules import SPECTATOR
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
@@ -122,7 +122,7 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
                       policy: str, name: str, quick: bool) -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
-    from ..clients.terminal import run_play
+    from oriente.clients.terminal import run_play
 
     ready = threading.Event()
     where: dict[str, Any] = {}
