@@ -165,7 +165,7 @@ class GamePort(Protocol):
 
     def refills(self, events: list[PlainEvent]) -> int:
         """How many times these events refill every seat's time bank (a new
-        season, say); usually 0."""
+        phase of the game, say); usually 0."""
         ...
 
     def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None:

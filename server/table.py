@@ -599,8 +599,8 @@ class Table:
 
     def _rearm(self, refills: int = 0) -> None:
         """Arm a deadline for each new (decision, pivot); keep a running one.
-        The deadline that ends is charged to its bank before a season's
-        refill, so the refill is never eaten by the time already spent."""
+        The deadline that ends is charged to its bank before the game's
+        refills, so a refill is never eaten by the time already spent."""
         now = trio.current_time()
         waiting = self.port.waiting(self.state) if self.state is not None and self.status == "running" else None
         d = self.clock.deadline

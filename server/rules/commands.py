@@ -15,7 +15,7 @@ from typing import Union
 
 
 class ActionKind(str, Enum):
-    """The actions of R5/R6/R7, named as in RULES.md."""
+    """The actions of R5/R6/R7, named as in docs/rules.md."""
 
     ATTACK = "attack"
     BLESSING = "blessing"

@@ -3,7 +3,7 @@
 A pure state machine: no clock, no I/O, randomness from the state's own
 streams. The same config and the same ordered commands give the same events.
 
-Flow, in RULES.md terms (the phase table is drawn in state.Phase):
+Flow, in docs/rules.md terms (the phase table is drawn in state.Phase):
 asking (R3.2) -> announcement (R4.1) -> privilege rounds (R4.4, R10.2a) ->
 fulfilment (R4.5) -> the action (actions.py, possibly with its own
 prompt or round) -> asking resumes at the fulfiller's left (R3.3) -> ...
