@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
@@ -127,13 +128,16 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     ready = threading.Event()
     where: dict[str, Any] = {}
 
+    def on_ready(url: str, table: str, token: str) -> None:
+        where.update(url=url, table=table, token=token)
+        ready.set()
+
     def background() -> None:
         try:
             where["record"] = trio.run(lambda: run_table(
                 seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if quick else 0.3,
-                out=lambda line: None, person=True, quick=quick, person_name=name, ready=lambda url, table, token: (where.update(url=url, table=table, token=token),
-                                                              ready.set())))
-        except BaseException as exc:  # noqa: BLE001 - reported below, in words
+                out=lambda line: None, person=True, quick=quick, person_name=name, ready=on_ready))
+        except BaseException as exc:
             where["error"] = exc
             ready.set()
 

@@ -15,8 +15,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from oriente.clients.narrate import describe_result, narrate
 from oriente.server.rules import EVERYONE, SPECTATOR, plain, project, replay

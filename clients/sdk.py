@@ -23,14 +23,16 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any
 
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import connect as ws_connect
+from websockets.typing import Subprotocol
 
 log = logging.getLogger("oriente.sdk")
 
@@ -50,6 +52,14 @@ FATAL_CLOSE = frozenset({1008, 1009})
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
+
+
+def _decode(raw: str | bytes) -> Any:
+    """A server frame: binary msgpack (PROTOCOL.md 1); a text frame is a
+    server that speaks another protocol."""
+    if isinstance(raw, str):
+        raise Disconnected("the server sent a text frame; it does not speak oriente.v1")
+    return _decoder.decode(raw)
 
 
 class ServerError(Exception):
@@ -123,7 +133,7 @@ class Client:
 
     @classmethod
     @asynccontextmanager
-    async def connect(cls, url: str, **kw: Any) -> AsyncIterator["Client"]:
+    async def connect(cls, url: str, **kw: Any) -> AsyncIterator[Client]:
         """Connect (raising Disconnected if the server cannot be reached)."""
         client = cls(url, **kw)
         try:
@@ -150,9 +160,9 @@ class Client:
         failures = 0
         while True:
             try:
-                async with ws_connect(self.url, subprotocols=[SUBPROTOCOL], compression=None,
+                async with ws_connect(self.url, subprotocols=[Subprotocol(SUBPROTOCOL)], compression=None,
                                       open_timeout=10) as ws:
-                    self.welcome = _decoder.decode(await ws.recv())
+                    self.welcome = _decode(await ws.recv())
                     failures = 0
                     if started:
                         await self._restore(ws)
@@ -165,7 +175,7 @@ class Client:
                         started = True
                         task_status.started()
                     async for raw in ws:
-                        self._dispatch(_decoder.decode(raw))
+                        self._dispatch(_decode(raw))
                 # The iteration ends quietly on a clean close (1000, or 1001
                 # when the server shuts down): a drop like any other.
                 reason: object = f"closed by the server (code {ws.close_code})"
@@ -351,7 +361,7 @@ class Client:
         self._subs[table] = sub
         return sub
 
-    async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> "Seat":
+    async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> Seat:
         sub = self._subscribe(table, -1, None, views)
         try:
             reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views})
@@ -361,7 +371,7 @@ class Client:
         sub.viewer, sub.token = reply["seat"], reply["token"]
         return Seat(self, sub)
 
-    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> "Seat":
+    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> Seat:
         sub = self._subscribe(table, -1, token, views)
         sub.last_seq = after or 0
         try:
@@ -388,7 +398,7 @@ class Client:
             sub.send.close()
         await self.request({"t": "unsubscribe", "table": table})
 
-    async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> "Watch":
+    async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> Watch:
         sub = self._subscribe(table, "spectator", None, views)
         try:
             await self.request({"t": "spectate", "table": table, "after": after, "views": views})
@@ -462,7 +472,7 @@ class Turn:
     """Your seat should act on `prompt`: pick from `legal` and `answer()`.
     `early` is True when you are answering ahead of your turn (sealed)."""
 
-    seat: "Seat"
+    seat: Seat
     prompt: dict[str, Any]
     view: dict[str, Any] | None
     early: bool
@@ -507,7 +517,7 @@ class Seat(Watch):
     async def chat(self, text: str) -> None:
         await self.client.request({"t": "chat", "table": self.table, "text": text})
 
-    async def propose_deal(self, transfers: list[dict[str, Any]] = (), promises: list[dict[str, Any]] = (),
+    async def propose_deal(self, transfers: Sequence[dict[str, Any]] = (), promises: Sequence[dict[str, Any]] = (),
                            note: str = "") -> dict[str, Any] | None:
         return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
                                "note": note})

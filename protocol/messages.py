@@ -12,7 +12,7 @@ golden frames. Change this file, change those two.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, get_args
 
 import msgspec
 
@@ -27,7 +27,7 @@ DEFAULT_GAME = "oriente"
 MAX_FRAME = 64 * 1024
 HARD_MAX_FRAME = 1024 * 1024
 
-ClientId = Union[int, str, None]
+ClientId = int | str | None
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -133,13 +133,13 @@ class GetRecord(_Msg, tag="record"):
     table: str
 
 
-ClientMessage = Union[
-    Hello, Ping, ListTables, CreateTable, Join, Leave, Start, Resume, Spectate, Unsubscribe,
-    Act, Chat, GetRecord,
-]
+ClientMessage = (
+    Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
+    | Act | Chat | GetRecord
+)
 
 CLIENT_TYPES = tuple(
-    cls.__struct_config__.tag for cls in ClientMessage.__args__  # type: ignore[attr-defined]
+    cls.__struct_config__.tag for cls in get_args(ClientMessage)
 )
 
 
@@ -158,7 +158,7 @@ def error(re: ClientId, code: str, message: str) -> dict[str, Any]:
     return {"t": "error", "re": re, "code": code, "message": message}
 
 
-def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any], info: dict[str, Any],
+def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any] | None, info: dict[str, Any],
              prompt: dict[str, Any] | None) -> dict[str, Any]:
     """The full current view: first thing after (re)subscribing."""
     return {"t": "snapshot", "table": table, "seq": seq, "you": you, "view": view,

@@ -15,6 +15,7 @@ from typing import Any
 
 import trio
 from websockets.trio.server import Server, serve
+from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
 from .game_port import GamePort
@@ -55,7 +56,7 @@ class App:
         self.stop()
         await self.stopped.wait()
 
-    async def run(self, *, task_status: trio.TaskStatus["App"] = trio.TASK_STATUS_IGNORED) -> None:
+    async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
         store = SQLiteStore(self.store_path)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
@@ -66,7 +67,7 @@ class App:
                     transport = Transport(self.lobby, self.metrics, self.limits)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
-                        subprotocols=[M.SUBPROTOCOL], compression=None,
+                        subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,
                         process_request=transport.process_request, max_size=M.HARD_MAX_FRAME,
                         ping_interval=20, ping_timeout=20,
                     ))

@@ -29,7 +29,7 @@ class TimerSettings:
     away_after: int = _DEFAULTS.away_after
 
     @classmethod
-    def bots(cls) -> "TimerSettings":
+    def bots(cls) -> TimerSettings:
         return cls(prompt_ms=2_000, window_ms=0, bank_ms=0, bank_refill_ms=0, zero_wait=True, away_after=3)
 
     def validate(self) -> None:
@@ -74,7 +74,7 @@ class TableClock:
     deadline: Deadline | None = None
 
     @classmethod
-    def new(cls, settings: TimerSettings, n: int) -> "TableClock":
+    def new(cls, settings: TimerSettings, n: int) -> TableClock:
         return cls(settings=settings, seats=[SeatClock(bank_ms=settings.bank_ms) for _ in range(n)])
 
     def duration_ms(self, pivot: int | None, timer: str) -> tuple[int, int]:

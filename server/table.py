@@ -18,13 +18,15 @@ to commands) until the lobby lets it go. Every other table goes on.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
@@ -80,7 +82,7 @@ class TableSettings:
                 "auto_start": self.auto_start, "proxy_after": self.proxy_after}
 
     @classmethod
-    def from_plain(cls, d: dict[str, Any]) -> tuple["TableSettings", dict[str, Any]]:
+    def from_plain(cls, d: dict[str, Any]) -> tuple[TableSettings, dict[str, Any]]:
         """Settings as stored, and the stored fields this version does not
         know, which the game's port reads as legacy (an earlier version kept
         a game's options among them). Settings stored before tables named
@@ -157,10 +159,8 @@ class Table:
     async def send(self, outbox: Outbox | None, message: Any) -> None:
         """Queue a message; blocks only when the inbox is full (back-pressure
         on the sending connection alone). A stopped table drops it."""
-        try:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await self._send.send((outbox, message))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
 
     @property
     def seq(self) -> int:
@@ -216,12 +216,26 @@ class Table:
             await self._disconnected(msg.outbox)
             return
         assert outbox is not None
-        handler = _HANDLERS.get(type(msg))
-        if handler is None:
-            self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
-                                        f"{type(msg).__name__} is not a table message"))
-            return
-        await handler(self, outbox, msg)
+        match msg:
+            case M.Join():
+                await self._join(outbox, msg)
+            case M.Leave():
+                await self._leave(outbox, msg)
+            case M.Start():
+                await self._start(outbox, msg)
+            case M.Resume():
+                await self._resume(outbox, msg)
+            case M.Spectate():
+                await self._spectate(outbox, msg)
+            case M.Unsubscribe():
+                await self._unsubscribe(outbox, msg)
+            case M.Act():
+                await self._act(outbox, msg)
+            case M.Chat():
+                await self._chat(outbox, msg)
+            case _:
+                self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
+                                            f"{type(msg).__name__} is not a table message"))
 
     # -- replies and fan-out -------------------------------------------------------
 
@@ -405,7 +419,7 @@ class Table:
         self.state, game_events = self.port.start(self.setup.config)
         self.status = "running"
         await self.store.update_table(self.id, status="running", now=self.wall())
-        new = [{"type": "TableStarted"}] + game_events
+        new = [{"type": "TableStarted"}, *game_events]
         self._rearm()
         await self._commit(None, new)
         self._publish(new)
@@ -586,7 +600,7 @@ class Table:
         log.error("table %s failed; it ends here, every other table goes on", self.id, exc_info=exc)
         self.status = "failed"
         self.clock.deadline = None
-        event = {"type": "TableFailed", "message": FAILED_MESSAGE}
+        event: dict[str, Any] = {"type": "TableFailed", "message": FAILED_MESSAGE}
         try:
             await self._commit(None, [event])
             await self.store.update_table(self.id, status="failed", now=self.wall())
@@ -664,7 +678,7 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
                 port: GamePort, store: Store, *, paused_ms: int,
-                wall: Callable[[], float] = time.time) -> "Table":
+                wall: Callable[[], float] = time.time) -> Table:
         """Rebuild a table from its log: re-apply every command through the
         rules and check that they give back exactly the events recorded."""
         m = decode_any(meta)
@@ -714,15 +728,3 @@ class Table:
         elif table.status in ENDED:
             table.ended.set()
         return table
-
-
-_HANDLERS: dict[type, Callable[..., Any]] = {
-    M.Join: Table._join,
-    M.Leave: Table._leave,
-    M.Start: Table._start,
-    M.Resume: Table._resume,
-    M.Spectate: Table._spectate,
-    M.Unsubscribe: Table._unsubscribe,
-    M.Act: Table._act,
-    M.Chat: Table._chat,
-}

@@ -43,9 +43,10 @@ import json
 import math
 import secrets
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import msgspec
 import trio
@@ -84,11 +85,11 @@ class _Tokens:
 @contextmanager
 def _repeatable_tokens() -> Iterator[None]:
     original = secrets.token_urlsafe
-    secrets.token_urlsafe = _Tokens()  # type: ignore[assignment]
+    secrets.token_urlsafe = _Tokens()
     try:
         yield
     finally:
-        secrets.token_urlsafe = original  # type: ignore[assignment]
+        secrets.token_urlsafe = original
 
 
 class _Socket:
@@ -217,7 +218,7 @@ def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any]) -> None:
 class Peer:
     """One client connection to the in-memory server."""
 
-    def __init__(self, session: "Session", label: str) -> None:
+    def __init__(self, session: Session, label: str) -> None:
         self.session = session
         self.socket = _Socket(label)
         self.read = 0
@@ -264,7 +265,7 @@ class Session:
         self.lobby = Lobby(PORTS, self.store, nursery, wall=lambda: WALL_EPOCH + trio.current_time())
         self.transport = Transport(self.lobby, Metrics(), limits)
 
-    async def start(self) -> "Session":
+    async def start(self) -> Session:
         await self.nursery.start(self.store.run)
         return self
 
@@ -273,7 +274,8 @@ class Session:
 
     async def connect(self, label: str) -> tuple[Peer, list[bytes]]:
         peer = Peer(self, label)
-        self.nursery.start_soon(self.transport.handler, peer.socket)
+        # _Socket has the parts of a websockets connection the transport uses.
+        self.nursery.start_soon(self.transport.handler, peer.socket)  # type: ignore[arg-type]
         return peer, await peer.receive()
 
     async def wait(self, seconds: float) -> None:

@@ -18,8 +18,19 @@ import msgspec
 from ..game_port import TABLE_SEAT, GameSetup, PlainEvent, RulesRejection, SettingsError, Viewer, Waiting
 from ..policies import POLICIES
 from ..rules import (
-    TABLE, ConfigError, GameConfig, GameState, Rejected, Timeout, apply, command_from_plain, new_game, pending,
-    plain, project, view,
+    TABLE,
+    ConfigError,
+    GameConfig,
+    GameState,
+    Rejected,
+    Timeout,
+    apply,
+    command_from_plain,
+    new_game,
+    pending,
+    plain,
+    project,
+    view,
 )
 from ..rules.config import MAX_SEATS, MIN_SEATS
 from ..rules.views import decision_views

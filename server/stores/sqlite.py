@@ -146,7 +146,7 @@ class _Write:
     """One queued write: a function to run on the write connection inside
     the writer's transaction, and the slot its caller waits on."""
 
-    __slots__ = ("apply", "records", "what", "done", "error", "append")
+    __slots__ = ("append", "apply", "done", "error", "records", "what")
 
     def __init__(self, apply: Callable[[sqlite3.Connection], None], records: int, what: str,
                  append: tuple[str, list[tuple], tuple | None] | None = None) -> None:
@@ -712,8 +712,9 @@ class SQLiteStore:
     async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
         """Tables, oldest first, optionally only those in the given statuses
         (the recovery asks for 'open' and 'running')."""
+        params: tuple[str, ...] = ()
         if statuses is None:
-            sql, params = f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id", ()
+            sql = f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id"
         else:
             wanted = tuple(statuses)
             for status in wanted:
