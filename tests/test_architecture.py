@@ -112,7 +112,7 @@ def test_server_imports_nothing_from_clients_or_the_command() -> None:
 
 
 def test_the_protocol_imports_neither_server_nor_clients() -> None:
-    """(protocol/vectors/generate.py is a tool that runs the server to record
+    """(protocol/vectors/generate.py is a script that runs the server to record
     its frames; the protocol package itself is protocol/*.py.)"""
     bad = {str(p.relative_to(ROOT)): name for p in sorted((ROOT / "protocol").glob("*.py")) for name in imports(p)
            if _within(name, "oriente.server", "oriente.clients", "oriente.cli")}
@@ -128,7 +128,7 @@ def test_clients_use_the_pure_rules_at_most() -> None:
     assert not bad, bad
 
 
-# What a pure rules package may import: the language's own data tools. No
+# What a pure rules package may import: the language's own data structures. No
 # clock, no I/O, no randomness but its own generator, no concurrency.
 PURE = {"__future__", "dataclasses", "enum", "typing", "collections", "collections.abc", "itertools",
         "functools", "math", "operator", "bisect", "heapq"}

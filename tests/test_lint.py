@@ -22,13 +22,13 @@ PARTS = ("server", "protocol", "clients", "cli")
 INSTALL = "install the dev extra: .venv/bin/pip install -e '.[test,dev]'"
 
 
-def _tool(name: str) -> None:
+def _installed(name: str) -> None:
     if importlib.util.find_spec(name) is None:
         pytest.fail(f"{name} is not installed; {INSTALL}")
 
 
 def test_ruff_finds_nothing() -> None:
-    _tool("ruff")
+    _installed("ruff")
     run = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *PARTS], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -47,7 +47,7 @@ def _link_tree() -> Path:
 
 
 def test_mypy_finds_nothing() -> None:
-    _tool("mypy")
+    _installed("mypy")
     base = _link_tree()
     run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                           "-p", "oriente"], cwd=base, capture_output=True, text=True, timeout=600)
