@@ -185,7 +185,7 @@ def board_from_data(data: Any) -> Board:
         "name": name,
         "islands": [
             {"name": n, "size": s, "places": PLACES[s], "pos": list(xy) if xy is not None else None}
-            for n, s, xy in zip(names, sizes, pos)
+            for n, s, xy in zip(names, sizes, pos, strict=True)
         ],
         "connections": [list(e) for e in ends],
     }

@@ -260,7 +260,7 @@ def _give_up(state: OroState, seat: int, cmd: GiveUp, ev: list) -> None:
 
 def _answer(state: OroState, seat: int, cmd: Command, ev: list) -> None:
     """Every seat command: checked completely, then carried out."""
-    _check_decision(state, cmd.decision)  # type: ignore[union-attr]
+    _check_decision(state, cmd.decision)
     if state.phase is Phase.GIVE_UP:
         if not isinstance(cmd, GiveUp):
             raise Rejected("decision/wrong_answer", "now every seat gives up one card to the display (O2.2)")

@@ -13,6 +13,7 @@ follow); cards are islands, never copies (O8.7).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..rules.views import plain
@@ -60,7 +61,9 @@ def _drew(e: dict, seat: int | None) -> dict:
     return e if e["from_display"] or e["seat"] == seat else {**e, "island": None}
 
 
-def _pair(key: str):  # the acting seat and one other see the card
+def _pair(key: str) -> Callable[[dict, int | None], dict]:
+    """The acting seat and the seat named by `key` see the card."""
+
     def redact(e: dict, seat: int | None) -> dict:
         return e if seat in (e["seat"], e[key]) else {**e, "island": None}
     return redact

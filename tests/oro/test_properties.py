@@ -230,10 +230,9 @@ def test_records_replay_exactly(seats, seed, gods):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not LONG, reason="a few minutes: HYPOTHESIS_PROFILE=long runs it")
 def test_many_random_games_with_every_check():
     """The long run of the first property (300 games, every check at every
-    step, the whole command universe on sampled steps); the default run has
-    its 20-example equivalent above."""
+    step; a few minutes, run with -m slow); the default run has its
+    20-example equivalent above."""
     for seed in range(300):
         Table(2 + seed % 3, seed * 2654435761, seed % 2 == 1).play()
