@@ -20,12 +20,12 @@ import nothing but the pure rules' card tables.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from . import heuristic, random_policy
 
-Choose = Callable[[dict, Optional[dict], random.Random], Optional[dict]]
+Choose = Callable[[dict, dict | None, random.Random], dict | None]
 
 
 @dataclass(frozen=True)

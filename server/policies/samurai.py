@@ -64,7 +64,7 @@ def random_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict |
     if not prompt or prompt.get("pivot") != view.get("viewer") or not prompt.get("legal"):
         return None
     options = prompt["legal"]
-    return options[rng.randrange(len(options))]  # type: ignore[no-any-return]
+    return options[rng.randrange(len(options))]
 
 
 def no_offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
@@ -250,7 +250,7 @@ def _choose_figure(view: dict, prompt: dict, rng: random.Random) -> dict:
     strong = {f: sum(info[t]["strength"] or 0 for t in hand if info[t]["kind"] == f) for f in FIGURES}
     options = prompt["legal"]
     top = max(strong[c["figure"]] for c in options)
-    return rng.choice([c for c in options if strong[c["figure"]] == top])  # type: ignore[no-any-return]
+    return rng.choice([c for c in options if strong[c["figure"]] == top])
 
 
 def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
@@ -266,9 +266,9 @@ def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random) -> dic
     table = read_table(view)
     value, best = _best_placement(table, legal)
     if best is None:
-        return ends[0] if ends else legal[0]  # type: ignore[no-any-return]
+        return ends[0] if ends else legal[0]
     if ends and ends[0]["type"] == "EndTurn" and value <= 0.5:
-        return ends[0]  # type: ignore[no-any-return]
+        return ends[0]
     return best
 
 

@@ -9,13 +9,12 @@ command came from a person, a bot or the table's timer: a timeout is just
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import Union
 
 
 class ActionKind(str, Enum):
-    """The actions of R5/R6/R7, named as in RULES.md."""
+    """The actions of R5/R6/R7, named as in docs/rules.md."""
 
     ATTACK = "attack"
     BLESSING = "blessing"
@@ -176,12 +175,13 @@ class SettlePromise:
     kept: bool
 
 
-Command = Union[
-    Announce, Pass, Claim, Support, Join, Choose, Timeout,
-    ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise,
-]
+Command = (
+    Announce | Pass | Claim | Support | Join | Choose | Timeout
+    | ProposeDeal | AcceptDeal | DeclineDeal | WithdrawDeal | SettlePromise
+)
 
 # Commands that answer a decision (they carry `decision`).
+DecisionCommand = Announce | Pass | Claim | Support | Join | Choose
 DECISION_COMMANDS = (Announce, Pass, Claim, Support, Join, Choose)
 DEAL_COMMANDS = (ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise)
 

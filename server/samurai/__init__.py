@@ -26,7 +26,7 @@ from .commands import (
     Timeout,
 )
 from .config import GameConfig
-from .data import (
+from .datafiles import (
     Board,
     DataError,
     TileSet,

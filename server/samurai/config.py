@@ -13,7 +13,7 @@ from typing import Any
 
 from ._shared import ConfigError
 from .board import Layout
-from .data import Board, TileSet, default_board, default_tiles, read_board, read_tiles
+from .datafiles import Board, TileSet, default_board, default_tiles, read_board, read_tiles
 from .pieces import MAX_SEATS, MIN_SEATS
 
 

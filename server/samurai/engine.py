@@ -26,7 +26,7 @@ from .commands import (
     Timeout,
 )
 from .config import GameConfig
-from .data import TILES_PER_SEAT
+from .datafiles import TILES_PER_SEAT
 from .decisions import Decision, Topic
 from .events import (
     CapitalFilled,

@@ -92,8 +92,8 @@ def check_place(state: GameState, seat: int, cmd: Placement) -> Tile:
     match cmd:
         case PlaceTile():
             if t.kind in (TileKind.FIGURE_SWAP, TileKind.TILE_SWAP):
-                raise Rejected("tile/use_swap_command",
-                               f"the {t.kind.value} is played with {'SwapFigures' if t.kind is TileKind.FIGURE_SWAP else 'SwapTile'} (S3.5, S3.6)")
+                command = "SwapFigures" if t.kind is TileKind.FIGURE_SWAP else "SwapTile"
+                raise Rejected("tile/use_swap_command", f"the {t.kind.value} is played with {command} (S3.5, S3.6)")
             _check_target(state, t, cmd.hex)
         case SwapFigures():
             if t.kind is not TileKind.FIGURE_SWAP:

@@ -65,4 +65,4 @@ def command_from_plain(data: Any) -> C.Command:
     if cls is C.Timeout:
         return C.Timeout(decision=did, pivot=_int(data, "pivot", optional=True))
     assert cls in (C.EndTurn, C.Pass)
-    return cls(decision=did)  # type: ignore[no-any-return]
+    return cls(decision=did)

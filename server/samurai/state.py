@@ -19,7 +19,7 @@ from enum import Enum
 from ._shared import Pcg32
 from .board import Layout
 from .config import GameConfig
-from .data import TileSet
+from .datafiles import TileSet
 from .events import GameEnded
 from .pieces import Figure
 

@@ -50,7 +50,7 @@ _OWN_TILES = frozenset({"TilesChosen", "TilesDrawn"})
 
 def screen_open(state: GameState, seat: int, viewer: Viewer) -> bool:
     """Whether `viewer` sees the figures `seat` captured (S4.3, S7.4)."""
-    return state.n == 2 or viewer == seat or viewer == EVERYONE or state.phase is Phase.OVER
+    return state.n == 2 or viewer in (seat, EVERYONE) or state.phase is Phase.OVER
 
 
 def _figures(counts: list[int]) -> dict[str, int]:
@@ -69,7 +69,7 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
     tiles = state.tileset.tiles
     players = []
     for s in range(state.n):
-        own = viewer == s or viewer == EVERYONE
+        own = viewer in (s, EVERYONE)
         hand = state.hand[s]
         players.append({
             "seat": s,
@@ -148,7 +148,7 @@ def _decision_for(state: GameState, base: dict, viewer: Viewer) -> dict:
     if sel is not None:
         # A sealed choice is shown to its own seat only, not even that it exists (S7.2).
         if _is_seat(viewer) and viewer in sel.sealed:
-            out["sealed"] = list(sel.sealed[viewer])  # type: ignore[index]
+            out["sealed"] = list(sel.sealed[viewer])
         elif viewer == EVERYONE:
             out["sealed"] = {str(s): list(t) for s, t in sel.sealed.items()}
     if _is_seat(viewer):

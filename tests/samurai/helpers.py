@@ -27,7 +27,7 @@ from oriente.server.samurai import (
     Topic,
 )
 from oriente.server.samurai.board import Layout, build_layout
-from oriente.server.samurai.data import TILES_PER_SEAT
+from oriente.server.samurai.datafiles import TILES_PER_SEAT
 from oriente.server.samurai.pieces import FIGURES, Hex, Terrain
 from oriente.server.samurai.state import GameState, Phase
 

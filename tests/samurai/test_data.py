@@ -20,7 +20,7 @@ from oriente.server.samurai import (
     read_board,
     read_tiles,
 )
-from oriente.server.samurai.data import default_board
+from oriente.server.samurai.datafiles import default_board
 
 
 def board():

@@ -16,7 +16,7 @@ from oriente.server.samurai import (
     apply,
     pending,
 )
-from oriente.server.samurai.data import default_board, default_tiles
+from oriente.server.samurai.datafiles import default_board, default_tiles
 from oriente.server.samurai.moves import influence
 from oriente.server.samurai.pieces import FIGURES, PARTS_IN_PLAY, TileKind
 

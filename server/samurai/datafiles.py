@@ -188,7 +188,7 @@ def read_tiles(data: Any) -> TileSet:
         problems.append(f"'format' must be {TILES_FORMAT!r}")
     raw = data.get("tiles")
     if not isinstance(raw, list):
-        raise DataError("tile set", problems + ["'tiles' must be a list"])
+        raise DataError("tile set", [*problems, "'tiles' must be a list"])
     for i, t in enumerate(raw):
         if not isinstance(t, dict):
             problems.append(f"tile {i} is not an object")
