@@ -6,7 +6,7 @@ The table server, bots and tests all drive the game through this surface.
 """
 
 from .commands import (
-    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Join, Pass,
+    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Done, Join, Pass,
     Promise, PromiseKind, ProposeDeal, SettlePromise, Side, Support, Timeout, Transfer, WithdrawDeal,
 )
 from .config import GameConfig
@@ -20,7 +20,7 @@ from .views import EVERYONE, SPECTATOR, project, view
 
 __all__ = [
     "TABLE", "AcceptDeal", "Action", "ActionKind", "Announce", "Choose", "Claim", "Command",
-    "DeclineDeal", "Join", "Pass", "Promise", "PromiseKind", "ProposeDeal", "SettlePromise", "Side",
+    "DeclineDeal", "Done", "Join", "Pass", "Promise", "PromiseKind", "ProposeDeal", "SettlePromise", "Side",
     "Support", "Timeout", "Transfer", "WithdrawDeal", "GameConfig", "Decision", "DecisionKind", "Timer",
     "Topic", "apply", "is_over", "legal", "new_game", "pending", "ConfigError", "Rejected", "Game",
     "replay", "command_from_plain", "plain", "GameState", "Phase", "EVERYONE", "SPECTATOR", "project",

@@ -19,15 +19,15 @@ from .actions import (
 from .board import GeishaEnd, draw_top, reveal, set_inhabitant
 from .cards import GEISHA, KIND, NINJAS, SHOGUN, TREASURES, Kind
 from .commands import (
-    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Join,
+    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Done, Join,
     Pass, ProposeDeal, SettlePromise, Side, Support, Timeout, WithdrawDeal,
 )
 from .config import GameConfig
 from .decisions import Decision, DecisionKind, Timer, Topic
 from .errors import Rejected
 from .events import (
-    Announced, Fulfilled, BonusAwarded, GameStarted, NegotiationClosed, Passed, PrivilegePassed,
-    PrivilegeRoundOpened, RevolutionAnswered, SeasonBegan, SeasonEnded, SupportDeclared,
+    Announced, Fulfilled, BonusAwarded, GameStarted, NegotiationClosed, NegotiationDone, Passed,
+    PrivilegePassed, PrivilegeRoundOpened, RevolutionAnswered, SeasonBegan, SeasonEnded, SupportDeclared,
 )
 from .flow import current_decision_id, open_prompt, open_round
 from .legality import (
@@ -278,6 +278,13 @@ _COMPLETE = {Topic.PRIVILEGE: _privilege_complete, Topic.SUPPORT: _support_compl
              Topic.REVOLUTION: _revolution_complete}
 
 
+def _window_settled(state: GameState) -> bool:
+    """R10.2b1: both fighters said done and every asked seat answered early."""
+    rnd = state.round
+    assert rnd is not None
+    return len(rnd.done) == 2 and len(rnd.sealed) == len(rnd.asked)
+
+
 def _close_window(state: GameState, ev: list) -> None:
     """R10.2b: the negotiation window closes; the support round begins."""
     rnd = state.round
@@ -397,7 +404,7 @@ def _answer_round(state: GameState, seat: int, cmd: Command, ev: list) -> None:
     _check_round_answer(state, seat, cmd)
     rnd.sealed[seat] = cmd  # sealed until the seat is the pivot (R10.2)
     if state.phase is Phase.NEGOTIATION:
-        if len(rnd.sealed) == len(rnd.asked):
+        if _window_settled(state):
             _close_window(state, ev)
     elif index == rnd.pos:
         _run_round(state, ev)
@@ -410,6 +417,27 @@ def _answer(state: GameState, seat: int, cmd: Command, ev: list) -> None:
         _answer_prompt(state, seat, cmd, ev)
     else:
         _answer_round(state, seat, cmd, ev)
+
+
+def _done(state: GameState, seat: int, cmd: Command, ev: list) -> None:
+    """R10.2b1: a fighter says it is done bargaining; the window closes once
+    both fighters have and every asked seat has answered early."""
+    assert isinstance(cmd, Done)
+    seat = _check_seat(state, seat)
+    _check_decision(state, cmd.decision)
+    rnd, fight = state.round, state.fight
+    if state.phase is not Phase.NEGOTIATION or rnd is None or fight is None:
+        if state.phase is Phase.SUPPORT:
+            raise Rejected("decision/closed", f"the negotiation window of decision {cmd.decision} has closed")
+        raise Rejected("decision/wrong_answer", "only a negotiation window is answered with done (R10.2b1)")
+    if seat not in (fight.attacker, fight.defender):
+        raise Rejected("window/not_fighter", "only the attacker and the defender say done (R10.2b1)")
+    if seat in rnd.done:
+        raise Rejected("decision/answered", "you have already said done in this window")
+    rnd.done.append(seat)
+    ev.append(NegotiationDone(seat=seat, decision=rnd.decision))
+    if _window_settled(state):
+        _close_window(state, ev)
 
 
 def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
@@ -457,7 +485,7 @@ def _deal(handler):
 
 _HANDLERS = {
     Announce: _answer, Pass: _answer, Claim: _answer, Support: _answer, Join: _answer, Choose: _answer,
-    Timeout: _timeout,
+    Done: _done, Timeout: _timeout,
     ProposeDeal: _deal(deals.propose), AcceptDeal: _deal(deals.accept), DeclineDeal: _deal(deals.decline),
     WithdrawDeal: _deal(deals.withdraw), SettlePromise: _deal(deals.settle),
 }
@@ -534,6 +562,9 @@ def legal(state: GameState, seat: int) -> list[Command]:
                 card = state.inhabitant[seat]
                 if card is not None and KIND[card] is Kind.NOFU:
                     out.append(Join(decision=did))
+        elif (rnd is not None and state.phase is Phase.NEGOTIATION and state.fight is not None
+              and seat in (state.fight.attacker, state.fight.defender) and seat not in rnd.done):
+            out.append(Done(decision=rnd.decision))  # R10.2b1
     if state.deals:
         for deal in state.deals.values():
             if seat in deal.parties:

@@ -18,6 +18,7 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any, Union
 
+from .decisions import DecisionKind
 from .engine import legal, pending
 from .state import GameState
 
@@ -143,6 +144,8 @@ def _decision_base(state: GameState) -> dict | None:
     rnd = state.round
     if rnd is not None:
         out["published"] = [[s, plain(a)] for s, a in rnd.published]
+        if d.kind is DecisionKind.WINDOW:
+            out["done"] = list(rnd.done)  # the fighters that said done (R10.2b1), public
     return out
 
 
