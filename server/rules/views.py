@@ -223,6 +223,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "action": plain(state.action),
         "chain": [s for s in range(n) if state.chain_mask >> s & 1],
         "fight": None,
+        "max_open_proposals": state.config.max_open_proposals,
         "deals": [
             {"deal": d.id, "proposer": d.proposer, "parties": list(d.parties),
              "transfers": plain(d.transfers), "promises": plain(d.promises), "accepted": sorted(d.accepted)}

@@ -72,7 +72,7 @@ PROMISE_TEXTS = ("I will support you", "I will not claim", "I pay next season", 
 VIEW_KEYS = {
     "viewer", "seats", "season", "phase", "stone_holder", "workers", "deck_size", "deck_bottom", "bonus_size",
     "bonus_set_aside", "bonus_awarded", "geisha", "in_play", "decision", "announcer", "action", "chain", "fight",
-    "deals", "ledger", "result",
+    "deals", "ledger", "result", "max_open_proposals",
 }
 SEAT_KEYS = {"seat", "disc", "revealed", "pile", "kept", "broken", "inhabitant", "empty", "known_to"}
 
