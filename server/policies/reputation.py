@@ -5,11 +5,11 @@ Every seat's kept/broken record is public (R8.6), so it is the one thing a
 policy can learn about another seat's honesty. Two numbers come out of it:
 
 - **trust(seat)**: the chance that the seat keeps its next promise, a Beta
-  estimate with one kept and one broken promise imagined up front
-  ((kept + 1) / (kept + broken + 2)): a stranger's word is worth half, a
-  record of keeping earns more, a broken promise costs a lot while the
-  record is short. A promise made to us is worth its benefit times the
-  promiser's trust.
+  estimate with three kept and one broken promise imagined up front
+  ((kept + 3) / (kept + broken + 4)): a stranger's word is worth three
+  quarters (most promises the ledger settles are kept), a record of keeping
+  earns more, a broken promise costs a lot while the record is short. A
+  promise made to us is worth its benefit times the promiser's trust.
 - **reputation_cost(board)**: what one more broken promise on our own record
   costs us, in points. Breaking lowers our trust by `trust_drop`; every
   later deal we make is then worth that much less to our partners, and so to
@@ -31,7 +31,7 @@ from .model import Board
 
 DEAL_SURPLUS = 1.2  # points a season that our deals bring us, roughly (bench/bots.py measures it)
 BREAK_MARGIN = 0.5  # points: breaking must clearly pay, not just by rounding
-PRIOR_KEPT = 1.0
+PRIOR_KEPT = 3.0
 PRIOR_BROKEN = 1.0
 
 

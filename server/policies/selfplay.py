@@ -137,6 +137,8 @@ class Played:
     decide_ns: list[list[int]] = field(default_factory=list)  # per seat: choose() calls as the pivot
     talk_ns: list[list[int]] = field(default_factory=list)  # per seat: every other policy call
     said: list[tuple[int, str]] = field(default_factory=list)  # chat lines from Policy.say
+    windows: int = 0  # negotiation windows opened
+    windows_timed_out: int = 0  # ... closed by the clock rather than by done and early answers (R10.2b1)
 
     @property
     def result(self):
@@ -192,7 +194,7 @@ class _Table:
         played.by_seat[seat] += 1
         if kind == "ProposeDeal":
             played.deals_proposed += 1
-        played.tally.see(events)
+        self.see(events)
         if self.talk:
             line = self.policies[seat].say(v, cmd)
             if line:
@@ -200,7 +202,13 @@ class _Table:
         return True
 
     def timeout(self, d: Decision) -> None:
-        self.played.tally.see(apply(self.state, TABLE, Timeout(decision=d.id, pivot=d.pivot)))
+        if d.pivot is None:
+            self.played.windows_timed_out += 1
+        self.see(apply(self.state, TABLE, Timeout(decision=d.id, pivot=d.pivot)))
+
+    def see(self, events: list) -> None:
+        self.played.tally.see(events)
+        self.played.windows += sum(1 for e in events if isinstance(e, E.FightBegan) and e.decision is not None)
 
 
 def _current(state: GameState) -> Decision | None:
