@@ -234,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bots benchmark: Python {fig['python']}, {games} six-seat games of each table, "
           f"seeds {args.seed}..{args.seed + games - 1}, {args.jobs} process(es)")
     print(f"1. heuristic vs five random: win rate {fig['heuristic_win_rate']:.3f} (fair share "
-          f"{fig['fair_share']:.3f}), mean rank {fig['heuristic_mean_rank']:.2f} (random {fig['random_mean_rank']:.2f})")
+          f"{fig['fair_share']:.3f}), mean rank {fig['heuristic_mean_rank']:.2f} "
+          f"(random {fig['random_mean_rank']:.2f})")
     print(f"2. negotiator vs five heuristic: win rate {fig['negotiator_alone_win_rate']:.3f}, mean rank "
           f"{fig['negotiator_alone_mean_rank']:.2f}; the heuristic seats {fig['heuristic_alone_table_win_rate']:.3f}")
     print(f"3. three negotiators, three heuristic, 20 arrangements: win rate per seat "

@@ -32,7 +32,8 @@ Deal = dict[str, Any]
 SIDES = ("attacker", "defender")
 # Card id -> value (PROTOCOL.md, "Cards"): 0 Shogun 7, 1-2 Soryo 6, 3-6 Maho-Tsukai 5, 7-11 Daimyo 4,
 # 12-17 Samurai 3, 18-24 Akindo 2, 25-36 Nofu 1, 37-39 Ninja 0, 40 Geisha, 41-52 treasures 2, 3, 4.
-VALUES = (7,) + (6,) * 2 + (5,) * 4 + (4,) * 5 + (3,) * 6 + (2,) * 7 + (1,) * 12 + (0,) * 4 + (2,) * 4 + (3,) * 4 + (4,) * 4
+VALUES = ((7,) + (6,) * 2 + (5,) * 4 + (4,) * 5 + (3,) * 6 + (2,) * 7 + (1,) * 12 + (0,) * 4
+          + (2,) * 4 + (3,) * 4 + (4,) * 4)
 
 
 def card_value(card: int) -> int:
@@ -176,6 +177,7 @@ def trust(view: dict[str, Any], seat: int) -> float:
 
 
 __all__ = [
-    "card_value", "give", "support", "no_attack", "pay", "free", "proposal", "offers_to", "mine", "cards_to", "cards_from",
+    "card_value", "give", "support", "no_attack", "pay", "free", "proposal", "offers_to", "mine", "cards_to",
+    "cards_from",
     "promises_of", "record", "open_promises", "promised_side", "describe", "value", "partner_value", "trust",
 ]

@@ -44,6 +44,7 @@ from typing import Any
 from oriente.server.rules import TABLE, GameConfig, Rejected, Timeout, apply, command_from_plain, new_game, pending
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import VALUE
+from oriente.server.rules.commands import Promise
 from oriente.server.rules.decisions import Decision
 from oriente.server.rules.state import GameState
 from oriente.server.rules.views import view
@@ -73,7 +74,7 @@ class Tally:
     bought_fights: int = 0  # fights whose winner won by the support it paid for
     bought_by: list[int] = field(default_factory=list)  # ... per winning seat
     _deals: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    _promises: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    _promises: dict[int, tuple[Promise, ...]] = field(default_factory=dict)
     _promise_of: dict[int, dict] = field(default_factory=dict)
     _bought: list[tuple[int, int, int]] = field(default_factory=list)
 
@@ -91,15 +92,15 @@ class Tally:
                 self.deals_executed += 1
                 for s in self._deals.get(e.deal, ()):
                     self.executed[s] += 1
-                for pid, p in zip(e.promise_ids, self._promises.get(e.deal, ())):
-                    self._promise_of[pid] = {"kind": p.kind.value, "promiser": p.promiser,
-                                             "attacker": p.attacker, "defender": p.defender}
+                for pid, promise in zip(e.promise_ids, self._promises.get(e.deal, ())):
+                    self._promise_of[pid] = {"kind": promise.kind.value, "promiser": promise.promiser,
+                                             "attacker": promise.attacker, "defender": promise.defender}
             elif isinstance(e, E.PromiseSettled):
                 if e.status == "kept":
                     self.kept[e.promiser] += 1
-                    p = self._promise_of.get(e.promise)
-                    if p is not None and p["kind"] == "support":
-                        self._bought.append((p["attacker"], p["defender"], e.promiser))
+                    entry = self._promise_of.get(e.promise)
+                    if entry is not None and entry["kind"] == "support":
+                        self._bought.append((entry["attacker"], entry["defender"], e.promiser))
                 elif e.status == "broken":
                     self.broken[e.promiser] += 1
             elif isinstance(e, E.FightResolved):
@@ -232,7 +233,7 @@ def _talkers(t: _Table, d: Decision) -> list[tuple[int, bool]]:
     fight = state.fight
     if fight is not None:
         seats = [fight.attacker, fight.defender] + [s for s in seats if s not in (fight.attacker, fight.defender)]
-    owing = set()
+    owing: set[int] = set()
     for deal in state.deals.values():
         owing.update(s for s in deal.parties if s not in deal.accepted)
         owing.add(deal.proposer)

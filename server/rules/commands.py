@@ -9,7 +9,7 @@ command came from a person, a bot or the table's timer: a timeout is just
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Union
 
