@@ -88,7 +88,7 @@ class Figures:
     decide_ns: list[int] = field(default_factory=list)
     talk_ns: list[int] = field(default_factory=list)
 
-    def add(self, other: "Figures") -> None:
+    def add(self, other: Figures) -> None:
         for name in ("games", "hero_seats", "other_seats", "hero_wins", "other_wins", "hero_ranks", "other_ranks",
                      "ninja_wins", "proposed", "accepted", "kept", "broken", "executed", "fights", "bought",
                      "commands"):

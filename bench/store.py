@@ -3,7 +3,7 @@
 Many table tasks append to their own logs at once, each awaiting its commit
 before the next append, as table actors do. The same workload runs twice:
 
-- batched: the real Store (server/store.py), whose single writer commits
+- batched: the real SQLiteStore (server/stores/sqlite.py), whose single writer commits
   everything queued so far in one transaction and one thread hop;
 - naive: one ``trio.to_thread.run_sync`` hop and one transaction per append,
   serialised on one connection (what a straightforward store would do).
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import trio
 
-from oriente.server.store import LogRecord, Store
+from oriente.server.stores import LogRecord, SQLiteStore
 
 BODY = b"\x84" + b"x" * 80  # about the size of an encoded event
 
@@ -101,13 +101,13 @@ async def _workload(
     return time.perf_counter() - start
 
 
-async def _create_tables(store: Store, tasks: int) -> None:
+async def _create_tables(store: SQLiteStore, tasks: int) -> None:
     for t in range(tasks):
         await store.create_table(f"table-{t:05d}", "running", b"", now=0.0)
 
 
 async def bench_batched(path: str, tasks: int, appends: int, per_append: int) -> Result:
-    store = Store(path)
+    store = SQLiteStore(path)
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         await _create_tables(store, tasks)
@@ -120,7 +120,7 @@ async def bench_batched(path: str, tasks: int, appends: int, per_append: int) ->
 
 
 async def bench_naive(path: str, tasks: int, appends: int) -> Result:
-    store = Store(path)  # only to create the schema and the tables
+    store = SQLiteStore(path)  # only to create the schema and the tables
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         await _create_tables(store, tasks)

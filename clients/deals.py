@@ -177,7 +177,23 @@ def trust(view: dict[str, Any], seat: int) -> float:
 
 
 __all__ = [
-    "card_value", "give", "support", "no_attack", "pay", "free", "proposal", "offers_to", "mine", "cards_to",
+    "card_value",
     "cards_from",
-    "promises_of", "record", "open_promises", "promised_side", "describe", "value", "partner_value", "trust",
+    "cards_to",
+    "describe",
+    "free",
+    "give",
+    "mine",
+    "no_attack",
+    "offers_to",
+    "open_promises",
+    "partner_value",
+    "pay",
+    "promised_side",
+    "promises_of",
+    "proposal",
+    "record",
+    "support",
+    "trust",
+    "value",
 ]

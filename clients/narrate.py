@@ -12,13 +12,14 @@ is read here matches commands, records and `--as SEAT`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from oriente.server.rules.cards import card_name
 
 Viewer = int | str | None
 
-__all__ = ["narrate", "describe_result", "action_phrase"]
+__all__ = ["action_phrase", "describe_result", "narrate"]
 
 
 # -- small words ------------------------------------------------------------------
@@ -153,7 +154,8 @@ def _game_started(e: dict, viewer: Viewer) -> str:
     else:
         text += " (hidden)"
     bonus = e.get("bonus_card")
-    text += f". The bonus card lies face down {_secret(bonus, None, viewer)}; {e['deck_size']} cards remain in the deck."
+    text += (f". The bonus card lies face down {_secret(bonus, None, viewer)}; "
+             f"{e['deck_size']} cards remain in the deck.")
     lines.append(text)
     lines.append("With 8 or more seats the hut is used." if e.get("hut_used") else "The hut is not used.")
     return "\n".join(lines)
@@ -219,7 +221,8 @@ def _succession_done(e: dict, viewer: Viewer) -> str:
     if not e.get("done"):
         return f"{who}'s succession does nothing: {target} no longer has the Shogun."
     if e.get("from_pile"):
-        return f"{who}'s Daimyo takes the Shogun's place in {target}'s score pile; the Shogun is now {who.lower()}'s inhabitant."
+        return (f"{who}'s Daimyo takes the Shogun's place in {target}'s score pile; "
+                f"the Shogun is now {who.lower()}'s inhabitant.")
     return f"{who}'s Daimyo and {target}'s Shogun swap places; the Shogun is now {who.lower()}'s inhabitant."
 
 
@@ -288,7 +291,8 @@ def _fight_began(e: dict, viewer: Viewer) -> str:
     card = e.get("defender_card")
     reveal = f"reveals {_a(card)}" if card is not None else "reveals its inhabitant"
     asked = e.get("asked") or []
-    tail = f"{_cap(_seats(asked))} may support a side after the negotiation." if asked else "Nobody can support; the fight is decided at once."
+    tail = (f"{_cap(_seats(asked))} may support a side after the negotiation." if asked
+            else "Nobody can support; the fight is decided at once.")
     return f"{_Seat(e['defender'])} {reveal} to defend against {_seat(e['attacker'])}. {tail}"
 
 
@@ -492,6 +496,8 @@ def narrate_table_event(e: dict, label: Callable[[Any], str] | None = None) -> s
         return f"A bot now plays for {ref(seat)} until its player returns."
     if t == "ProxyOff":
         return f"{who}'s player takes the seat back."
+    if t == "TableFailed":
+        return "An error in the server ended this table; the game stops here, without a result."
     return ""  # TableFinished: the GameEnded line has said it all
 
 
@@ -500,7 +506,7 @@ def _table_event(e: dict, viewer: Viewer) -> str:
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished")
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed")
 
 _NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
     **{t: _table_event for t in TABLE_EVENTS},

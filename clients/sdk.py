@@ -27,16 +27,18 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator
+from typing import Any
 
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import connect as ws_connect
+from websockets.typing import Subprotocol
 
-from . import deals
+from . import deals as deals  # re-exported: sdk.deals
 
 log = logging.getLogger("oriente.sdk")
 
@@ -47,13 +49,23 @@ DECISION_COMMANDS = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "
 # A late or repeated answer: normal for bots, not a bug (PROTOCOL.md). A
 # retry that reaches the table after its last event, or an answer racing the
 # end of the game, gets game/over rather than decision/closed (PROTOCOL.md 5).
-BENIGN = frozenset({"decision/closed", "decision/answered", "game/over"})
+# A table that an error in the server ended (table/failed) is over for bots
+# too: its TableFailed event ends their turns.
+BENIGN = frozenset({"decision/closed", "decision/answered", "game/over", "table/failed"})
 # Close codes after which reconnecting cannot help (PROTOCOL.md 12): too many
 # refused frames (1008), a message over the hard limit (1009).
 FATAL_CLOSE = frozenset({1008, 1009})
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
+
+
+def _decode(raw: str | bytes) -> Any:
+    """A server frame: binary msgpack (PROTOCOL.md 1); a text frame is a
+    server that speaks another protocol."""
+    if isinstance(raw, str):
+        raise Disconnected("the server sent a text frame; it does not speak oriente.v1")
+    return _decoder.decode(raw)
 
 
 class ServerError(Exception):
@@ -92,6 +104,7 @@ class _Sub:
     info: dict[str, Any] | None = None
     finished: bool = False
     result: dict[str, Any] | None = None
+    failed: str | None = None
     send: trio.MemorySendChannel | None = None
     receive: trio.MemoryReceiveChannel | None = None
     unacked: dict[str, Any] | None = None
@@ -126,7 +139,7 @@ class Client:
 
     @classmethod
     @asynccontextmanager
-    async def connect(cls, url: str, **kw: Any) -> AsyncIterator["Client"]:
+    async def connect(cls, url: str, **kw: Any) -> AsyncIterator[Client]:
         """Connect (raising Disconnected if the server cannot be reached)."""
         client = cls(url, **kw)
         try:
@@ -153,9 +166,9 @@ class Client:
         failures = 0
         while True:
             try:
-                async with ws_connect(self.url, subprotocols=[SUBPROTOCOL], compression=None,
+                async with ws_connect(self.url, subprotocols=[Subprotocol(SUBPROTOCOL)], compression=None,
                                       open_timeout=10) as ws:
-                    self.welcome = _decoder.decode(await ws.recv())
+                    self.welcome = _decode(await ws.recv())
                     failures = 0
                     if started:
                         await self._restore(ws)
@@ -168,7 +181,7 @@ class Client:
                         started = True
                         task_status.started()
                     async for raw in ws:
-                        self._dispatch(_decoder.decode(raw))
+                        self._dispatch(_decode(raw))
                 # The iteration ends quietly on a clean close (1000, or 1001
                 # when the server shuts down): a drop like any other.
                 reason: object = f"closed by the server (code {ws.close_code})"
@@ -258,11 +271,13 @@ class Client:
         if t == "snapshot":
             sub.last_seq = max(sub.last_seq, frame["seq"])
             sub.prompt, sub.view, sub.info = frame.get("prompt"), frame.get("view"), frame.get("table_info")
-            if sub.info and sub.info.get("status") == "finished":
+            if sub.info and sub.info.get("status") in ("finished", "failed"):
                 # Subscribed after the end without `after`: no TableFinished
-                # event will come, so the snapshot is the last news.
+                # (or TableFailed) event will come, so the snapshot is the last news.
                 sub.finished = True
                 sub.result = sub.result or sub.info.get("result")
+                if sub.info["status"] == "failed":
+                    sub.failed = sub.failed or "the table failed"
             self._push(sub, Update("snapshot", [], sub.prompt, sub.view))
         elif t == "events":
             fresh = [e for e in frame["events"] if e.get("seq", 0) > sub.last_seq]
@@ -277,6 +292,9 @@ class Client:
                 if e["type"] == "TableFinished":
                     sub.finished = True
                     sub.result = e.get("result")
+                elif e["type"] == "TableFailed":
+                    sub.finished = True
+                    sub.failed = e.get("message") or "the table failed"
             if fresh or not history:
                 self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view))
 
@@ -334,8 +352,10 @@ class Client:
         return (await self.request({"t": "list_tables"}))["tables"]
 
     async def create_table(self, seats: int, **settings: Any) -> str:
-        """Settings as in PROTOCOL.md: name, public, seed, timers, deal,
-        max_open_proposals, auto_start, proxy_after."""
+        """Settings as in PROTOCOL.md 3: name, public, seed, timers,
+        auto_start, proxy_after, game (the server's default when left out:
+        oriente) and that game's options (for oriente: deal,
+        max_open_proposals), e.g. ``options={"max_open_proposals": 2}``."""
         return (await self.request({"t": "create_table", "seats": seats, **settings}))["table"]
 
     async def record(self, table: str) -> dict[str, Any]:
@@ -347,7 +367,7 @@ class Client:
         self._subs[table] = sub
         return sub
 
-    async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> "Seat":
+    async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> Seat:
         sub = self._subscribe(table, -1, None, views)
         try:
             reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views})
@@ -357,7 +377,7 @@ class Client:
         sub.viewer, sub.token = reply["seat"], reply["token"]
         return Seat(self, sub)
 
-    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> "Seat":
+    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> Seat:
         sub = self._subscribe(table, -1, token, views)
         sub.last_seq = after or 0
         try:
@@ -384,7 +404,7 @@ class Client:
             sub.send.close()
         await self.request({"t": "unsubscribe", "table": table})
 
-    async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> "Watch":
+    async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> Watch:
         sub = self._subscribe(table, "spectator", None, views)
         try:
             await self.request({"t": "spectate", "table": table, "after": after, "views": views})
@@ -436,8 +456,14 @@ class Watch:
     def result(self) -> dict[str, Any] | None:
         return self._sub.result
 
+    @property
+    def failed(self) -> str | None:
+        """Why the table ended without a result (a server error ended it:
+        `TableFailed`), or None. Its updates then end like a finished table's."""
+        return self._sub.failed
+
     async def updates(self) -> AsyncIterator[Update]:
-        """Every update until the table finishes (or the connection is lost)."""
+        """Every update until the table finishes or fails (or the connection is lost)."""
         assert self._sub.receive is not None
         async for update in self._sub.receive:
             yield update
@@ -452,7 +478,7 @@ class Turn:
     """Your seat should act on `prompt`: pick from `legal` and `answer()`.
     `early` is True when you are answering ahead of your turn (sealed)."""
 
-    seat: "Seat"
+    seat: Seat
     prompt: dict[str, Any]
     view: dict[str, Any] | None
     early: bool
@@ -497,7 +523,7 @@ class Seat(Watch):
     async def chat(self, text: str) -> None:
         await self.client.request({"t": "chat", "table": self.table, "text": text})
 
-    async def propose_deal(self, transfers: list[dict[str, Any]] = (), promises: list[dict[str, Any]] = (),
+    async def propose_deal(self, transfers: Sequence[dict[str, Any]] = (), promises: Sequence[dict[str, Any]] = (),
                            note: str = "") -> dict[str, Any] | None:
         return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
                                "note": note})

@@ -49,7 +49,7 @@ def decode_client(frame: bytes | str) -> ClientMessage:
         return _client_decoder.decode(frame)
     except msgspec.ValidationError as exc:
         text = str(exc)
-        if "Invalid value" in text and "`$.t`" in text or "missing required field `t`" in text:
+        if ("Invalid value" in text and "`$.t`" in text) or "missing required field `t`" in text:
             return _unknown_type(frame, text)
         raise ProtocolError("message/invalid", text) from None
     except msgspec.DecodeError as exc:
@@ -69,6 +69,18 @@ def _unknown_type(frame: bytes, text: str) -> ClientMessage:
     raise ProtocolError(
         "message/unknown_type", f"unknown message type {kind!r}; known: {', '.join(CLIENT_TYPES)}"
     )
+
+
+def unknown_fields(frame: bytes | str, msg: msgspec.Struct) -> dict[str, Any]:
+    """The top-level fields of a decoded frame that its message type does not
+    define. The server ignores unknown fields, except that `create_table`
+    hands them to the game's port, which may read options that an earlier
+    revision of the protocol placed at the top level (PROTOCOL.md 3)."""
+    if isinstance(frame, str):
+        return {}
+    raw = _any_decoder.decode(frame)
+    known = set(msg.__struct_fields__) | {"t"}
+    return {k: v for k, v in raw.items() if k not in known} if isinstance(raw, dict) else {}
 
 
 def client_id_of(frame: bytes | str) -> Any:

@@ -12,19 +12,22 @@ golden frames. Change this file, change those two.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, get_args
 
 import msgspec
 
 SUBPROTOCOL = "oriente.v1"
 PROTOCOL_VERSION = 1
+# The game of a table whose create_table names none (oriente.v1 served one
+# game before tables named theirs), and of tables stored before then.
+DEFAULT_GAME = "oriente"
 
 # The protocol's own frame limit: larger frames get an error reply and the
 # connection stays open. The websockets max_size above it is the hard ceiling.
 MAX_FRAME = 64 * 1024
 HARD_MAX_FRAME = 1024 * 1024
 
-ClientId = Union[int, str, None]
+ClientId = int | str | None
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -48,7 +51,7 @@ class ListTables(_Msg, tag="list_tables"):
 
 
 class Timers(msgspec.Struct, kw_only=True):
-    """Table timer settings (R10.3), milliseconds."""
+    """Table timer settings, milliseconds (PROTOCOL.md 11)."""
 
     prompt_ms: int = 60_000
     window_ms: int = 30_000
@@ -58,24 +61,19 @@ class Timers(msgspec.Struct, kw_only=True):
     away_after: int = 2
 
 
-class DealSetup(msgspec.Struct, kw_only=True):
-    """A configured deal (R2.8): deck top first, treasures per seat, stone."""
-
-    deck: list[int]
-    treasures: list[int]
-    stone_holder: int
-
-
 class CreateTable(_Msg, tag="create_table"):
+    """A new table of `game`; `options` are that game's own settings, which
+    its port validates (PROTOCOL.md 3)."""
+
     seats: int
     name: str = ""
     public: bool = True
     seed: int | None = None
     timers: Timers | None = None
-    deal: DealSetup | None = None
-    max_open_proposals: int = 3
     auto_start: bool = True
     proxy_after: int | None = None
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = {}
 
 
 class Join(_Msg, tag="join"):
@@ -119,7 +117,7 @@ class Unsubscribe(_Msg, tag="unsubscribe"):
 
 
 class Act(_Msg, tag="act"):
-    """A game command (RULES.md commands, as plain data) for a table this
+    """A game command (plain data, PROTOCOL.md 7) for a table this
     connection holds a seat at."""
 
     table: str
@@ -135,13 +133,13 @@ class GetRecord(_Msg, tag="record"):
     table: str
 
 
-ClientMessage = Union[
-    Hello, Ping, ListTables, CreateTable, Join, Leave, Start, Resume, Spectate, Unsubscribe,
-    Act, Chat, GetRecord,
-]
+ClientMessage = (
+    Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
+    | Act | Chat | GetRecord
+)
 
 CLIENT_TYPES = tuple(
-    cls.__struct_config__.tag for cls in ClientMessage.__args__  # type: ignore[attr-defined]
+    cls.__struct_config__.tag for cls in get_args(ClientMessage)
 )
 
 
@@ -160,7 +158,7 @@ def error(re: ClientId, code: str, message: str) -> dict[str, Any]:
     return {"t": "error", "re": re, "code": code, "message": message}
 
 
-def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any], info: dict[str, Any],
+def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any] | None, info: dict[str, Any],
              prompt: dict[str, Any] | None) -> dict[str, Any]:
     """The full current view: first thing after (re)subscribing."""
     return {"t": "snapshot", "table": table, "seq": seq, "you": you, "view": view,

@@ -10,16 +10,19 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import trio
 from websockets.trio.server import Server, serve
+from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
-from .game_port import OrientePort
+from .game_port import GamePort
+from .games import PORTS
 from .lobby import Lobby
 from .metrics import Metrics
-from .store import Store
+from .stores import SQLiteStore
 from .transport import Limits, Transport
 
 log = logging.getLogger("oriente.server")
@@ -32,8 +35,9 @@ class App:
     `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
 
     def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
-                 limits: Limits = Limits()) -> None:
+                 limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS) -> None:
         self.store_path = store_path
+        self.games = games
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -52,18 +56,18 @@ class App:
         self.stop()
         await self.stopped.wait()
 
-    async def run(self, *, task_status: trio.TaskStatus["App"] = trio.TASK_STATUS_IGNORED) -> None:
-        store = Store(self.store_path)
+    async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
+        store = SQLiteStore(self.store_path)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
-                    self.lobby = Lobby(OrientePort(), store, tables)
+                    self.lobby = Lobby(self.games, store, tables)
                     self.recovered = await self.lobby.recover()
                     transport = Transport(self.lobby, self.metrics, self.limits)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
-                        subprotocols=[M.SUBPROTOCOL], compression=None,
+                        subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,
                         process_request=transport.process_request, max_size=M.HARD_MAX_FRAME,
                         ping_interval=20, ping_timeout=20,
                     ))
@@ -82,9 +86,9 @@ class App:
                 outer.cancel_scope.cancel()
         self.stopped.set()
 
-    async def _heartbeat(self, store: Store) -> None:
+    async def _heartbeat(self, store: SQLiteStore) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume
-        with the time they had left when we went down (R10.3)."""
+        with the time they had left when we went down (PROTOCOL.md 11)."""
         while True:
             await store.heartbeat(time.time())
             await trio.sleep(HEARTBEAT_S)

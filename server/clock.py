@@ -1,4 +1,4 @@
-"""Timer settings and the per-seat clock state of a table (R10.3).
+"""Timer settings and the per-seat clock state of a table (PROTOCOL.md 11).
 
 Pure bookkeeping, no trio: the actor passes in `now` (trio time) so the
 same code runs under the real clock and trio's MockClock.
@@ -29,7 +29,7 @@ class TimerSettings:
     away_after: int = _DEFAULTS.away_after
 
     @classmethod
-    def bots(cls) -> "TimerSettings":
+    def bots(cls) -> TimerSettings:
         return cls(prompt_ms=2_000, window_ms=0, bank_ms=0, bank_refill_ms=0, zero_wait=True, away_after=3)
 
     def validate(self) -> None:
@@ -74,12 +74,12 @@ class TableClock:
     deadline: Deadline | None = None
 
     @classmethod
-    def new(cls, settings: TimerSettings, n: int) -> "TableClock":
+    def new(cls, settings: TimerSettings, n: int) -> TableClock:
         return cls(settings=settings, seats=[SeatClock(bank_ms=settings.bank_ms) for _ in range(n)])
 
     def duration_ms(self, pivot: int | None, timer: str) -> tuple[int, int]:
         """(total, base) for a new deadline: a window's length, or the prompt
-        time plus the pivot's time bank; zero for an away seat (R10.3)."""
+        time plus the pivot's time bank; zero for an away seat."""
         s = self.settings
         if pivot is None or timer == "window":
             w = 0 if s.zero_wait else s.window_ms
@@ -121,7 +121,7 @@ class TableClock:
     def restore(self, data: dict[str, Any], now: float, paused_ms: int) -> None:
         """Resume after a restart. `paused_ms` is how long the table ran
         before the server went down without a saved clock: that time counts,
-        the downtime does not (R10.3: deadlines pause while the table is down)."""
+        the downtime does not: deadlines pause while the table is down."""
         self.seats = [SeatClock(bank_ms=s[0], timeouts_in_row=s[1], away=s[2], proxied=s[3] if len(s) > 3 else False)
                       for s in data["seats"]]
         d = data.get("deadline")

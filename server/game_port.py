@@ -1,29 +1,70 @@
-"""The seam between the table actor and a rules package.
+"""The seam between the table actor and a game: the contract a game's port keeps.
 
-The actor knows a game only through `GamePort`: start it, apply plain
-commands, ask what is open, project events and views. Everything speaks
-plain data (maps of str, int, list, None), so the actor, the store and the
-transport never import a game's types, and another game could be served by
-writing another port (ARCHITECTURE.md: keep the seam clean).
+The table actor, the lobby, the store and the transport know a game only
+through `GamePort`. Everything crossing the seam is plain data (maps of str,
+int, bool, list, None), so none of them imports a game's types, and another
+game is served by writing its pure rules package and a port (one module in
+`server/games/`) and registering it there — not by changing the actor.
+
+What every port guarantees, and what the actor may do with what it gets:
+
+- **Pure and deterministic.** Every method is a function of its arguments
+  and the game state: no I/O, no clock, no global randomness. The same
+  setup and the same commands give the same events, byte for byte, which is
+  what recovery and replays check.
+- **One instance, every table.** A port keeps no per-table data; the state
+  it creates in `start` is the only thing that changes.
+- **`apply` mutates the state it is given, and nothing else.** It either
+  returns the events of the step, or raises `RulesRejection`, and then the
+  state is exactly as before: a refused command leaves no trace. Any other
+  exception is a bug: the actor ends that table (and that table alone) as
+  failed.
+- **Fresh results belong to the caller.** The events `start` and `apply`
+  return, and the prompts `prompts` returns, are new maps the caller owns:
+  the actor adds `seq` to each event and `deadline_ms`, `deadline_at_ms` and
+  `bank_ms` to each prompt. Values nested inside them may be shared, so the
+  caller changes top-level keys only. Everything else a port returns
+  (`view`, `project`, `result`, the setup's maps) is read-only for the
+  caller.
+- **`project` never mutates its argument.** It returns the event itself
+  when the viewer may see all of it, otherwise a new map (keeping the keys
+  it does not hide, `seq` included). Every event has a projection for every
+  viewer, so sequence numbers never skip for anyone.
+- **Game events are maps with a "type"** that never clashes with the
+  table's own event types (`table.TABLE_EVENTS`).
+
+Viewers are a seat number, `"spectator"` (public information only) or
+`"all"` (everything: the record after the end).
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .rules import (
-    TABLE, GameConfig, Rejected, Timeout, apply, command_from_plain, is_over, legal, new_game,
-    pending, plain, project, view,
-)
-from .rules.views import decision_view, decision_views
-
 PlainEvent = dict[str, Any]
+Viewer = int | str
+
+# The seat number of commands the table itself sends: a timeout.
+TABLE_SEAT = -1
 
 
 class RulesRejection(Exception):
-    """A command the rules refuse; `code` is stable and namespaced."""
+    """A command the rules refuse; `code` is stable and namespaced
+    (`decision/closed`), `message` a sentence the sender can act on."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SettingsError(Exception):
+    """Options (or a seat count) a game cannot be played with. `code` is the
+    error code the client gets: `table/bad_settings` for a value out of
+    range, `message/invalid` for a value of the wrong type, or a code of the
+    game's own (documented in PROTOCOL.md)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -32,10 +73,28 @@ class RulesRejection(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class GameSetup:
+    """A table's game as its port configured it (see `GamePort.configure`).
+
+    `options` are the game's options as the game keeps them (plain data,
+    stored with the table); `public` is what anyone may know of them before
+    the game ends (shown in the table's information); `record` is the game's
+    part of the record (its "config", enough to replay the commands);
+    `config` is the game's own configuration object, handed to `start` and
+    opaque to everyone else."""
+
+    options: dict[str, Any]
+    public: dict[str, Any]
+    record: dict[str, Any]
+    config: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Waiting:
-    """One open decision, reduced to what the clock needs: a deadline is
-    armed per `key`; `pivot` is the seat waited on (None: a window that
-    waits on the clock alone); `timer` names the setting ('prompt'/'window')."""
+    """The open decision, reduced to what the clock needs: a deadline is
+    armed per `key` (a new key needs a new deadline); `pivot` is the seat
+    waited on (None: a window that waits on the clock alone); `timer` names
+    the table's timer setting that applies ("prompt" or "window")."""
 
     key: tuple[int, int | None]
     pivot: int | None
@@ -43,94 +102,73 @@ class Waiting:
 
 
 class GamePort(Protocol):
-    def start(self, settings: dict[str, Any]) -> tuple[Any, list[PlainEvent]]: ...
-    def apply(self, state: Any, seat: int, command: Any) -> list[PlainEvent]: ...
-    def timeout(self, state: Any, waiting: Waiting) -> list[PlainEvent]: ...
-    def waiting(self, state: Any) -> Waiting | None: ...
-    def legal(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
-    def view(self, state: Any, viewer: int | str) -> dict[str, Any]: ...
-    def prompt(self, state: Any, viewer: int | str) -> dict[str, Any] | None: ...
-    def prompts(self, state: Any, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]: ...
-    def project(self, event: PlainEvent, viewer: int | str) -> PlainEvent: ...
-    def is_over(self, state: Any) -> bool: ...
-    def result(self, state: Any) -> dict[str, Any] | None: ...
-    def refills(self, events: list[PlainEvent]) -> int: ...
-    def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None: ...
-    def timeout_command(self, waiting: Waiting) -> dict[str, Any]: ...
+    """One game behind the seam. See the module docstring for the rules every
+    method keeps; `server/games/oriente.py` is the reference port and
+    `tests/toy_game/` a minimal one."""
 
+    name: str
+    """The game's id: `create_table.game`, table information, records."""
 
-class OrientePort:
-    """Oriente's rules behind the port."""
+    seats: range
+    """The seat counts the game is played with; the lobby refuses others."""
 
-    name = "oriente"
+    def configure(self, seats: int, seed: int, options: Mapping[str, Any],
+                  legacy: Mapping[str, Any]) -> GameSetup:
+        """Validate a table's game options and build its setup, or raise
+        SettingsError. `legacy` holds top-level fields of `create_table` (or
+        of settings stored by an earlier version) that the protocol does not
+        define: a port may read options an earlier protocol revision placed
+        there, and ignores the rest. Configuring again with the returned
+        `options` and no legacy gives an equal setup (recovery relies on it)."""
+        ...
 
-    def start(self, settings: dict[str, Any]) -> tuple[Any, list[PlainEvent]]:
-        deal = settings.get("deal") or {}
-        config = GameConfig(
-            seats=settings["seats"], seed=settings["seed"],
-            deck=tuple(deal["deck"]) if deal else None,
-            treasures=tuple(deal["treasures"]) if deal else None,
-            stone_holder=deal.get("stone_holder") if deal else None,
-            max_open_proposals=settings.get("max_open_proposals", 3),
-        )
-        state, events = new_game(config)
-        return state, [plain(e) for e in events]
+    def start(self, config: Any) -> tuple[Any, list[PlainEvent]]:
+        """A new game state from `GameSetup.config`, and the events of the start."""
+        ...
 
     def apply(self, state: Any, seat: int, command: Any) -> list[PlainEvent]:
-        try:
-            cmd = command_from_plain(command)
-            if isinstance(cmd, Timeout):
-                raise Rejected("timeout/not_table", "only the table's clock sends timeouts")
-            return [plain(e) for e in apply(state, seat, cmd)]
-        except Rejected as exc:
-            raise RulesRejection(exc.code, exc.message) from None
-
-    def timeout(self, state: Any, waiting: Waiting) -> list[PlainEvent]:
-        cmd = Timeout(decision=waiting.key[0], pivot=waiting.pivot)
-        return [plain(e) for e in apply(state, TABLE, cmd)]
-
-    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+        """Apply one plain command from `seat` (or from TABLE_SEAT: a
+        `timeout_command`) and return its events, or raise RulesRejection
+        leaving the state untouched. A command from a client is any value;
+        the port validates it."""
+        ...
 
     def waiting(self, state: Any) -> Waiting | None:
-        decisions = pending(state)
-        if not decisions:
-            return None
-        d = decisions[0]
-        return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+        """The decision the clock waits on now, or None (nothing is open)."""
+        ...
 
-    def legal(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        return [plain(c) for c in legal(state, seat)]
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
+        """The command the table applies as TABLE_SEAT when `waiting`'s
+        deadline passes: the decision's silence."""
+        ...
 
-    def view(self, state: Any, viewer: int | str) -> dict[str, Any]:
-        return view(state, viewer)
+    def prompts(self, state: Any, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        """Each viewer's view of the open decision, or None: at least `id`,
+        `pivot`, `asked` and `early` (PROTOCOL.md 6), and for a seat its
+        `legal` commands. Built for several viewers at once because the
+        actor needs one per viewer on every step."""
+        ...
 
-    def prompt(self, state: Any, viewer: int | str) -> dict[str, Any] | None:
-        return decision_view(state, viewer)
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        """Everything `viewer` may know now."""
+        ...
 
-    def prompts(self, state: Any, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]:
-        return decision_views(state, viewers)
-
-    def project(self, event: PlainEvent, viewer: int | str) -> PlainEvent:
-        return project(event, viewer)
-
-    def is_over(self, state: Any) -> bool:
-        return is_over(state)
+    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
+        """What `viewer` may see of one event (the one gate for hidden
+        information, with `view`)."""
+        ...
 
     def result(self, state: Any) -> dict[str, Any] | None:
-        return plain(state.result) if state.result is not None else None
+        """None while the game runs; its final result once it has ended
+        (after which no command is applied)."""
+        ...
 
     def refills(self, events: list[PlainEvent]) -> int:
-        """A time bank refills once per season (R10.3)."""
-        return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)
+        """How many times these events refill every seat's time bank (a new
+        phase of the game, say); usually 0."""
+        ...
 
     def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None:
-        """What the reference bot would do for an away seat, from that seat's
-        own view and prompt only (what its owner would see)."""
-        from .policies import POLICIES
-
-        prompt = decision_view(state, seat)
-        if not prompt or not prompt.get("legal"):
-            return None
-        rng = random.Random(hash((state.config.seed, seat, prompt["id"])) & 0xFFFFFFFF)
-        return POLICIES["heuristic"](view(state, seat), prompt, rng)
+        """What a reference bot would send for `seat` now, judging from that
+        seat's own view and prompt only; None to let the silence apply."""
+        ...

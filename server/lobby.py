@@ -1,9 +1,12 @@
 """The lobby: every table of this server, their creation and recovery.
 
-Tables are actors running in the lobby's nursery. After a crash or restart
-`recover()` rebuilds every unfinished table from its log before the server
-accepts connections, deadlines included (they resume with the time they had
-left when the server was last known alive).
+Tables are actors running in the lobby's nursery. The lobby holds a port per
+game it serves (`server/games`) and knows games only through them: a
+`create_table` names its game, and that game's port validates its options.
+After a crash or restart `recover()` rebuilds every unfinished table from
+its log, with the port of the game stored with it, before the server accepts
+connections, deadlines included (they resume with the time they had left
+when the server was last known alive).
 """
 
 from __future__ import annotations
@@ -11,16 +14,17 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any
 from .clock import TimerSettings
-from .game_port import GamePort
-from .rules import ConfigError, GameConfig
-from .table import Table, TableError, TableSettings
+from .game_port import GamePort, GameSetup, SettingsError
+from .stores import Store
+from .table import ENDED, Table, TableError, TableSettings
 
 log = logging.getLogger("oriente.lobby")
 
@@ -38,10 +42,10 @@ class LobbyError(Exception):
 
 
 class Lobby:
-    def __init__(self, port: GamePort, store: Any, nursery: trio.Nursery,
+    def __init__(self, ports: Mapping[str, GamePort], store: Store, nursery: trio.Nursery,
                  *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S) -> None:
         self.linger_s = linger_s
-        self.port = port
+        self.ports = dict(ports)
         self.store = store
         self.nursery = nursery
         self.wall = wall
@@ -50,10 +54,18 @@ class Lobby:
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
 
-    def settings_from(self, msg: M.CreateTable) -> TableSettings:
-        """Validate a create_table message into settings, or raise LobbyError."""
-        if not 4 <= msg.seats <= 12:
-            raise LobbyError("table/bad_settings", "a table has 4 to 12 seats (R1.4)")
+    def settings_from(self, msg: M.CreateTable,
+                      legacy: Mapping[str, Any] | None = None) -> tuple[TableSettings, GameSetup]:
+        """Validate a create_table message into settings and its game's setup,
+        or raise LobbyError. `legacy`: the message's fields the protocol does
+        not define (`codec.unknown_fields`), for the game's port."""
+        port = self.ports.get(msg.game)
+        if port is None:
+            raise LobbyError("table/unknown_game",
+                             f"this server plays {', '.join(sorted(self.ports))}; not {msg.game!r}")
+        if msg.seats not in port.seats:
+            raise LobbyError("table/bad_settings", f"{port.name} is played by {port.seats.start} to "
+                                                   f"{port.seats.stop - 1} seats, not {msg.seats}")
         timers = TimerSettings(**{f: getattr(msg.timers, f) for f in msg.timers.__struct_fields__}) \
             if msg.timers is not None else TimerSettings()
         try:
@@ -65,52 +77,50 @@ class Lobby:
         seed = msg.seed if msg.seed is not None else secrets.randbits(63)
         if not 0 <= seed < 2**64:
             raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
-        deal = None
-        if msg.deal is not None:
-            deal = {"deck": list(msg.deal.deck), "treasures": list(msg.deal.treasures),
-                    "stone_holder": msg.deal.stone_holder}
-        if not 1 <= msg.max_open_proposals <= 20:
-            raise LobbyError("table/bad_settings", "max_open_proposals is between 1 and 20")
-        try:
-            GameConfig(seats=msg.seats, seed=seed,
-                       deck=tuple(deal["deck"]) if deal else None,
-                       treasures=tuple(deal["treasures"]) if deal else None,
-                       stone_holder=deal["stone_holder"] if deal else None,
-                       max_open_proposals=msg.max_open_proposals)
-        except ConfigError as exc:
-            raise LobbyError("table/bad_deal", str(exc)) from None
         if msg.proxy_after is not None and not 1 <= msg.proxy_after <= 100:
             raise LobbyError("table/bad_settings", "proxy_after is between 1 and 100")
-        return TableSettings(seats=msg.seats, name=msg.name, public=msg.public, seed=seed, timers=timers,
-                             deal=deal, max_open_proposals=msg.max_open_proposals,
-                             auto_start=msg.auto_start, proxy_after=msg.proxy_after)
+        try:
+            setup = port.configure(msg.seats, seed, msg.options, legacy or {})
+        except SettingsError as exc:
+            raise LobbyError(exc.code, exc.message) from None
+        settings = TableSettings(game=port.name, seats=msg.seats, name=msg.name, public=msg.public, seed=seed,
+                                 timers=timers, options=setup.options, auto_start=msg.auto_start,
+                                 proxy_after=msg.proxy_after)
+        return settings, setup
 
-    async def create(self, settings: TableSettings) -> Table:
+    async def create(self, settings: TableSettings, setup: GameSetup) -> Table:
         if len(self.tables) >= MAX_TABLES:
             raise LobbyError("lobby/full", "this server holds as many tables as it can")
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, settings, self.port, self.store, wall=self.wall)
+        table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall)
         await table.create()
         self.tables[table_id] = table
         self.nursery.start_soon(self._host, table, name=f"table {table_id}")
         return table
 
     async def _host(self, table: Table) -> None:
-        """Run a table's actor; once its game has ended and lingered, stop it
-        and forget it, so finished games do not pile up in memory."""
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(table.run)
-            await table.finished.wait()
-            await trio.sleep(self.linger_s)
+        """Run a table's actor; once its game has ended (or failed) and
+        lingered, stop it and forget it, so ended games do not pile up in
+        memory. The actor ends a failing table itself (Table._fail); should
+        even that fail, the error stops here, with this table: an exception
+        out of this task would cancel every table of the server."""
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(table.run)
+                await table.ended.wait()
+                await trio.sleep(self.linger_s)
+                nursery.cancel_scope.cancel()
+        except Exception:
+            log.exception("table %s: its actor stopped on an error", table.id)
+        finally:
             self.tables.pop(table.id, None)
-            nursery.cancel_scope.cancel()
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public]
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         table = self.tables.get(table_id)
-        if table is not None and table.status == "finished":
+        if table is not None and table.status in ENDED:
             return table.record()
         body = await self.store.record(table_id)
         return decode_any(body) if body is not None else None
@@ -128,8 +138,14 @@ class Lobby:
                 saved_at, clock_body = clock
                 if last_alive is not None:
                     paused_ms = max(0, int((last_alive - saved_at) * 1000))
+            game = Table.stored_game(row.meta)
+            port = self.ports.get(game)
+            if port is None:
+                # Kept as it is: a server that plays this game can recover it.
+                log.error("cannot recover table %s: this server does not play %r", row.id, game)
+                continue
             try:
-                table = Table.restore(row.id, row.meta, records, clock_body, self.port, self.store,
+                table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
                                       paused_ms=paused_ms, wall=self.wall)
             except (TableError, KeyError, ValueError) as exc:
                 log.error("cannot recover table %s: %s", row.id, exc)

@@ -36,7 +36,7 @@ class Metrics:
             f"oriente_evictions_total {self.evictions}",
             "# TYPE oriente_tables gauge",
         ]
-        for status in ("open", "running", "finished"):
+        for status in ("open", "running", "finished", "failed"):
             lines.append(f'oriente_tables{{status="{status}"}} {statuses.get(status, 0)}')
         lines.append("# TYPE oriente_errors_total counter")
         for code, count in sorted(self.errors.items()):

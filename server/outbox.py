@@ -16,7 +16,7 @@ DEFAULT_CAPACITY = 512
 
 
 class Outbox:
-    __slots__ = ("_send", "receive", "evicted", "label", "_evict_event", "frames", "sending_since")
+    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "receive", "sending_since")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "") -> None:
         self._send, self.receive = trio.open_memory_channel[bytes](capacity)

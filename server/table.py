@@ -8,36 +8,48 @@ event out projected per viewer, coalesced into one frame per viewer per step.
 
 It knows the game only through `GamePort` and never awaits a client: every
 frame goes into a bounded `Outbox` that evicts a client that falls behind.
+
+A bug — an exception from the game's port or from the actor itself — ends
+this table alone (`_fail`): it is logged with its traceback, marked failed
+in the store with its record saved, its viewers get a `TableFailed` event,
+and the actor goes on answering them (a snapshot, its history, `table/failed`
+to commands) until the lobby lets it go. Every other table goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from .clock import Deadline, TableClock, TimerSettings
-from .game_port import GamePort, RulesRejection
+from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError
 from .outbox import Outbox
-from .store import LogRecord
+from .stores import LogRecord, Store
 
 log = logging.getLogger("oriente.table")
 
-TABLE_SEAT = -1
 SPECTATOR = "spectator"
+RECORD_FORMAT = "oriente.record.v1"
 # Events the table itself records around the game; all of them are public.
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-    "SeatPresence", "TableFinished", "ProxyOn", "ProxyOff",
+    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff",
 })
+# What a table's viewers are told when a bug ends it. The error itself stays
+# in the server's log: its text could name a hidden card.
+FAILED_MESSAGE = "an error in the server ended this table; its record keeps the game up to here"
+ENDED = frozenset({"finished", "failed"})
 MAX_CHAT = 500
 MAX_NAME = 32
 HISTORY_CHUNK = 256
@@ -49,36 +61,45 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSettings:
-    """What a table is created with. `seed` and `deal` stay secret until the
-    game ends: they determine every hidden card."""
+    """What a table is created with. `options` are its game's options as the
+    game's port configured them (`GameSetup.options`). `seed` and the
+    options stay secret until the game ends: they may determine hidden cards;
+    only the port's public part of the options is shown before."""
 
+    game: str
     seats: int
     name: str = ""
     public: bool = True
     seed: int = 0
     timers: TimerSettings = field(default_factory=TimerSettings)
-    deal: dict[str, Any] | None = None
-    max_open_proposals: int = 3
+    options: dict[str, Any] = field(default_factory=dict)
     auto_start: bool = True
     proxy_after: int | None = None
 
     def to_plain(self) -> dict[str, Any]:
-        return {"seats": self.seats, "name": self.name, "public": self.public, "seed": self.seed,
-                "timers": self.timers.as_dict(), "deal": self.deal,
-                "max_open_proposals": self.max_open_proposals, "auto_start": self.auto_start,
-                "proxy_after": self.proxy_after}
+        return {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
+                "seed": self.seed, "timers": self.timers.as_dict(), "options": self.options,
+                "auto_start": self.auto_start, "proxy_after": self.proxy_after}
 
     @classmethod
-    def from_plain(cls, d: dict[str, Any]) -> "TableSettings":
-        return cls(seats=d["seats"], name=d["name"], public=d["public"], seed=d["seed"],
-                   timers=TimerSettings(**d["timers"]), deal=d["deal"],
-                   max_open_proposals=d["max_open_proposals"], auto_start=d["auto_start"],
-                   proxy_after=d.get("proxy_after"))
+    def from_plain(cls, d: dict[str, Any]) -> tuple[TableSettings, dict[str, Any]]:
+        """Settings as stored, and the stored fields this version does not
+        know, which the game's port reads as legacy (an earlier version kept
+        a game's options among them). Settings stored before tables named
+        their game belong to the protocol's default game."""
+        known = {f for f in cls.__dataclass_fields__}
+        settings = cls(game=d.get("game", M.DEFAULT_GAME), seats=d["seats"], name=d["name"], public=d["public"],
+                       seed=d["seed"], timers=TimerSettings(**d["timers"]), options=d.get("options") or {},
+                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"))
+        return settings, {k: v for k, v in d.items() if k not in known}
 
-    def public_plain(self) -> dict[str, Any]:
-        return {"seats": self.seats, "name": self.name, "public": self.public,
-                "timers": self.timers.as_dict(), "configured_deal": self.deal is not None,
-                "max_open_proposals": self.max_open_proposals, "auto_start": self.auto_start}
+    def public_plain(self, public_options: dict[str, Any]) -> dict[str, Any]:
+        """The settings anyone may see. The game's public options are under
+        `options`; oriente.v1 showed them among the table's own settings, so
+        they stay there too (PROTOCOL.md 10), where no own setting has the name."""
+        own = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
+               "timers": self.timers.as_dict(), "auto_start": self.auto_start}
+        return {**own, **{k: v for k, v in public_options.items() if k not in own}, "options": public_options}
 
 
 @dataclass(slots=True)
@@ -98,16 +119,6 @@ class Stop:
     pass
 
 
-@dataclass(slots=True)
-class TableStatistics:
-    status: str
-    seq: int
-    commands: int
-    subscribers: int
-    inbox_queued: int
-    frames_sent: int
-
-
 class TableError(Exception):
     """A log that does not replay to what it recorded: refuse to serve it."""
 
@@ -116,11 +127,12 @@ class Table:
     """The actor. Create with `Table(...)`, run `await table.run()` in a
     nursery, talk to it with `await table.send(outbox, message)`."""
 
-    def __init__(self, table_id: str, settings: TableSettings, port: GamePort, store: Any,
+    def __init__(self, table_id: str, settings: TableSettings, port: GamePort, setup: GameSetup, store: Store,
                  *, wall: Callable[[], float] = time.time, inbox_size: int = 1024) -> None:
         self.id = table_id
         self.settings = settings
         self.port = port
+        self.setup = setup
         self.store = store
         self.wall = wall
         self.status = "open"
@@ -140,26 +152,15 @@ class Table:
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
-        self.finished = trio.Event()
+        self.ended = trio.Event()  # set once the game finished or the table failed
 
     # -- talking to the actor ----------------------------------------------------
 
     async def send(self, outbox: Outbox | None, message: Any) -> None:
         """Queue a message; blocks only when the inbox is full (back-pressure
         on the sending connection alone). A stopped table drops it."""
-        try:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await self._send.send((outbox, message))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
-
-    def send_nowait(self, outbox: Outbox | None, message: Any) -> None:
-        self._send.send_nowait((outbox, message))
-
-    def statistics(self) -> TableStatistics:
-        return TableStatistics(status=self.status, seq=len(self._events), commands=len(self._commands),
-                               subscribers=len(self.subscribers),
-                               inbox_queued=self._recv.statistics().current_buffer_used,
-                               frames_sent=self.frames_sent)
 
     @property
     def seq(self) -> int:
@@ -182,15 +183,25 @@ class Table:
             while True:
                 d = self.clock.deadline
                 at = d.at if d is not None else math.inf
+                outbox: Outbox | None = None
+                message: Any = None
                 with trio.move_on_at(at):
                     outbox, message = await self._recv.receive()
-                    if isinstance(message, Stop):
-                        return
-                    await self._handle(outbox, message)
+                if isinstance(message, Stop):
+                    return
+                try:
+                    if message is None:
+                        await self._expire()
+                    else:
+                        await self._handle(outbox, message)
                     await self._settle_dropped()
-                    continue
-                await self._expire()
-                await self._settle_dropped()
+                except Exception as exc:  # a bug: it ends this table, never the server
+                    if self.status == "failed":
+                        log.exception("table %s (failed): an error while serving its viewers", self.id)
+                    else:
+                        await self._fail(exc)
+                    if outbox is not None:  # the sender waits for an answer to this message
+                        self._reply(outbox, M.error(getattr(message, "id", None), "table/failed", FAILED_MESSAGE))
 
     async def _settle_dropped(self) -> None:
         """A seat whose last connection was dropped while we published shows
@@ -205,12 +216,26 @@ class Table:
             await self._disconnected(msg.outbox)
             return
         assert outbox is not None
-        handler = _HANDLERS.get(type(msg))
-        if handler is None:
-            self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
-                                        f"{type(msg).__name__} is not a table message"))
-            return
-        await handler(self, outbox, msg)
+        match msg:
+            case M.Join():
+                await self._join(outbox, msg)
+            case M.Leave():
+                await self._leave(outbox, msg)
+            case M.Start():
+                await self._start(outbox, msg)
+            case M.Resume():
+                await self._resume(outbox, msg)
+            case M.Spectate():
+                await self._spectate(outbox, msg)
+            case M.Unsubscribe():
+                await self._unsubscribe(outbox, msg)
+            case M.Act():
+                await self._act(outbox, msg)
+            case M.Chat():
+                await self._chat(outbox, msg)
+            case _:
+                self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
+                                            f"{type(msg).__name__} is not a table message"))
 
     # -- replies and fan-out -------------------------------------------------------
 
@@ -236,6 +261,13 @@ class Table:
 
     def _prompt(self, viewer: int | str) -> dict[str, Any] | None:
         return self._prompts([viewer])[viewer]
+
+    def _view(self, viewer: int | str) -> dict[str, Any] | None:
+        """The viewer's view; None before the game and after a failure (the
+        state may be half-changed by whatever failed)."""
+        if self.state is None or self.status == "failed":
+            return None
+        return self.port.view(self.state, viewer)
 
     def _prompts(self, viewers: list[int | str]) -> dict[int | str, dict[str, Any] | None]:
         """Each viewer's open decision with its deadline, built in one pass."""
@@ -267,14 +299,15 @@ class Table:
             frame = frames.get((viewer, views))
             if frame is None:
                 items = [self._project(e, viewer) for e in new]
-                view = self.port.view(self.state, viewer) if views and self.state is not None else None
+                view = self._view(viewer) if views else None
                 frame = frames[(viewer, views)] = encode(M.events(self.id, items, prompts[viewer], view=view))
             self._put(outbox, frame)
 
     def info(self) -> dict[str, Any]:
         """Public table information, for the lobby and snapshots."""
         return {
-            "table": self.id, "status": self.status, "settings": self.settings.public_plain(),
+            "table": self.id, "game": self.settings.game, "status": self.status,
+            "settings": self.settings.public_plain(self.setup.public),
             "seats": [None if s is None else {"seat": i, "name": s.name, "connected": s.connections > 0,
                                                "away": self.clock.seats[i].away}
                       for i, s in enumerate(self.slots)],
@@ -285,19 +318,24 @@ class Table:
 
     async def _commit(self, command: dict[str, Any] | None, new: list[dict[str, Any]]) -> None:
         """Sequence and persist a step; returns once durable. Nothing is
-        sent before this returns (the log is the truth)."""
+        sent before this returns (the log is the truth), and the table's
+        memory of its log changes only once the store has it."""
         records = []
+        pos = self.pos
         if command is not None:
-            records.append(LogRecord(pos=self.pos, kind="cmd", seq=None, body=encode(command)))
-            self.pos += 1
+            records.append(LogRecord(pos=pos, kind="cmd", seq=None, body=encode(command)))
+            pos += 1
         seq = self.seq
         for e in new:
             seq += 1
             e["seq"] = seq
-            records.append(LogRecord(pos=self.pos, kind="event", seq=seq, body=encode(e)))
-            self.pos += 1
+            records.append(LogRecord(pos=pos, kind="event", seq=seq, body=encode(e)))
+            pos += 1
         now = trio.current_time()
         await self.store.append(self.id, records, clock=encode(self.clock.to_plain(now)), now=self.wall())
+        self.pos = pos
+        if command is not None:
+            self._commands.append(encode([command["seat"], command["cmd"]]))
         self._events.extend(r.body for r in records if r.kind == "event")
 
     def _meta(self) -> bytes:
@@ -307,7 +345,7 @@ class Table:
     async def create(self) -> None:
         """First write of a new table."""
         await self.store.create_table(self.id, "open", self._meta(), now=self.wall())
-        await self._commit(None, [{"type": "TableOpened", "settings": self.settings.public_plain()}])
+        await self._commit(None, [{"type": "TableOpened", "settings": self.settings.public_plain(self.setup.public)}])
 
     # -- lobby phase -----------------------------------------------------------------
 
@@ -378,11 +416,10 @@ class Table:
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _start_game(self) -> None:
-        settings = self.settings.to_plain()
-        self.state, game_events = self.port.start(settings)
+        self.state, game_events = self.port.start(self.setup.config)
         self.status = "running"
         await self.store.update_table(self.id, status="running", now=self.wall())
-        new = [{"type": "TableStarted"}] + game_events
+        new = [{"type": "TableStarted"}, *game_events]
         self._rearm()
         await self._commit(None, new)
         self._publish(new)
@@ -397,7 +434,7 @@ class Table:
         return None
 
     def _snapshot(self, outbox: Outbox, viewer: int | str) -> None:
-        view = self.port.view(self.state, viewer) if self.state is not None else None
+        view = self._view(viewer)
         self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), self._prompt(viewer)))
 
     def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
@@ -465,8 +502,10 @@ class Table:
                                         "resume your seat with its token before sending commands"))
             return
         if self.status != "running":
-            code = "game/over" if self.status == "finished" else "table/not_started"
-            self._reply(outbox, M.error(msg.id, code, f"the table is {self.status}"))
+            code, text = {"finished": ("game/over", "the game has ended"),
+                          "failed": ("table/failed", FAILED_MESSAGE)}.get(
+                              self.status, ("table/not_started", "the game has not started"))
+            self._reply(outbox, M.error(msg.id, code, text))
             return
         if msg.id is not None and msg.id in self.cids[seat]:
             self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
@@ -474,7 +513,7 @@ class Table:
         new: list[dict[str, Any]] = []
         seat_clock = self.clock.seats[seat]
         seat_clock.timeouts_in_row = 0
-        if seat_clock.away:  # R10.3: any command brings an away seat back
+        if seat_clock.away:  # any command brings an away seat back (PROTOCOL.md 11)
             seat_clock.away = False
             new.append({"type": "SeatBack", "seat": seat})
         if seat_clock.proxied:  # the owner is back: the proxy hands the seat over
@@ -492,7 +531,6 @@ class Table:
             self.cids[seat].add(msg.id)
         new.extend(game_events)
         command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
-        self._commands.append(encode([seat, msg.cmd]))
         await self._step(command, new, game_events, sender=outbox)
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
@@ -517,15 +555,14 @@ class Table:
                 seat_clock.proxied = True
                 new.append({"type": "ProxyOn", "seat": waiting.pivot})
         cmd = self.port.timeout_command(waiting)
-        game_events = self.port.timeout(self.state, waiting)
+        game_events = self.port.apply(self.state, TABLE_SEAT, cmd)
         new.extend(game_events)
-        self._commands.append(encode([TABLE_SEAT, cmd]))
         await self._step({"seat": TABLE_SEAT, "cid": None, "cmd": cmd, "at": self.wall()}, new, game_events)
 
     async def _proxy_act(self, seat: int) -> bool:
         """The reference bot answers for a proxied seat, at once, whatever its
-        card (so timing tells nothing, R10.2d), through the same apply() and
-        log as the owner's own commands. False: fall back to silence."""
+        hidden cards (so its timing tells nothing), through the same apply()
+        and log as the owner's own commands. False: fall back to silence."""
         cmd = self.port.proxy_command(self.state, seat)
         if cmd is None:
             return False
@@ -534,7 +571,6 @@ class Table:
         except RulesRejection:
             log.warning("table %s: the proxy for seat %d chose a refused command", self.id, seat)
             return False
-        self._commands.append(encode([seat, cmd]))
         await self._step({"seat": seat, "cid": None, "cmd": cmd, "at": self.wall(), "proxy": True},
                          list(game_events), game_events)
         return True
@@ -542,9 +578,10 @@ class Table:
     async def _step(self, command: dict[str, Any], new: list[dict[str, Any]],
                     game_events: list[dict[str, Any]], *, sender: Outbox | None = None) -> None:
         self._rearm(refills=self.port.refills(game_events))
-        finished = self.port.is_over(self.state)
+        result = self.port.result(self.state)
+        finished = result is not None
         if finished:
-            self.result = self.port.result(self.state)
+            self.result = result
             self.status = "finished"
             new.append({"type": "TableFinished", "result": self.result})
         await self._commit(command, new)
@@ -552,12 +589,32 @@ class Table:
         if finished:
             await self.store.save_record(self.id, encode(self.record()))
             await self.store.update_table(self.id, status="finished", now=self.wall())
-            self.finished.set()
+            self.ended.set()
+
+    async def _fail(self, exc: Exception) -> None:
+        """End this table after a bug, and only this table. Whatever the
+        store still takes is kept: the TableFailed event after the last
+        step that was stored, the status, and the record of the game so far.
+        Viewers hear of it even if the store does not take it (its seq is
+        then the one it would have had)."""
+        log.error("table %s failed; it ends here, every other table goes on", self.id, exc_info=exc)
+        self.status = "failed"
+        self.clock.deadline = None
+        event: dict[str, Any] = {"type": "TableFailed", "message": FAILED_MESSAGE}
+        try:
+            await self._commit(None, [event])
+            await self.store.update_table(self.id, status="failed", now=self.wall())
+            await self.store.save_record(self.id, encode(self.record()))
+        except Exception:
+            log.exception("table %s: the store did not take all of its failure", self.id)
+            event.setdefault("seq", self.seq + 1)
+        self._publish([event])
+        self.ended.set()
 
     def _rearm(self, refills: int = 0) -> None:
         """Arm a deadline for each new (decision, pivot); keep a running one.
-        The deadline that ends is charged to its bank before a season's
-        refill, so the refill is never eaten by the time already spent."""
+        The deadline that ends is charged to its bank before the game's
+        refills, so a refill is never eaten by the time already spent."""
         now = trio.current_time()
         waiting = self.port.waiting(self.state) if self.state is not None and self.status == "running" else None
         d = self.clock.deadline
@@ -589,25 +646,19 @@ class Table:
         self._publish([event])
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
-    async def _get_record(self, outbox: Outbox, msg: M.GetRecord) -> None:
-        if self.status != "finished":
-            self._reply(outbox, M.error(msg.id, "record/not_finished",
-                                        "the full record is available once the game has ended"))
-            return
-        self._reply(outbox, M.ok(msg.id, record=self.record()))
-
     def record(self) -> dict[str, Any]:
-        """The finished game, fully revealed: config, commands, events, and
-        the table's own events (names, chat) beside them."""
-        s = self.settings
-        deal = s.deal or {}
+        """The game, fully revealed: its game and config (enough to replay the
+        commands), commands, events, and the table's own events (names, chat)
+        beside them. The format name is the protocol's; `game` says whose
+        rules replay it. A failed table's record holds the game up to the
+        last stored step, and no result."""
         events = self.events
         return {
-            "format": "oriente.record.v1",
+            "format": RECORD_FORMAT,
+            "game": self.settings.game,
+            "status": self.status,
             "table": self.id,
-            "config": {"seats": s.seats, "seed": s.seed, "deck": deal.get("deck"),
-                       "treasures": deal.get("treasures"), "stone_holder": deal.get("stone_holder"),
-                       "max_open_proposals": s.max_open_proposals},
+            "config": self.setup.record,
             "names": [None if x is None else x.name for x in self.slots],
             "commands": self.commands,
             "events": [{k: v for k, v in e.items() if k != "seq"} for e in events
@@ -618,14 +669,25 @@ class Table:
 
     # -- recovery ------------------------------------------------------------------------
 
+    @staticmethod
+    def stored_game(meta: bytes) -> str:
+        """The game of a table as stored (to pick the port that restores it)."""
+        settings, _ = TableSettings.from_plain(decode_any(meta)["settings"])
+        return settings.game
+
     @classmethod
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
-                port: GamePort, store: Any, *, paused_ms: int,
-                wall: Callable[[], float] = time.time) -> "Table":
+                port: GamePort, store: Store, *, paused_ms: int,
+                wall: Callable[[], float] = time.time) -> Table:
         """Rebuild a table from its log: re-apply every command through the
         rules and check that they give back exactly the events recorded."""
         m = decode_any(meta)
-        table = cls(table_id, TableSettings.from_plain(m["settings"]), port, store, wall=wall)
+        settings, legacy = TableSettings.from_plain(m["settings"])
+        try:
+            setup = port.configure(settings.seats, settings.seed, settings.options, legacy)
+        except SettingsError as exc:
+            raise TableError(f"table {table_id}: its stored settings no longer configure: {exc}") from None
+        table = cls(table_id, replace(settings, options=setup.options), port, setup, store, wall=wall)
         table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1]) for s in m["slots"]]
         regenerated: list[dict[str, Any]] = []
         recorded: list[dict[str, Any]] = []
@@ -637,7 +699,7 @@ class Table:
                     waiting = port.waiting(table.state)
                     if waiting is None or port.timeout_command(waiting) != cmd:
                         raise TableError(f"table {table_id}: a logged timeout does not match the open decision")
-                    regenerated.extend(port.timeout(table.state, waiting))
+                    regenerated.extend(port.apply(table.state, TABLE_SEAT, cmd))
                 else:
                     regenerated.extend(port.apply(table.state, seat, cmd))
                     if body.get("cid") is not None:
@@ -646,12 +708,14 @@ class Table:
             else:
                 table._events.append(rec.body)
                 if body["type"] == "TableStarted":
-                    table.state, start_events = port.start(table.settings.to_plain())
+                    table.state, start_events = port.start(setup.config)
                     table.status = "running"
                     regenerated.extend(start_events)
                 elif body["type"] == "TableFinished":
                     table.status = "finished"
                     table.result = body["result"]
+                elif body["type"] == "TableFailed":  # the store missed the status: the log says it
+                    table.status = "failed"
                 elif body["type"] not in TABLE_EVENTS:
                     recorded.append({k: v for k, v in body.items() if k != "seq"})
             table.pos = rec.pos + 1
@@ -661,19 +725,6 @@ class Table:
             table.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
         if table.status == "running":
             table._rearm()
-        elif table.status == "finished":
-            table.finished.set()
+        elif table.status in ENDED:
+            table.ended.set()
         return table
-
-
-_HANDLERS: dict[type, Callable[..., Any]] = {
-    M.Join: Table._join,
-    M.Leave: Table._leave,
-    M.Start: Table._start,
-    M.Resume: Table._resume,
-    M.Spectate: Table._spectate,
-    M.Unsubscribe: Table._unsubscribe,
-    M.Act: Table._act,
-    M.Chat: Table._chat,
-    M.GetRecord: Table._get_record,
-}

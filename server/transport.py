@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import trio
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
-from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode
+from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
-from .table import Disconnected
+from .table import ENDED, Disconnected
 
 log = logging.getLogger("oriente.transport")
 
@@ -58,9 +57,6 @@ class _Conn:
     last: float
     strikes: list[float] = field(default_factory=list)
     tables: set[str] = field(default_factory=set)
-
-
-TABLE_MESSAGES = (M.Join, M.Leave, M.Start, M.Resume, M.Spectate, M.Unsubscribe, M.Act, M.Chat)
 
 
 class Transport:
@@ -172,7 +168,7 @@ class Transport:
                 except ProtocolError as exc:
                     self._refuse(conn, client_id_of(frame), exc.code, exc.message)
                     continue
-                await self._dispatch(conn, msg)
+                await self._dispatch(conn, msg, frame)
                 if conn.outbox.evicted is not None:
                     return
         except ConnectionClosed:
@@ -198,39 +194,42 @@ class Transport:
             conn.outbox.put(encode(M.goodbye("abuse/closed", "too many refused frames; closing this connection")))
             conn.outbox.evict("abuse/closed")
 
-    async def _dispatch(self, conn: _Conn, msg: Any) -> None:
+    async def _dispatch(self, conn: _Conn, msg: M.ClientMessage, frame: bytes | str) -> None:
         outbox = conn.outbox
-        if isinstance(msg, TABLE_MESSAGES):
-            table = self.lobby.get(msg.table)
-            if table is None:
-                self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
-                return
-            conn.tables.add(table.id)
-            await table.send(outbox, msg)
+        match msg:
+            case M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act() | M.Chat():
+                table = self.lobby.get(msg.table)
+                if table is None:
+                    self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
+                    return
+                conn.tables.add(table.id)
+                await table.send(outbox, msg)
+            case M.Ping():
+                outbox.put(encode(M.ok(msg.id, pong=True)))
+            case M.Hello():
+                outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
+            case M.ListTables():
+                outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
+            case M.CreateTable():
+                try:
+                    table = await self.lobby.create(*self.lobby.settings_from(msg, unknown_fields(frame, msg)))
+                except LobbyError as exc:
+                    self._refuse(conn, msg.id, exc.code, exc.message)
+                    return
+                outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
+            case M.GetRecord():
+                await self._record(conn, msg)
+            case _:  # pragma: no cover - the codec yields catalogue types only
+                assert_never(msg)
+
+    async def _record(self, conn: _Conn, msg: M.GetRecord) -> None:
+        table = self.lobby.get(msg.table)
+        if table is not None and table.status not in ENDED:
+            conn.outbox.put(encode(M.error(msg.id, "record/not_finished",
+                                           "the full record is available once the game has ended")))
             return
-        if isinstance(msg, M.Ping):
-            outbox.put(encode(M.ok(msg.id, pong=True)))
-        elif isinstance(msg, M.Hello):
-            outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
-        elif isinstance(msg, M.ListTables):
-            outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
-        elif isinstance(msg, M.CreateTable):
-            try:
-                table = await self.lobby.create(self.lobby.settings_from(msg))
-            except LobbyError as exc:
-                self._refuse(conn, msg.id, exc.code, exc.message)
-                return
-            outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
-        elif isinstance(msg, M.GetRecord):
-            table = self.lobby.get(msg.table)
-            if table is not None and table.status != "finished":
-                outbox.put(encode(M.error(msg.id, "record/not_finished",
-                                          "the full record is available once the game has ended")))
-                return
-            record = await self.lobby.record(msg.table)
-            if record is None:
-                self._refuse(conn, msg.id, "table/unknown", f"there is no finished table {msg.table!r}")
-                return
-            outbox.put(encode(M.ok(msg.id, record=record)))
-        else:  # pragma: no cover - the codec only yields catalogue types
-            self._refuse(conn, msg.id, "message/unknown_type", type(msg).__name__)
+        record = await self.lobby.record(msg.table)
+        if record is None:
+            self._refuse(conn, msg.id, "table/unknown", f"there is no ended table {msg.table!r}")
+            return
+        conn.outbox.put(encode(M.ok(msg.id, record=record)))

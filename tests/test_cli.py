@@ -1,4 +1,4 @@
-"""The `oriente` command: a demo game end to end, and its record replayed."""
+"""The `oriente` command (cli/): a demo game end to end, and its record replayed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from oriente.server.rules import plain, replay
 
 def _oriente(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "oriente.server.cli", *args],
+        [sys.executable, "-m", "oriente.cli", *args],
         cwd=cwd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
     )
 
@@ -84,3 +84,17 @@ def test_replay_catches_a_record_that_no_longer_matches(tmp_path: Path) -> None:
     path.write_text(json.dumps(record))
     run = _oriente("replay", str(path), cwd=tmp_path)
     assert run.returncode == 1 and "differs" in run.stderr
+
+
+def test_replay_reads_a_record_from_before_records_named_their_game(tmp_path: Path) -> None:
+    """tests/fixtures/record_v1.json was written by the server before records
+    had `game` (see tests/fixtures/make_store_v1.py): still an oriente record."""
+    fixture = Path(__file__).resolve().parent / "fixtures" / "record_v1.json"
+    assert "game" not in json.loads(fixture.read_text())
+    run = _oriente("replay", str(fixture), "--as", "all", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Final result" in run.stdout
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(fixture.read_text()), "game": "highcard"}))
+    run = _oriente("replay", str(other), cwd=tmp_path)
+    assert run.returncode == 2 and "highcard" in run.stderr

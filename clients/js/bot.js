@@ -244,6 +244,7 @@ export class Bot {
     if (this.lastSeq !== null && f.seq < this.lastSeq) this.stats.gaps++;
     this.lastSeq = f.seq;
     if (f.table_info?.status === 'finished' && f.table_info.result) return this.finish(f.table_info.result);
+    if (f.table_info?.status === 'failed') return this.fail(new Error(`table ${f.table} failed`));
     return this.onPrompt(f.prompt);
   }
 
@@ -257,6 +258,8 @@ export class Bot {
       }
       this.lastSeq = Math.max(this.lastSeq ?? 0, e.seq);
       if (e.type === 'TableFinished') return this.finish(e.result);
+      // A server error ended the table (PROTOCOL.md 9): no result will come.
+      if (e.type === 'TableFailed') return this.fail(new Error(`table ${f.table} failed: ${e.message}`));
     }
     this.hooks.onEvents?.(f, this);
     if (f.history !== true) this.onPrompt(f.prompt);

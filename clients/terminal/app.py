@@ -13,6 +13,7 @@ with /auto, and they pass every round of a kind, whatever the cards.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -25,14 +26,26 @@ import trio
 from oriente.clients.sdk import Client, Disconnected, ServerError, Watch
 
 from .commands import (
-    AUTO_TOPICS, TABLE_HELP, DealError, Intent, build_deal, parse_lobby_input, parse_table_input,
+    AUTO_TOPICS,
+    TABLE_HELP,
+    DealError,
+    Intent,
+    build_deal,
+    parse_lobby_input,
+    parse_table_input,
 )
 from .render import (
-    choice_label, decision_choices, narrate_update_event, render_lobby, render_result, render_table, wants_answer,
+    choice_label,
+    decision_choices,
+    narrate_update_event,
+    render_lobby,
+    render_result,
+    render_table,
+    wants_answer,
 )
 from .screen import Terminal
 
-__all__ = ["PRESETS", "run_play", "PlayApp"]
+__all__ = ["PRESETS", "PlayApp", "run_play"]
 
 PRESETS: dict[str, dict[str, Any]] = {
     # Generous defaults for people (R10.3); "quick" for a brisk game.
@@ -87,15 +100,13 @@ class _FeedHandler(logging.Handler):
     """SDK log lines (reconnects, dropped updates) go to the status line,
     not over the screen."""
 
-    def __init__(self, app: "PlayApp") -> None:
+    def __init__(self, app: PlayApp) -> None:
         super().__init__(logging.INFO)
         self.app = app
 
     def emit(self, record: logging.LogRecord) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a log line must never break the screen
             self.app.set_status(f"[{record.levelname.lower()}] {record.getMessage()}")
-        except Exception:  # a log line must never break the screen
-            pass
 
 
 class PlayApp:
@@ -219,7 +230,7 @@ class PlayApp:
         except (ServerError, Disconnected) as exc:
             self.set_status(f"Cannot list the tables: {exc}")
             return
-        self.tables = sorted(tables, key=lambda t: _STATUS_ORDER.get(t.get("status"), 3))
+        self.tables = sorted(tables, key=lambda t: _STATUS_ORDER.get(t.get("status", ""), 3))
         self.dirty()
 
     async def _lobby(self) -> tuple[str, Watch] | None:
@@ -250,7 +261,7 @@ class PlayApp:
         typing (the list refreshes by itself), or a table id."""
         listed = list(shown) if isinstance(shown, tuple) else [t.get("table") for t in self.tables]
         if ref.isdigit() and 1 <= int(ref) <= len(listed):
-            return listed[int(ref) - 1]
+            return str(listed[int(ref) - 1])
         return ref
 
     async def _lobby_intent(self, intent: Intent, mark: Any = None) -> tuple[str, Watch] | None:
@@ -391,7 +402,7 @@ class PlayApp:
             if st.info and 0 <= e["seat"] < len(st.info.get("seats") or []):
                 st.info["seats"][e["seat"]] = {"seat": e["seat"], "name": e.get("name", "")}
         elif kind == "SeatLeft":
-            st.names.pop(e.get("seat"), None)
+            st.names.pop(e["seat"], None)
             if st.info and 0 <= e["seat"] < len(st.info.get("seats") or []):
                 st.info["seats"][e["seat"]] = None
         elif kind == "TableFinished":
@@ -458,7 +469,7 @@ class PlayApp:
             return
         if verb == "choose":
             p = st.prompt
-            if not wants_answer(p, st.you):
+            if p is None or not wants_answer(p, st.you):
                 self.set_status("There is nothing for you to answer right now.")
                 return
             if mark != st.choice_key():
@@ -486,7 +497,8 @@ class PlayApp:
             except DealError as exc:
                 self.set_status(str(exc))
                 return
-            nursery.start_soon(self._deal_command, st, cmd, "Deal proposed: it is carried out once every party accepts.")
+            nursery.start_soon(self._deal_command, st, cmd,
+                               "Deal proposed: it is carried out once every party accepts.")
         elif verb in ("accept", "decline", "withdraw"):
             cmd = {"type": verb.capitalize() + "Deal", "deal": arg}
             nursery.start_soon(self._deal_command, st, cmd, f"Deal #{arg}: {verb} sent.")
@@ -543,7 +555,7 @@ def run_play(url: str, name: str, resume: tuple[str, str] | None = None) -> int:
     except KeyboardInterrupt:
         message = "Interrupted."
         code = 130
-    except BaseException as exc:  # noqa: BLE001 - report connection failures in words
+    except BaseException as exc:
         errors = _flatten(exc)
         if errors and all(isinstance(e, (Disconnected, OSError)) for e in errors):
             message = f"oriente play: cannot reach the server at {url}: {errors[0]}"

@@ -23,14 +23,24 @@ from typing import Any
 
 from oriente.server.rules.cards import card_name
 
-__all__ = ["Intent", "parse_table_input", "parse_lobby_input", "build_deal", "DealError", "resolve_seat",
-           "resolve_card", "AUTO_TOPICS", "TABLE_HELP"]
+__all__ = [
+    "AUTO_TOPICS",
+    "TABLE_HELP",
+    "DealError",
+    "Intent",
+    "build_deal",
+    "parse_lobby_input",
+    "parse_table_input",
+    "resolve_card",
+    "resolve_seat",
+]
 
 AUTO_TOPICS = ("privilege", "support", "revolution")
 
 TABLE_HELP = (
     "NUMBER: answer the open decision with that choice | /say TEXT: chat | "
-    "/deal give CARD to SEAT for REASON (also: ask CARD from SEAT for REASON; promise SEAT TEXT; join parts with ';') | "
+    "/deal give CARD to SEAT for REASON "
+    "(also: ask CARD from SEAT for REASON; promise SEAT TEXT; join parts with ';') | "
     "/accept N, /decline N, /withdraw N: deal #N | /kept N, /broken N: settle promise #N made to you | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | /lobby | /quit"
 )
@@ -74,7 +84,8 @@ def parse_table_input(line: str) -> Intent:
     if verb in ("accept", "decline", "withdraw", "kept", "broken"):
         number = rest.lstrip("#")
         if not number.isdigit():
-            return Intent("error", f"Usage: /{verb} N (the number of the {'promise' if verb in ('kept', 'broken') else 'deal'})")
+            what = "promise" if verb in ("kept", "broken") else "deal"
+            return Intent("error", f"Usage: /{verb} N (the number of the {what})")
         return Intent(verb, int(number))
     if verb == "auto":
         what = rest.lower() or "status"

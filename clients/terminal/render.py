@@ -13,15 +13,30 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
 from oriente.server.rules.cards import VALUE, card_name
 
 __all__ = [
-    "DECISION_TYPES", "Names", "action_label", "choice_label", "decision_choices", "wants_answer",
-    "render_seats", "render_board", "render_deals", "render_prompt", "render_result",
-    "render_lobby", "render_table", "narrate_update_event", "format_seconds", "pile_total", "seat_ref",
+    "DECISION_TYPES",
+    "Names",
+    "action_label",
+    "choice_label",
+    "decision_choices",
+    "format_seconds",
+    "narrate_update_event",
+    "pile_total",
+    "render_board",
+    "render_deals",
+    "render_lobby",
+    "render_prompt",
+    "render_result",
+    "render_seats",
+    "render_table",
+    "seat_ref",
+    "wants_answer",
 ]
 
 # Commands that answer a decision; the deal commands in `legal` are shown
@@ -319,7 +334,8 @@ def render_board(view: dict, you: Any, names: Names | None = None, width: int = 
         lines.extend(_wrap(text, width))
     fight = view.get("fight")
     if fight:
-        text = f"Fight: {seat_ref(fight.get('attacker'), names, you)} attacks {seat_ref(fight.get('defender'), names, you)}"
+        text = (f"Fight: {seat_ref(fight.get('attacker'), names, you)} "
+                f"attacks {seat_ref(fight.get('defender'), names, you)}")
         reinf = fight.get("reinforcements") or []
         if reinf:
             text += "; reinforcements: " + ", ".join(f"{seat_ref(s, names, you)} {_card(c)}" for s, c in reinf)
@@ -328,14 +344,16 @@ def render_board(view: dict, you: Any, names: Names | None = None, width: int = 
 
 
 def _transfer_text(t: dict, names: Names, you: Any) -> str:
-    text = f"{seat_ref(t.get('giver'), names, you)} gives {_card(t.get('card'))} to {seat_ref(t.get('receiver'), names, you)}"
+    text = (f"{seat_ref(t.get('giver'), names, you)} gives {_card(t.get('card'))} "
+            f"to {seat_ref(t.get('receiver'), names, you)}")
     if t.get("consideration"):
         text += f' (for "{t["consideration"]}")'
     return text
 
 
 def _promise_text(p: dict, names: Names, you: Any) -> str:
-    return f'{seat_ref(p.get("promiser"), names, you)} promises {seat_ref(p.get("promisee"), names, you)} "{p.get("text", "")}"'
+    return (f'{seat_ref(p.get("promiser"), names, you)} promises '
+            f'{seat_ref(p.get("promisee"), names, you)} "{p.get("text", "")}"')
 
 
 def render_deals(view: dict, you: Any, names: Names | None = None, width: int = 100) -> list[str]:
@@ -374,7 +392,7 @@ def render_result(result: dict | None) -> list[str]:
     """The final scores (R9.3, R9.4)."""
     if not result:
         return []
-    return ["GAME OVER"] + describe_result(result).splitlines()
+    return ["GAME OVER", *describe_result(result).splitlines()]
 
 
 def _header(table: str, info: dict | None, view: dict | None, you: Any, names: Names) -> str:
@@ -486,7 +504,8 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
             text += "  (your seat: join to go back)"
         lines.append(text[:width])
     if len(shown) < len(tables):
-        lines.append(f"     ... and {len(tables) - len(shown)} more (a larger terminal shows them; join or watch by id)")
+        lines.append(f"     ... and {len(tables) - len(shown)} more "
+                     "(a larger terminal shows them; join or watch by id)")
     lines.append("-" * min(width, 120))
     lines += [
         "Commands:",

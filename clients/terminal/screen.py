@@ -15,7 +15,8 @@ import codecs
 import os
 import shutil
 import sys
-from typing import Any, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 import trio
 
@@ -56,7 +57,7 @@ class Terminal:
 
     # -- setup and teardown -----------------------------------------------------
 
-    def __enter__(self) -> "Terminal":
+    def __enter__(self) -> Terminal:
         if self.ansi:
             try:
                 import termios

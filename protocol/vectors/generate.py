@@ -3,7 +3,7 @@
     .venv/bin/python protocol/vectors/generate.py      # rewrites vectors.json
 
 Server frames are not written by hand: the script runs the real transport,
-lobby and table actor in memory (a fake socket per connection, a fake store,
+lobby and table actor in memory (a fake socket per connection, the memory store,
 trio's MockClock, a fixed wall clock and deterministic tokens and table ids),
 plays a short scripted session and keeps the exact bytes the server sent.
 Client frames are the exact bytes of `protocol.codec.encode(decoded)`; each is
@@ -43,9 +43,10 @@ import json
 import math
 import secrets
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import msgspec
 import trio
@@ -53,11 +54,14 @@ import trio.testing
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
-from oriente.server.game_port import OrientePort, RulesRejection
+from oriente.server.game_port import RulesRejection
+from oriente.server.games import PORTS
+from oriente.server.games.oriente import OrientePort
 from oriente.server.lobby import Lobby
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
 from oriente.server.rules import GameConfig, Rejected, command_from_plain, new_game, plain
+from oriente.server.stores import MemoryStore
 from oriente.server.transport import Limits, Transport, _Conn
 
 OUTPUT = Path(__file__).resolve().parent / "vectors.json"
@@ -81,34 +85,11 @@ class _Tokens:
 @contextmanager
 def _repeatable_tokens() -> Iterator[None]:
     original = secrets.token_urlsafe
-    secrets.token_urlsafe = _Tokens()  # type: ignore[assignment]
+    secrets.token_urlsafe = _Tokens()
     try:
         yield
     finally:
-        secrets.token_urlsafe = original  # type: ignore[assignment]
-
-
-class _Store:
-    """The calls the lobby and the table make, kept in memory."""
-
-    def __init__(self) -> None:
-        self.records: dict[str, bytes] = {}
-
-    async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
-        pass
-
-    async def update_table(self, table_id: str, *, status: str | None = None, meta: bytes | None = None,
-                           now: float) -> None:
-        pass
-
-    async def append(self, table_id: str, records: Any, *, clock: bytes | None = None, now: float) -> None:
-        pass
-
-    async def save_record(self, table_id: str, body: bytes) -> None:
-        self.records[table_id] = body
-
-    async def record(self, table_id: str) -> bytes | None:
-        return self.records.get(table_id)
+        secrets.token_urlsafe = original
 
 
 class _Socket:
@@ -237,7 +218,7 @@ def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any]) -> None:
 class Peer:
     """One client connection to the in-memory server."""
 
-    def __init__(self, session: "Session", label: str) -> None:
+    def __init__(self, session: Session, label: str) -> None:
         self.session = session
         self.socket = _Socket(label)
         self.read = 0
@@ -280,16 +261,21 @@ class Session:
         self.book = book
         self.clock = clock
         self.nursery = nursery
-        self.store = _Store()
-        self.lobby = Lobby(OrientePort(), self.store, nursery, wall=lambda: WALL_EPOCH + trio.current_time())
+        self.store = MemoryStore()
+        self.lobby = Lobby(PORTS, self.store, nursery, wall=lambda: WALL_EPOCH + trio.current_time())
         self.transport = Transport(self.lobby, Metrics(), limits)
+
+    async def start(self) -> Session:
+        await self.nursery.start(self.store.run)
+        return self
 
     async def settle(self) -> None:
         await trio.testing.wait_all_tasks_blocked()
 
     async def connect(self, label: str) -> tuple[Peer, list[bytes]]:
         peer = Peer(self, label)
-        self.nursery.start_soon(self.transport.handler, peer.socket)
+        # _Socket has the parts of a websockets connection the transport uses.
+        self.nursery.start_soon(self.transport.handler, peer.socket)  # type: ignore[arg-type]
         return peer, await peer.receive()
 
     async def wait(self, seconds: float) -> None:
@@ -310,7 +296,7 @@ DEAL = {"deck": DECK, "treasures": [41, 45, 49, 52], "stone_holder": 2}
 
 async def _play(book: Book, clock: trio.testing.MockClock) -> None:
     async with trio.open_nursery() as nursery:
-        s = Session(book, clock, nursery)
+        s = await Session(book, clock, nursery).start()
         await _table_session(book, s)
         await _finished_table(book, s)
         await _refusals(book, s)
@@ -331,9 +317,11 @@ async def _table_session(book: Book, s: Session) -> None:
     frames = await ana.send({"t": "ping", "id": 1}, "client/ping", "A liveness check.")
     book.server("server/ok/ping", expect(frames, "ok")[0], "The reply to ping.")
     frames = await ana.send({"t": "create_table", "id": 2, "seats": 4, "name": "vectors", "public": True,
-                             "seed": 9, "timers": TIMERS, "max_open_proposals": 3, "auto_start": True},
+                             "seed": 9, "timers": TIMERS, "auto_start": True, "game": "oriente",
+                             "options": {"max_open_proposals": 3}},
                             "client/create_table",
-                            "A four-seat table with its own timers; seed 9 fixes every hidden card.")
+                            "A four-seat table of oriente with its own timers and one of the game's options; "
+                            "seed 9 fixes every hidden card.")
     created = book.server("server/ok/create_table", expect(frames, "ok")[0],
                           "The new table's id and its public information. Creating a table does not seat you.")
     table = created["table"]
@@ -563,7 +551,7 @@ async def _finished_table(book: Book, s: Session) -> None:
     """A bot table with a configured deal: four timeouts end the game."""
     fay, _ = await s.connect("fay")
     frames = await fay.send({"t": "create_table", "id": 1, "seats": 4, "name": "bots", "public": False,
-                             "seed": 7, "timers": BOT_TIMERS, "deal": DEAL, "auto_start": False},
+                             "seed": 7, "timers": BOT_TIMERS, "options": {"deal": DEAL}, "auto_start": False},
                             "client/create_table_bots",
                             "A private bot table (zero_wait timers) with a configured deal and a manual start.")
     table = decode_any(expect(frames, "ok")[0])["table"]
@@ -620,7 +608,8 @@ async def _refusals(book: Book, s: Session) -> None:
     book.server("server/error/table_unknown", expect(frames, "error")[0], "There is no such table.")
     frames = await kim.send({"t": "create_table", "id": 2, "seats": 13})
     book.server("server/error/bad_settings", expect(frames, "error")[0], "create_table refused.")
-    frames = await kim.send({"t": "create_table", "id": 3, "seats": 4, "deal": {**DEAL, "stone_holder": 4}})
+    frames = await kim.send({"t": "create_table", "id": 3, "seats": 4,
+                             "options": {"deal": {**DEAL, "stone_holder": 4}}})
     book.server("server/error/bad_deal", expect(frames, "error")[0], "A configured deal the rules refuse (R2.8).")
     frames = await kim.send({"t": "shout", "id": 4})
     book.server("server/error/unknown_type", expect(frames, "error")[0],
@@ -628,11 +617,20 @@ async def _refusals(book: Book, s: Session) -> None:
     kim.socket.push(b"\xc1")
     book.server("server/error/malformed", expect(await kim.receive(), "error")[0],
                 "Bytes that are not msgpack: no id could be read, so re is null.")
+    frames = await kim.send({"t": "create_table", "id": 5, "seats": 4, "game": "chess"})
+    book.server("server/error/unknown_game", expect(frames, "error")[0], "A game this server does not play.")
+    frames = await kim.send({"t": "create_table", "id": 6, "seats": 4, "name": "first revision", "seed": 7,
+                             "timers": BOT_TIMERS, "deal": DEAL, "max_open_proposals": 2},
+                            "client/create_table_first_revision",
+                            "oriente's options at the top level, as the first revision of oriente.v1 had them: "
+                            "still read (as options of the default game, oriente).")
+    book.server("server/ok/create_table_first_revision", expect(frames, "ok")[0],
+                "The table has the configured deal and the cap on open proposals of the message above.")
 
 
 async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery) -> None:
     """Rate limit and strikes, with tiny limits so that they trip at once."""
-    s = Session(book, clock, nursery, Limits(rate=200.0, burst=1.0))
+    s = await Session(book, clock, nursery, Limits(rate=200.0, burst=1.0)).start()
     lee, _ = await s.connect("lee")
     await lee.send({"t": "ping", "id": 1})
     frames = await lee.send({"t": "ping", "id": 2})  # the clock does not move: the bucket is empty

@@ -36,13 +36,13 @@ import nothing but the pure rules' card tables.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from . import heuristic, negotiator, random_policy
 
-Choose = Callable[..., Optional[dict]]
-Say = Callable[[dict, dict], Optional[str]]
+Choose = Callable[..., dict | None]
+Say = Callable[[dict, dict], str | None]
 
 
 def _silent(view: dict, command: dict) -> str | None:

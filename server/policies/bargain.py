@@ -35,7 +35,15 @@ from oriente.server.rules.cards import NINJAS, VALUE
 
 from . import reputation
 from .valuation import (
-    NEVER, SPITE, Reading, card_worth, deal_value, may_still_support, partner_value, support_cost, support_gain,
+    NEVER,
+    SPITE,
+    Reading,
+    card_worth,
+    deal_value,
+    may_still_support,
+    partner_value,
+    support_cost,
+    support_gain,
     threat,
 )
 
@@ -402,5 +410,16 @@ def _buy_card(r: Reading, memo: dict) -> Offer | None:
     return None if best is None else best[1]
 
 
-__all__ = ["Offer", "plan", "counter", "fight_business", "observe", "remember", "acceptance", "proposal",
-           "support_promise", "peace_promise", "made"]
+__all__ = [
+    "Offer",
+    "acceptance",
+    "counter",
+    "fight_business",
+    "made",
+    "observe",
+    "peace_promise",
+    "plan",
+    "proposal",
+    "remember",
+    "support_promise",
+]

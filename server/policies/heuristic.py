@@ -266,7 +266,8 @@ def effect(b: Board, actor: int, act: dict) -> dict[int, float]:
 
 def _effect(b: Board, actor: int, act: dict) -> dict[int, float]:
     kind = act["kind"]
-    t = act.get("target")
+    target = act.get("target")
+    t: int = -1 if target is None else target  # -1: an untargeted action, which never reads it
     if kind == "attack":
         may = [(s, SUPPORT_RATE, SUPPORT_RATE) for s in range(b.n) if s not in (actor, t) and b.disc[s]]
         odds = fight_odds(b, actor, t, may)
@@ -336,7 +337,7 @@ def _survival(b: Board, rank: int, target: int | None, chain: list[int], announc
     if seats is None:
         seats = [(announcer + i) % b.n for i in range(1, b.n)]
     for s in seats:
-        if s == announcer or s == target or s in chain or not b.disc[s]:
+        if s in (announcer, target) or s in chain or not b.disc[s]:
             continue
         p *= 1.0 - CLAIM_RATE * _claim_chance(b, s, rank, announcer)
     return p
@@ -409,14 +410,14 @@ def _privilege(b: Board, prompt: dict, options: list[dict], w: list[float]) -> d
     bonus = _bonus(b)
     asked = list(prompt.get("asked") or ())
     after = asked[asked.index(b.me) + 1:] if b.me in asked else []
-    p_stand = _survival(b, their_rank, theirs.get("target"), b.chain + [b.me], announcer, after)
+    p_stand = _survival(b, their_rank, theirs.get("target"), [*b.chain, b.me], announcer, after)
     stand = _u(b, effect(b, announcer, theirs), w)
     if bonus:
         stand -= w[announcer] * bonus
     keep = _disc_value(b, [c["action"] for c in claims], w, KEEP_CLAIM)
     ev_pass = p_stand * stand + keep
     best, best_ev = None, ev_pass
-    chain = b.chain + [b.me]
+    chain = [*b.chain, b.me]
     for c in claims:
         act = c["action"]
         u = _u(b, effect(b, b.me, act), w) + bonus
@@ -523,7 +524,7 @@ def _revolution(b: Board, prompt: dict, options: list[dict], w: list[float]) -> 
         return passes[0] if passes else None
     revolters = [b.announcer] + [s for s, a in prompt.get("published") or () if a is True]
     without = _u(b, _revolution_delta(b, revolters), w)
-    with_me = _u(b, _revolution_delta(b, revolters + [b.me]), w)
+    with_me = _u(b, _revolution_delta(b, [*revolters, b.me]), w)
     keep = _disc_value(b, _my_actions(b), w)
     if with_me - keep > without + ANNOUNCE_MARGIN:
         return joins[0]
@@ -610,4 +611,4 @@ def _answer_deals(b: Board, legal: list[dict]) -> dict | None:
     return None
 
 
-__all__ = ["choose", "offer", "effect", "disc_value"]
+__all__ = ["choose", "disc_value", "effect", "offer"]

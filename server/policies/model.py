@@ -173,8 +173,9 @@ def read(view: dict) -> Board:
     public: set[int] = set()
     for s in range(n):
         public.update(c for c in b.pile[s] if c is not None)
-        if b.card[s] is not None:
-            public.add(b.card[s])
+        card = b.card[s]
+        if card is not None:
+            public.add(card)
     public.update(c for c in view.get("deck_bottom") or () if c is not None)
     public.update(c for c in view.get("in_play") or () if c is not None)
     if view.get("geisha") is not None:
@@ -357,10 +358,7 @@ def fight_odds(b: Board, attacker: int, defender: int, supporters: list[tuple[in
     hkey = hidden_key(b)
     tail = _tail(hkey, value_key(b, attacker), noise_parts(b, supporters))
     dc = b.card[defender]
-    if dc is not None:
-        cases = [(1.0, VALUE[dc], dc == SHOGUN)]
-    else:
-        cases = [(p, v, v == 7) for v, p in b.hidden.items()]
+    cases = [(1.0, VALUE[dc], dc == SHOGUN)] if dc is not None else [(p, v, v == 7) for v, p in b.hidden.items()]
     p_win = 0.0
     captured = 0.0
     p_shogun = 0.0

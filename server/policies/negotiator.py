@@ -56,7 +56,8 @@ import random
 
 from oriente.server.rules.cards import RANK
 
-from . import bargain, heuristic as H, reputation, words
+from . import bargain, reputation, words
+from . import heuristic as H
 from .model import Board
 from .valuation import BUY_RATE, NEVER, Reading, backed_attack, deal_value, reading
 
@@ -223,9 +224,9 @@ def _support_answer(r: Reading, proxy: bool = False) -> str:
         if options[side] > options[best] + (SUPPORT_MARGIN if best == "pass" else 0.0):
             best = side
     promised = reputation.promised_support(b, att, dfn)
-    if promised is not None and promised != best:
-        if proxy or reputation.keep(b, options[best] - options[promised], r.seasons_left):
-            return promised
+    if promised is not None and promised != best and (
+            proxy or reputation.keep(b, options[best] - options[promised], r.seasons_left)):
+        return promised
     return best
 
 
@@ -267,4 +268,4 @@ def _rank(b: Board, act: dict) -> int:
     return RANK[b.mine] if b.mine is not None else -1
 
 
-__all__ = ["choose", "proxy_choose", "offer", "say"]
+__all__ = ["choose", "offer", "proxy_choose", "say"]

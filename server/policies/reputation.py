@@ -105,5 +105,15 @@ def promised_support_of(b: Board, seat: int, attacker: int, defender: int) -> st
     return None
 
 
-__all__ = ["trust", "trust_drop", "reputation_cost", "keep", "promise_cost", "my_open_promises", "promised_support",
-           "promised_peace", "promised_peace_of", "promised_support_of"]
+__all__ = [
+    "keep",
+    "my_open_promises",
+    "promise_cost",
+    "promised_peace",
+    "promised_peace_of",
+    "promised_support",
+    "promised_support_of",
+    "reputation_cost",
+    "trust",
+    "trust_drop",
+]

@@ -79,7 +79,7 @@ class Tally:
     _bought: list[tuple[int, int, int]] = field(default_factory=list)
 
     @classmethod
-    def empty(cls, n: int) -> "Tally":
+    def empty(cls, n: int) -> Tally:
         return cls(proposed=[0] * n, executed=[0] * n, kept=[0] * n, broken=[0] * n, bought_by=[0] * n)
 
     def see(self, events: list) -> None:
@@ -92,7 +92,7 @@ class Tally:
                 self.deals_executed += 1
                 for s in self._deals.get(e.deal, ()):
                     self.executed[s] += 1
-                for pid, promise in zip(e.promise_ids, self._promises.get(e.deal, ())):
+                for pid, promise in zip(e.promise_ids, self._promises.get(e.deal, ()), strict=True):
                     self._promise_of[pid] = {"kind": promise.kind.value, "promiser": promise.promiser,
                                              "attacker": promise.attacker, "defender": promise.defender}
             elif isinstance(e, E.PromiseSettled):

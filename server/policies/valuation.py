@@ -197,7 +197,7 @@ def threat(b: Board, seat: int, w: list[float], victim: int | None = None) -> fl
     its disc, and attacking us must be its best attack and pay it): what its
     promise not to attack is worth."""
     me = b.me if victim is None else victim
-    if seat == me or not b.disc[seat] or b.card[seat] is None and b.empty[seat]:
+    if seat == me or not b.disc[seat] or (b.card[seat] is None and b.empty[seat]):
         return 0.0
     best_target, best_gain, harm = None, 0.0, 0.0
     for t in range(b.n):
@@ -235,8 +235,20 @@ def pay_worth(b: Board, p: dict, to: int) -> float:
 
 
 __all__ = [
-    "seasons_left", "card_worth", "transfer_deltas", "supporter_probs", "fight_utility", "p_attacker_wins",
-    "support_gain", "support_options", "backed_attack", "threat", "peace_cost", "pay_worth", "NEVER", "Probs",
+    "NEVER",
+    "Probs",
+    "backed_attack",
+    "card_worth",
+    "fight_utility",
+    "p_attacker_wins",
+    "pay_worth",
+    "peace_cost",
+    "seasons_left",
+    "support_gain",
+    "support_options",
+    "supporter_probs",
+    "threat",
+    "transfer_deltas",
 ]
 
 
@@ -413,5 +425,12 @@ def partner_value(r: Reading, deal: dict, partner: int) -> float:
     return value
 
 
-__all__ += ["Reading", "reading", "may_still_support", "support_cost", "promise_value", "deal_value",
-            "partner_value"]
+__all__ += [
+    "Reading",
+    "deal_value",
+    "may_still_support",
+    "partner_value",
+    "promise_value",
+    "reading",
+    "support_cost",
+]

@@ -77,4 +77,4 @@ def offer_line(deal: dict, speaker: int, counter_to: int | None = None) -> str:
     return head + deal_words(deal, speaker)
 
 
-__all__ = ["card_words", "promise_words", "transfer_words", "deal_words", "offer_line"]
+__all__ = ["card_words", "deal_words", "offer_line", "promise_words", "transfer_words"]

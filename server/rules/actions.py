@@ -14,10 +14,24 @@ from .cards import GEISHA, KIND, NINJAS, SHOGUN, VALUE, Kind, is_treasure
 from .commands import ActionKind, Side
 from .decisions import Topic
 from .events import (
-    Assassinated, BonusAwarded, CreditTaken, FightBegan, GeishaDrawn, FightResolved, IncomeDrawn, Incited,
-    InhabitantDrawn, ReinforcementTaken, ReinforcementTurned, RevolutionResolved, RevolutionRoundOpened,
-    SuccessionDone, SupportersRevealed,
-    TradeDone, TransformationBegan, TransformationDone,
+    Assassinated,
+    BonusAwarded,
+    CreditTaken,
+    FightBegan,
+    FightResolved,
+    GeishaDrawn,
+    Incited,
+    IncomeDrawn,
+    InhabitantDrawn,
+    ReinforcementTaken,
+    ReinforcementTurned,
+    RevolutionResolved,
+    RevolutionRoundOpened,
+    SuccessionDone,
+    SupportersRevealed,
+    TradeDone,
+    TransformationBegan,
+    TransformationDone,
 )
 from .flow import open_prompt, open_round
 from .legality import revolution_asked
@@ -244,7 +258,9 @@ def resolve_fight(state: GameState, ev: list) -> bool:
     att, dfn = fight.attacker, fight.defender
     state.round = None
     supporters = []
-    totals = {Side.ATTACKER: VALUE[state.inhabitant[att]], Side.DEFENDER: VALUE[state.inhabitant[dfn]]}
+    att_card, dfn_card = state.inhabitant[att], state.inhabitant[dfn]
+    assert att_card is not None and dfn_card is not None, "both sides of a fight have an inhabitant (R6.1)"
+    totals = {Side.ATTACKER: VALUE[att_card], Side.DEFENDER: VALUE[dfn_card]}
     for s, side in fight.supporters:
         card = reveal(state, s)  # R6.3
         supporters.append((s, card, side))
@@ -252,9 +268,10 @@ def resolve_fight(state: GameState, ev: list) -> bool:
     if supporters:
         ev.append(SupportersRevealed(supporters=tuple(supporters)))
     # R6.4: attacker, defender, then supporters clockwise from the stone holder's left.
-    participants = [(att, Side.ATTACKER), (dfn, Side.DEFENDER)] + list(fight.supporters)
+    participants = [(att, Side.ATTACKER), (dfn, Side.DEFENDER), *list(fight.supporters)]
     for s, side in participants:
-        if KIND[state.inhabitant[s]] is Kind.SAMURAI:
+        inhabitant = state.inhabitant[s]
+        if inhabitant is not None and KIND[inhabitant] is Kind.SAMURAI:
             card = draw_top(state, ev, "reinforcement", s)
             state.in_play.append(card)
             state.knows[card] = state.all_mask
@@ -325,7 +342,7 @@ def resolve_revolution(state: GameState, ev: list, joined: list[int]) -> None:
     assert seat is not None
     n = state.n
     state.round = None
-    revolters = [seat] + joined  # joined are already clockwise from seat's left
+    revolters = [seat, *joined]  # joined are already clockwise from seat's left
     strength = state.square + len(revolters)  # R7.2
     inhabitants = []
     for s in range(n):

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
 
 
 class ActionKind(str, Enum):
-    """The actions of R5/R6/R7, named as in RULES.md."""
+    """The actions of R5/R6/R7, named as in docs/rules.md."""
 
     ATTACK = "attack"
     BLESSING = "blessing"
@@ -185,14 +184,15 @@ class SettlePromise:
     kept: bool
 
 
-Command = Union[
-    Announce, Pass, Claim, Support, Join, Choose, Done, Timeout,
-    ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise,
-]
+Command = (
+    Announce | Pass | Claim | Support | Join | Choose | Done | Timeout
+    | ProposeDeal | AcceptDeal | DeclineDeal | WithdrawDeal | SettlePromise
+)
 
 # Commands that answer a decision for an asked seat (they carry `decision`).
 # `Done` names its window too, but answers for no asked seat: a fighter's word
 # that lets the window close early (R10.2b1).
+DecisionCommand = Announce | Pass | Claim | Support | Join | Choose
 DECISION_COMMANDS = (Announce, Pass, Claim, Support, Join, Choose)
 DEAL_COMMANDS = (ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise)
 

@@ -8,6 +8,7 @@ random still comes from the seed's streams.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from .cards import GEISHA, INHABITANTS, TREASURES
 from .errors import ConfigError
@@ -40,7 +41,7 @@ class GameConfig:
         return self.deck is not None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """A card or seat id: an int, and not a bool (True would pass for card 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

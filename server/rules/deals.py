@@ -8,10 +8,19 @@ kept, settling the structured forms itself (R8.6).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .cards import ALL_CARDS
 from .commands import (
-    AcceptDeal, DeclineDeal, Promise, PromiseKind, ProposeDeal, SettlePromise, Side,
-    Transfer, WithdrawDeal,
+    AcceptDeal,
+    DeclineDeal,
+    Promise,
+    PromiseKind,
+    ProposeDeal,
+    SettlePromise,
+    Side,
+    Transfer,
+    WithdrawDeal,
 )
 from .errors import Rejected
 from .events import DealAccepted, DealClosed, DealExecuted, DealProposed, PromiseSettled
@@ -93,7 +102,7 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
         _check_promise(state, p)
     if not isinstance(cmd.note, str) or len(cmd.note) > MAX_TEXT:
         raise Rejected("deal/too_long", f"a note is at most {MAX_TEXT} characters")
-    parties = set()
+    parties: set[int] = set()
     for t in transfers:
         parties.update((t.giver, t.receiver))
     for p in promises:
@@ -196,7 +205,7 @@ def _mark(state: GameState, entry: LedgerEntry, status: str, by: int | None, ev:
     ev.append(PromiseSettled(promise=entry.id, promiser=who, status=status, by=by))
 
 
-def _open_entries(state: GameState, kind: PromiseKind):
+def _open_entries(state: GameState, kind: PromiseKind) -> list[LedgerEntry]:
     return [e for e in state.ledger.values() if e.status == "open" and e.promise.kind is kind]
 
 
@@ -219,7 +228,7 @@ def on_attack_fulfilled(state: GameState, attacker: int, target: int, ev: list) 
 
 
 def on_support_round(state: GameState, attacker: int, defender: int,
-                     declared: dict[int, Side | None], ev: list) -> None:
+                     declared: Mapping[int, object], ev: list) -> None:
     """Support promises for this fight are kept or broken by the declarations."""
     for e in _open_entries(state, PromiseKind.SUPPORT):
         p = e.promise

@@ -3,7 +3,7 @@
 A pure state machine: no clock, no I/O, randomness from the state's own
 streams. The same config and the same ordered commands give the same events.
 
-Flow, in RULES.md terms (the phase table is drawn in state.Phase):
+Flow, in docs/rules.md terms (the phase table is drawn in state.Phase):
 asking (R3.2) -> announcement (R4.1) -> privilege rounds (R4.4, R10.2a) ->
 fulfilment (R4.5) -> the action (actions.py, possibly with its own
 prompt or round) -> asking resumes at the fulfiller's left (R3.3) -> ...
@@ -12,33 +12,74 @@ prompt or round) -> asking resumes at the fulfiller's left (R3.3) -> ...
 
 from __future__ import annotations
 
+from . import deals
 from .actions import (
-    finish_reinforcement, finish_trade, finish_transformation, resolve_fight,
-    resolve_revolution, start as start_action, trade_default, transformation_default,
+    finish_reinforcement,
+    finish_trade,
+    finish_transformation,
+    resolve_fight,
+    resolve_revolution,
+    trade_default,
+    transformation_default,
+)
+from .actions import (
+    start as start_action,
 )
 from .board import GeishaEnd, draw_top, reveal, set_inhabitant
 from .cards import GEISHA, KIND, NINJAS, SHOGUN, TREASURES, Kind
 from .commands import (
-    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, Command, DeclineDeal, Done, Join,
-    Pass, ProposeDeal, SettlePromise, Side, Support, Timeout, WithdrawDeal,
+    TABLE,
+    AcceptDeal,
+    Action,
+    ActionKind,
+    Announce,
+    Choose,
+    Claim,
+    Command,
+    DecisionCommand,
+    DeclineDeal,
+    Done,
+    Join,
+    Pass,
+    ProposeDeal,
+    SettlePromise,
+    Side,
+    Support,
+    Timeout,
+    WithdrawDeal,
 )
 from .config import GameConfig
 from .decisions import Decision, DecisionKind, Timer, Topic
 from .errors import Rejected
 from .events import (
-    Announced, Fulfilled, BonusAwarded, GameStarted, NegotiationClosed, NegotiationDone, Passed,
-    PrivilegePassed, PrivilegeRoundOpened, RevolutionAnswered, SeasonBegan, SeasonEnded, SupportDeclared,
+    Announced,
+    BonusAwarded,
+    Fulfilled,
+    GameStarted,
+    NegotiationClosed,
+    NegotiationDone,
+    Passed,
+    PrivilegePassed,
+    PrivilegeRoundOpened,
+    RevolutionAnswered,
+    SeasonBegan,
+    SeasonEnded,
+    SupportDeclared,
 )
 from .flow import current_decision_id, open_prompt, open_round
 from .legality import (
-    allowed_actions, check_action, claim_rank_ok, claim_valid_now, effective_rank, privilege_asked,
+    allowed_actions,
+    check_action,
+    claim_rank_ok,
+    claim_valid_now,
+    effective_rank,
+    privilege_asked,
 )
 from .rng import derive_streams
 from .scoring import end_game, ninja_victor
 from .state import GameState, Phase
-from . import deals
 
-__all__ = ["new_game", "apply", "pending", "legal", "is_over"]
+__all__ = ["apply", "is_over", "legal", "new_game", "pending"]
 
 
 # -- setup (R2) ----------------------------------------------------------------
@@ -82,11 +123,12 @@ def new_game(config: GameConfig) -> tuple[GameState, list]:
     state.stone = stone
     bonus = state.deck.pop()  # R2.6; never the Geisha (R2.5, R2.8)
     state.bonus.append(bonus)
-    for s in range(n):  # R2.7
-        set_inhabitant(state, s, state.deck.pop(), revealed=False)
+    dealt = [state.deck.pop() for _ in range(n)]  # R2.7
+    for s, card in enumerate(dealt):
+        set_inhabitant(state, s, card, revealed=False)
     ev: list = [GameStarted(
         seats=n, stone_holder=stone, treasures=tuple(treasures),
-        inhabitants=tuple(state.inhabitant), bonus_card=bonus, deck_size=len(state.deck),
+        inhabitants=tuple(dealt), bonus_card=bonus, deck_size=len(state.deck),
         hut_used=state.hut_used,
     )]
     _begin_season(state, ev)
@@ -165,6 +207,7 @@ def _fulfil(state: GameState, ev: list) -> None:
         state.set_aside, state.bonus = state.bonus, []
     ev.append(Fulfilled(seat=seat, action=act, bonus_set_aside=len(state.set_aside)))
     if act.kind is ActionKind.ATTACK:
+        assert act.target is not None, "an attack has a target (R6)"
         deals.on_attack_fulfilled(state, seat, act.target, ev)
     if start_action(state, ev):
         _finish_action(state, ev)
@@ -313,10 +356,11 @@ def _check_decision(state: GameState, did: object) -> None:
     raise Rejected("decision/unknown", f"there is no decision {did}")
 
 
-def _answer_prompt(state: GameState, seat: int, cmd: Command, ev: list) -> None:
+def _answer_prompt(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None:
     if seat != state.prompt_seat:
         raise Rejected("decision/not_yours", f"decision {state.prompt} waits on seat {state.prompt_seat}")
     topic = state.prompt_topic
+    assert topic is not None, "an open prompt has a topic"
     if topic is Topic.ANNOUNCE:
         if isinstance(cmd, Pass):
             ev.append(Passed(seat=seat, decision=cmd.decision))
@@ -355,13 +399,15 @@ def _apply_choice(state: GameState, ev: list, topic: Topic | None, card: int | N
     if topic is Topic.TRADE:
         finish_trade(state, ev, card)
     elif topic is Topic.TRANSFORMATION:
+        assert card is not None, "a Transformation always keeps a card (R5.3)"
         finish_transformation(state, ev, card)
     elif topic is Topic.REINFORCEMENT:
+        assert card is not None, "the loser always takes a reinforcement card (R6.7)"
         finish_reinforcement(state, ev, card)
     _finish_action(state, ev)
 
 
-def _check_round_answer(state: GameState, seat: int, cmd: Command) -> None:
+def _check_round_answer(state: GameState, seat: int, cmd: DecisionCommand) -> None:
     rnd = state.round
     assert rnd is not None
     topic = rnd.topic
@@ -393,7 +439,7 @@ def _check_round_answer(state: GameState, seat: int, cmd: Command) -> None:
     raise Rejected("decision/wrong_answer", "in a revolution round, join or pass (R7.1)")
 
 
-def _answer_round(state: GameState, seat: int, cmd: Command, ev: list) -> None:
+def _answer_round(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None:
     rnd = state.round
     assert rnd is not None
     if seat not in rnd.asked:
@@ -410,7 +456,7 @@ def _answer_round(state: GameState, seat: int, cmd: Command, ev: list) -> None:
         _run_round(state, ev)
 
 
-def _answer(state: GameState, seat: int, cmd: Command, ev: list) -> None:
+def _answer(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None:
     seat = _check_seat(state, seat)
     _check_decision(state, cmd.decision)
     if state.prompt is not None:
@@ -419,10 +465,9 @@ def _answer(state: GameState, seat: int, cmd: Command, ev: list) -> None:
         _answer_round(state, seat, cmd, ev)
 
 
-def _done(state: GameState, seat: int, cmd: Command, ev: list) -> None:
+def _done(state: GameState, seat: int, cmd: Done, ev: list) -> None:
     """R10.2b1: a fighter says it is done bargaining; the window closes once
     both fighters have and every asked seat has answered early."""
-    assert isinstance(cmd, Done)
     seat = _check_seat(state, seat)
     _check_decision(state, cmd.decision)
     rnd, fight = state.round, state.fight
@@ -467,28 +512,18 @@ def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
             raise Rejected("decision/closed", "the negotiation window waits on no seat")
         _close_window(state, ev)
         return
-    if cmd.pivot != rnd.pivot:
+    pivot = rnd.pivot
+    if cmd.pivot != pivot or pivot is None:
         raise Rejected("decision/closed", f"decision {cmd.decision} no longer waits on seat {cmd.pivot}")
-    rnd.sealed[rnd.pivot] = Pass(decision=rnd.decision)
+    rnd.sealed[pivot] = Pass(decision=rnd.decision)
     _run_round(state, ev)
 
 
-def _deal(handler):
-    def run(state: GameState, seat: int, cmd: Command, ev: list) -> None:
-        handler(state, _check_seat(state, seat), cmd, ev)
-        if state.phase is Phase.TRADE and state.prompt_seat is not None and not state.pile[state.prompt_seat]:
-            # R4.5a, R5.6: a deal emptied the Akindo's pile while it was to
-            # choose a card to give; it has nothing to give and still draws.
-            _apply_choice(state, ev, Topic.TRADE, None)
-    return run
-
-
-_HANDLERS = {
-    Announce: _answer, Pass: _answer, Claim: _answer, Support: _answer, Join: _answer, Choose: _answer,
-    Done: _done, Timeout: _timeout,
-    ProposeDeal: _deal(deals.propose), AcceptDeal: _deal(deals.accept), DeclineDeal: _deal(deals.decline),
-    WithdrawDeal: _deal(deals.withdraw), SettlePromise: _deal(deals.settle),
-}
+def _after_deal(state: GameState, ev: list) -> None:
+    if state.phase is Phase.TRADE and state.prompt_seat is not None and not state.pile[state.prompt_seat]:
+        # R4.5a, R5.6: a deal emptied the Akindo's pile while it was to
+        # choose a card to give; it has nothing to give and still draws.
+        _apply_choice(state, ev, Topic.TRADE, None)
 
 
 def apply(state: GameState, seat: int, cmd: Command) -> list:
@@ -496,12 +531,32 @@ def apply(state: GameState, seat: int, cmd: Command) -> list:
     events, full detail. Raises `Rejected`, leaving the state untouched."""
     if state.phase is Phase.OVER:
         raise Rejected("game/over", "the game is over")
-    handler = _HANDLERS.get(type(cmd))
-    if handler is None:
-        raise Rejected("command/unknown", f"unknown command {type(cmd).__name__}")
     ev: list = []
     try:
-        handler(state, seat, cmd, ev)
+        match cmd:
+            case Announce() | Pass() | Claim() | Support() | Join() | Choose():
+                _answer(state, seat, cmd, ev)
+            case Done():
+                _done(state, seat, cmd, ev)
+            case Timeout():
+                _timeout(state, seat, cmd, ev)
+            case ProposeDeal():
+                deals.propose(state, _check_seat(state, seat), cmd, ev)
+                _after_deal(state, ev)
+            case AcceptDeal():
+                deals.accept(state, _check_seat(state, seat), cmd, ev)
+                _after_deal(state, ev)
+            case DeclineDeal():
+                deals.decline(state, _check_seat(state, seat), cmd, ev)
+                _after_deal(state, ev)
+            case WithdrawDeal():
+                deals.withdraw(state, _check_seat(state, seat), cmd, ev)
+                _after_deal(state, ev)
+            case SettlePromise():
+                deals.settle(state, _check_seat(state, seat), cmd, ev)
+                _after_deal(state, ev)
+            case _:
+                raise Rejected("command/unknown", f"unknown command {type(cmd).__name__}")
     except GeishaEnd:
         end_game(state, ev, "geisha")
     return ev

@@ -15,7 +15,7 @@ from .config import GameConfig
 from .engine import apply, is_over, legal, new_game, pending
 from .serial import command_from_plain, plain
 from .state import GameState
-from .views import EVERYONE, project, view
+from .views import EVERYONE, Viewer, project, view
 
 
 @dataclass
@@ -42,7 +42,7 @@ class Game:
     def legal(self, seat: int) -> list[Command]:
         return legal(self.state, seat)
 
-    def view(self, viewer) -> dict:
+    def view(self, viewer: Viewer) -> dict:
         return view(self.state, viewer)
 
     @property

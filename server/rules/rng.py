@@ -13,7 +13,8 @@ the same Trade card even if one of them shuffled for a revolution earlier.
 
 from __future__ import annotations
 
-from typing import Final, MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
@@ -48,14 +49,14 @@ class Pcg32:
     """A PCG32 stream. `state` and `inc` are plain ints so the game state
     can be copied and serialised without special cases."""
 
-    __slots__ = ("state", "inc")
+    __slots__ = ("inc", "state")
 
     def __init__(self, state: int, inc: int) -> None:
         self.state = state
         self.inc = inc
 
     @classmethod
-    def seeded(cls, seed: int, stream: int) -> "Pcg32":
+    def seeded(cls, seed: int, stream: int) -> Pcg32:
         rng = cls(0, ((stream << 1) | 1) & MASK64)
         rng.next_u32()
         rng.state = (rng.state + seed) & MASK64

@@ -7,13 +7,14 @@ a command, and it rejects anything malformed with a clear reason.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from . import commands as C
 from .errors import Rejected
 from .views import plain
 
-__all__ = ["plain", "command_from_plain", "COMMAND_TYPES"]
+__all__ = ["COMMAND_TYPES", "command_from_plain", "plain"]
 
 COMMAND_TYPES = {
     cls.__name__: cls
@@ -22,13 +23,15 @@ COMMAND_TYPES = {
 }
 
 
-def _int(d: dict, key: str, *, optional: bool = False) -> int | None:
+def _int(d: dict, key: str) -> int:
     v = d.get(key)
-    if v is None and optional:
-        return None
     if not isinstance(v, int) or isinstance(v, bool):
         raise Rejected("command/invalid", f"field '{key}' must be an integer")
     return v
+
+
+def _opt_int(d: dict, key: str) -> int | None:
+    return None if d.get(key) is None else _int(d, key)
 
 
 def _str(d: dict, key: str, default: str | None = None) -> str:
@@ -38,7 +41,7 @@ def _str(d: dict, key: str, default: str | None = None) -> str:
     return v
 
 
-def _enum(enum: type, value: Any, key: str) -> Any:
+def _enum(enum: type[Enum], value: Any, key: str) -> Any:
     try:
         return enum(value)
     except ValueError:
@@ -61,7 +64,7 @@ def _list(d: dict, key: str) -> list:
 
 def _action(v: Any) -> C.Action:
     d = _map(v, "action")
-    return C.Action(kind=_enum(C.ActionKind, d.get("kind"), "action.kind"), target=_int(d, "target", optional=True))
+    return C.Action(kind=_enum(C.ActionKind, d.get("kind"), "action.kind"), target=_opt_int(d, "target"))
 
 
 def _transfer(v: Any) -> C.Transfer:
@@ -80,9 +83,9 @@ def _promise(v: Any) -> C.Promise:
     return C.Promise(
         promiser=_int(d, "promiser"), promisee=_int(d, "promisee"), text=_str(d, "text"),
         kind=_enum(C.PromiseKind, d.get("kind", "free"), "promise.kind"),
-        attacker=_int(d, "attacker", optional=True), defender=_int(d, "defender", optional=True),
+        attacker=_opt_int(d, "attacker"), defender=_opt_int(d, "defender"),
         side=None if side is None else _enum(C.Side, side, "promise.side"),
-        cards=tuple(cards), by_season=_int(d, "by_season", optional=True), seat=_int(d, "seat", optional=True),
+        cards=tuple(cards), by_season=_opt_int(d, "by_season"), seat=_opt_int(d, "seat"),
     )
 
 
@@ -102,7 +105,7 @@ def command_from_plain(data: Any) -> C.Command:
     if cls is C.Choose:
         return C.Choose(decision=_int(d, "decision"), card=_int(d, "card"))
     if cls is C.Timeout:
-        return C.Timeout(decision=_int(d, "decision"), pivot=_int(d, "pivot", optional=True))
+        return C.Timeout(decision=_int(d, "decision"), pivot=_opt_int(d, "pivot"))
     if cls is C.ProposeDeal:
         return C.ProposeDeal(transfers=tuple(_transfer(t) for t in _list(d, "transfers")),
                              promises=tuple(_promise(p) for p in _list(d, "promises")),

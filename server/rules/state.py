@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from .cards import CARD_COUNT
 from .commands import Action, Command, Promise, Side, Transfer
 from .config import GameConfig
 from .decisions import Topic
 from .rng import Pcg32
+
+if TYPE_CHECKING:  # events import the state's types; the state only names GameEnded
+    from .events import GameEnded
 
 
 class Phase(str, Enum):
@@ -168,7 +172,7 @@ class GameState:
         self.ledger: dict[int, LedgerEntry] = {}
         self.kept: list[int] = [0] * n
         self.broken: list[int] = [0] * n
-        self.result = None
+        self.result: GameEnded | None = None
         # What each seat saw in Transformations it made (R5.3, R10.4).
         self.seen: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from .decisions import DecisionKind
 from .engine import legal, pending
@@ -24,7 +24,7 @@ from .state import GameState
 
 SPECTATOR = "spectator"
 EVERYONE = "all"
-Viewer = Union[int, str]
+Viewer = int | str
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -136,7 +136,7 @@ def _decision_base(state: GameState) -> dict | None:
     if not decisions:
         return None
     d = decisions[0]
-    out = {
+    out: dict[str, Any] = {
         "id": d.id, "kind": d.kind.value, "topic": d.topic.value, "rule": d.rule,
         "asked": list(d.asked), "pivot": d.pivot, "early": list(d.early),
         "timer": d.timer.value, "silence": d.silence,

@@ -13,7 +13,6 @@ from oriente.server.policies import valuation
 from oriente.server.rules import AcceptDeal, apply, command_from_plain, plain, view
 from oriente.server.rules.cards import VALUE
 from oriente.server.rules.views import decision_view
-
 from tests.policies.test_negotiator import _high_stakes
 from tests.rules.helpers import NOFU
 

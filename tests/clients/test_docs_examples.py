@@ -31,7 +31,7 @@ def oriente_command() -> list[str]:
     """The `oriente` script installed next to this Python, as the tutorial
     runs it (or the same entry point as a module)."""
     script = Path(sys.executable).with_name("oriente")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.server.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.cli"]
 
 
 class Processes:

@@ -88,6 +88,8 @@ def test_cards_by_name_or_id():
 
 
 def test_r8_3_a_deal_gives_a_card_for_a_stated_reason():
+    """R8.3: "Every transfer states its consideration (free text ...)": /deal
+    turns "give CARD to SEAT for REASON" into a transfer with that reason."""
     cmd = build_deal("give Treasure 3 to seat 1 for your support", a_view(), 0, NAMES)
     assert cmd == {"type": "ProposeDeal", "note": "", "promises": [],
                    "transfers": [{"type": "Transfer", "card": 45, "giver": 0, "receiver": 1,

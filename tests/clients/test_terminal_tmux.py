@@ -44,7 +44,7 @@ INHABITANTS = r"(Shogun|Soryo|Maho-Tsukai|Daimyo|Samurai|Akindo|Nofu|Ninja|Geish
 
 def _oriente() -> list[str]:
     script = Path(sys.executable).with_name("oriente")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.server.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "oriente.cli"]
 
 
 def _seed_with_stone_at(seat: int) -> int:
@@ -200,6 +200,32 @@ def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) ->
     assert time.monotonic() - started < TOTAL_S + 30
 
 
+def test_demo_play_seats_the_person_who_may_leave_at_the_first_decision(tmp_path: Path) -> None:
+    """`oriente demo --play`, in short: the person gets seat 0 in the terminal
+    client against bots on a fresh server, is asked a decision, and leaves;
+    the command says the game went on without them and exits cleanly. The
+    whole game is test_demo_play_seats_the_person_against_bots_and_ends_with_the_record."""
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", "11",
+                                                 "--timers", "quick", "--name", "Tester",
+                                                 "--store", str(tmp_path / "demo.sqlite")])
+    tmux = Tmux(command, tmp_path)
+
+    async def scenario() -> None:
+        await tmux.wait_for(r"you are seat 0 \(Tester\)", 30)
+        await tmux.wait_for(r">>> YOUR DECISION #\d+", 30)
+        await tmux.type("/quit")
+        await tmux.wait_for(r"You left before the end", 30)
+        await tmux.wait_for(r"\[exited 0\]", 10)
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+    assert all("Traceback" not in s for s in tmux.screens)
+    assert (tmp_path / "demo.sqlite").is_file()
+
+
+@pytest.mark.slow
 def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_path: Path) -> None:
     """`oriente demo --play`: one command gives a person seat 0 in the
     terminal client against bots on a fresh server, and after the game the

@@ -30,7 +30,7 @@ class ServerProcess:
 
     async def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "oriente.server.cli", "serve", "--port", "0", "--store", self.store, "--quiet"],
+            [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         line = await trio.to_thread.run_sync(self.proc.stdout.readline)

@@ -74,7 +74,7 @@ async def test_reconnect_resumes_with_missed_events_then_snapshot(server):
         w = tab.port.waiting(tab.state)
         if w.pivot == skip:
             return False
-        cmd = pick(tab.port.prompt(tab.state, w.pivot), w.pivot, rnd)
+        cmd = pick(tab.port.prompts(tab.state, [w.pivot])[w.pivot], w.pivot, rnd)
         r = await clients[w.pivot].request({"t": "act", "table": table, "cmd": cmd})
         assert r["t"] == "ok", r
         return True
@@ -112,7 +112,7 @@ async def test_reconnect_resumes_with_missed_events_then_snapshot(server):
                     break
                 await step(skip=2)
             assert tab.port.waiting(tab.state).pivot == 2
-            cmd = pick(tab.port.prompt(tab.state, 2), 2, rnd)
+            cmd = pick(tab.port.prompts(tab.state, [2])[2], 2, rnd)
             first = await c.request({"t": "act", "id": "retry-1", "table": table, "cmd": cmd})
             mine = sum(1 for s, _ in tab.commands if s == 2)
             again = await c.request({"t": "act", "id": "retry-1", "table": table, "cmd": cmd})

@@ -18,20 +18,47 @@ import copy
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oriente.server.policies import POLICIES, bargain, negotiator, reputation, valuation
 from oriente.server.policies.model import read
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import (
-    TABLE, AcceptDeal, Action, ActionKind, Announce, GameConfig, Pass, Promise, PromiseKind, ProposeDeal, Side,
-    Timeout, Topic, Transfer, apply, command_from_plain, new_game, pending, view,
+    TABLE,
+    AcceptDeal,
+    Action,
+    ActionKind,
+    Announce,
+    GameConfig,
+    Pass,
+    Promise,
+    PromiseKind,
+    ProposeDeal,
+    Side,
+    Timeout,
+    Topic,
+    Transfer,
+    apply,
+    command_from_plain,
+    new_game,
+    pending,
+    view,
 )
 from oriente.server.rules.cards import NINJAS, VALUE
 from oriente.server.rules.views import decision_view
-
 from tests.rules.helpers import (
-    AKINDO, DAIMYO, GEISHA, MAHO, NINJA, NOFU, SAMURAI, SORYO, configured_game, decision, move_to_pile,
+    AKINDO,
+    DAIMYO,
+    GEISHA,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SORYO,
+    configured_game,
+    decision,
+    move_to_pile,
 )
 
 NEGOTIATOR = POLICIES["negotiator"]
@@ -50,17 +77,12 @@ def _ask(state, seat, memo=None, *, proxy=False):
 
 # -- whole games -------------------------------------------------------------------------
 
-def test_negotiator_plays_whole_games_with_only_legal_commands_and_deals():
-    """Negotiators next to heuristic and random seats, 4 to 12 seats: every
-    command is legal and accepted (selfplay raises otherwise), every game
-    ends (R9.5), and deals are proposed, executed and their promises settled."""
-    rng = random.Random(4)
+def _whole_games(seat_counts: list[int], seed: int) -> None:
     cycle = [NEGOTIATOR, HEURISTIC, RANDOM]
     proposed = executed = settled = 0
-    for i in range(18):
-        n = rng.randint(4, 12)
+    for i, n in enumerate(seat_counts):
         policies = [cycle[(s + i) % 3] for s in range(n)]
-        played = play(GameConfig(seats=n, seed=300 + i), policies, 300 + i)
+        played = play(GameConfig(seats=n, seed=seed + i), policies, seed + i)
         assert played.result is not None
         t = played.tally
         negotiators = [s for s in range(n) if policies[s] is NEGOTIATOR]
@@ -68,6 +90,20 @@ def test_negotiator_plays_whole_games_with_only_legal_commands_and_deals():
         executed += sum(t.executed[s] for s in negotiators)
         settled += sum(t.kept[s] + t.broken[s] for s in negotiators)
     assert proposed > 0 and executed > 0 and settled > 0
+
+
+def test_negotiator_plays_whole_games_with_only_legal_commands_and_deals():
+    """Negotiators next to heuristic and random seats, 4 to 12 seats: every
+    command is legal and accepted (selfplay raises otherwise), every game
+    ends (R9.5), and deals are proposed, executed and their promises settled."""
+    _whole_games([4, 12, 5, 9, 6, 7, 8], 300)
+
+
+@pytest.mark.slow
+def test_negotiator_plays_many_whole_games_with_only_legal_commands_and_deals():
+    """The same over 120 games of random seat counts."""
+    rng = random.Random(4)
+    _whole_games([rng.randint(4, 12) for _ in range(120)], 1000)
 
 
 def test_windows_of_negotiators_close_when_the_fighters_are_done():

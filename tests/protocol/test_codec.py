@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from oriente.protocol import messages as M
-from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
+from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode, unknown_fields
 
 TABLE = "XAEha4bFs9xk"
 
@@ -20,7 +20,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "ping": {"t": "ping", "id": 2},
     "list_tables": {"t": "list_tables", "id": 3},
     "create_table": {"t": "create_table", "id": 4, "seats": 5, "timers": {"prompt_ms": 2000, "zero_wait": True},
-                     "deal": None},
+                     "game": "oriente", "options": {"deal": None}},
     "join": {"t": "join", "id": 5, "table": TABLE, "name": "ana", "seat": 2},
     "leave": {"t": "leave", "id": 6, "table": TABLE, "token": "tok"},
     "start": {"t": "start", "id": 7, "table": TABLE, "token": "tok"},
@@ -62,9 +62,8 @@ def test_every_client_type_decodes(kind: str) -> None:
 def test_defaults_are_filled_in() -> None:
     create = decode_client(encode({"t": "create_table", "seats": 4}))
     assert isinstance(create, M.CreateTable)
-    assert (create.id, create.name, create.public, create.seed, create.timers, create.deal) == (
-        None, "", True, None, None, None)
-    assert (create.max_open_proposals, create.auto_start, create.proxy_after) == (3, True, None)
+    assert (create.id, create.name, create.public, create.seed, create.timers) == (None, "", True, None, None)
+    assert (create.auto_start, create.proxy_after, create.game, create.options) == (True, None, "oriente", {})
     timers = decode_client(encode({"t": "create_table", "seats": 4, "timers": {}})).timers
     assert msgspec.to_builtins(timers) == {"prompt_ms": 60000, "window_ms": 30000, "bank_ms": 120000,
                                            "bank_refill_ms": 30000, "zero_wait": False, "away_after": 2}
@@ -76,6 +75,17 @@ def test_unknown_fields_are_ignored() -> None:
     msg = decode_client(encode({"t": "resume", "id": "r", "table": TABLE, "token": "x", "after": 3,
                                 "compress": True, "v": 2}))
     assert msg == M.Resume(id="r", table=TABLE, token="x", after=3)
+
+
+def test_unknown_fields_are_found_for_the_game_port() -> None:
+    """create_table hands the fields it does not define to the game's port
+    (oriente.v1's first revision had a game's options at the top level)."""
+    frame = encode({"t": "create_table", "id": 1, "seats": 4, "max_open_proposals": 2, "deal": None,
+                    "options": {"x": 1}})
+    msg = decode_client(frame)
+    assert unknown_fields(frame, msg) == {"max_open_proposals": 2, "deal": None}
+    ping = encode({"t": "ping"})
+    assert unknown_fields(ping, decode_client(ping)) == {}
 
 
 @pytest.mark.parametrize("cid", [0, -1, 2**63, "a", "", None])
@@ -141,7 +151,8 @@ def test_malformed(frame: bytes) -> None:
     {"t": "join", "table": TABLE, "name": b"ana"},  # bin is not str
     {"t": "create_table", "seats": 4.0},
     {"t": "create_table", "seats": 4, "timers": {"prompt_ms": "1s"}},  # nested
-    {"t": "create_table", "seats": 4, "deal": {"deck": [1], "treasures": [41]}},  # nested, missing
+    {"t": "create_table", "seats": 4, "options": []},  # options are a map
+    {"t": "create_table", "seats": 4, "game": 1},
     {"t": "act", "table": TABLE, "cmd": ["Pass", 1]},
     {"t": "act", "table": TABLE, "cmd": {1: 2}},
 ], ids=lambda v: repr(v)[:40])

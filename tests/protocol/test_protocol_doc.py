@@ -17,6 +17,7 @@ from oriente.protocol import messages as M
 from oriente.protocol.codec import decode_client
 from oriente.server.rules import command_from_plain, events as E
 from oriente.server.rules.serial import COMMAND_TYPES
+from oriente.server.games.oriente import Deal
 from oriente.server.table import TABLE_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,7 @@ def test_every_client_field_is_documented(cls: Any) -> None:
     for name in cls.__struct_fields__:
         if name != "id":
             assert f"`{name}`" in row, f"{cls.__struct_config__.tag}: field {name} is not documented"
-    for name in M.Timers.__struct_fields__ + M.DealSetup.__struct_fields__:
+    for name in M.Timers.__struct_fields__ + Deal.__struct_fields__:
         assert f"`{name}`" in DOC, name
 
 

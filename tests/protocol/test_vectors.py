@@ -15,7 +15,8 @@ import pytest
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
-from oriente.server.game_port import OrientePort, RulesRejection
+from oriente.server.game_port import RulesRejection
+from oriente.server.games.oriente import OrientePort
 from oriente.server.rules import GameConfig, command_from_plain, new_game, plain
 from oriente.server.rules.serial import COMMAND_TYPES
 

@@ -22,7 +22,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from oriente.server.rules import (
     TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DeclineDeal, Done, GameConfig, Join, Pass,
@@ -802,6 +802,7 @@ def test_event_schema_is_classified():
     assert schema_problems() == []
 
 
+@pytest.mark.slow
 @given(seats=SEATS, seed=SEEDS)
 @example(seats=4, seed=0)
 @example(seats=12, seed=1)
@@ -809,6 +810,16 @@ def test_random_play_hides_conserves_and_ends(seats, seed):
     """Conservation (R1.5), information hiding (R10.2, R10.4, R5.3) and the
     legal-move generator at every step; termination (R9.5) and ranking
     (R9.3, R9.4) at the end."""
+    Table(seats, seed, heavy=True).play()
+
+
+@settings(max_examples=8)
+@given(seats=SEATS, seed=SEEDS)
+@example(seats=4, seed=0)
+@example(seats=12, seed=1)
+def test_random_play_hides_conserves_and_ends_in_a_few_games(seats, seed):
+    """The same checks (R1.5, R10.2, R10.4, R5.3, R9.5) over a few games; the
+    run above (-m slow) plays the profile's number."""
     Table(seats, seed, heavy=True).play()
 
 

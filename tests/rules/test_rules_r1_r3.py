@@ -1,4 +1,4 @@
-"""Rules R1 (components), R2 (setup) and R3 (seasons and asking) of RULES.md."""
+"""Rules R1 (components), R2 (setup) and R3 (seasons and asking) of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules R4 (announce, privilege, fulfil) of RULES.md, and the rulebook's
+"""Rules R4 (announce, privilege, fulfil) of docs/rules.md, and the rulebook's
 worked example of a privilege chain."""
 
 from __future__ import annotations

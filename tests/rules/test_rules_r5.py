@@ -1,4 +1,4 @@
-"""Rules R5 (actions by inhabitant) of RULES.md, and the rulebook's worked
+"""Rules R5 (actions by inhabitant) of docs/rules.md, and the rulebook's worked
 example of the Shogun attacking a Maho-Tsukai."""
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 import trio
 
-from oriente.server.table import Stop
+from oriente.server.games.oriente import OrientePort
 
-from .test_table_actor import drain, drive_to_window, events_of, open_table
+from .actor_harness import drain, events_of, open_table
+from .test_table_actor import drive_to_window
 
 
 @pytest.mark.trio
@@ -20,14 +21,14 @@ async def test_r10_2b1_window_closed_by_done_and_early_answers_moves_on_without_
     and every seat of the coming support round has handed in its
     declaration early." No time passes; the next deadline is the pivot's."""
     async with trio.open_nursery() as nursery:
-        h = await open_table(nursery)
+        h = await open_table(nursery, OrientePort(), seats=4)
         await drive_to_window(h)
         window = h.waiting
         assert window.pivot is None and window.timer == "window"
         start = trio.current_time()
         state = h.table.state
         fighters = (state.fight.attacker, state.fight.defender)
-        asked = list(h.table.port.prompt(state, "all")["asked"])
+        asked = list(h.prompt("all")["asked"])
         for seat in asked:
             await h.act(seat, {"type": "Pass", "decision": window.key[0]})
         assert h.waiting == window, "the fighters have not said done"
@@ -42,4 +43,4 @@ async def test_r10_2b1_window_closed_by_done_and_early_answers_moves_on_without_
         assert after is None or after.key != window.key
         d = h.table.clock.deadline
         assert after is None or (d is not None and d.key == after.key)
-        await h.table.send(None, Stop())
+        await h.close()

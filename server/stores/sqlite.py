@@ -1,9 +1,9 @@
 """The table server's durable store: SQLite in one file, written in batches.
 
-One event log per table is the truth (ARCHITECTURE.md): everything a table
-needs to come back after a restart is its row, its append-only log, its
-latest clock and, once finished, its record. The store keeps those bytes and
-never interprets them; the bodies are msgpack blobs owned by the caller.
+It keeps the guarantees of `contract.Store` (one event log per table is the
+truth; everything a table needs to come back after a restart is its row, its
+append-only log, its latest clock and, once ended, its record). The store
+keeps those bytes and never interprets them.
 
 How it talks to SQLite, and why:
 
@@ -29,12 +29,20 @@ How it talks to SQLite, and why:
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
   recommends for WAL and the one a game server can afford.
+- One server per file: `run` takes an exclusive flock on ``PATH.lock``
+  before opening the database. SQLite's own locks only serialise
+  transactions; two servers would both append to the same logs. A lock
+  file beside the database, so that this lock never meddles with SQLite's
+  own locking of the database file. The kernel releases a flock when its
+  holder dies, so a crashed server never leaves a stale lock behind.
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import math
+import os
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -42,20 +50,14 @@ from typing import Final, TypeVar
 
 import trio
 
-__all__ = [
-    "STATUSES",
-    "LogRecord",
-    "Store",
-    "StoreError",
-    "StoreStatistics",
-    "TableRow",
-]
+from .contract import STATUSES, LogRecord, StoreError, StoreLocked, TableRow, check_bytes, check_status
+
+__all__ = ["SQLiteStore", "StoreStatistics"]
 
 T = TypeVar("T")
 
-STATUSES: Final = frozenset({"open", "running", "finished", "abandoned"})
-
-SCHEMA_VERSION: Final = 1
+# 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
+SCHEMA_VERSION: Final = 2
 
 # Upper bound on requests per transaction, so that one burst cannot hold the
 # write lock (and the callers at the head of the queue) for too long.
@@ -65,14 +67,17 @@ MAX_BATCH: Final = 4096
 # commit order, and only the small (table_id, pos) index entries scatter over
 # the tables. Clustering the log by table (WITHOUT ROWID) would dirty one
 # page per table per batch and measured about a third slower here.
-_SCHEMA: Final = f"""
-CREATE TABLE IF NOT EXISTS tables (
+_STATUS_LIST: Final = ", ".join(f"'{status}'" for status in sorted(STATUSES))
+_TABLES: Final = f"""
+CREATE TABLE IF NOT EXISTS {{name}} (
     id TEXT PRIMARY KEY,
     created_at REAL NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'abandoned')),
+    status TEXT NOT NULL CHECK (status IN ({_STATUS_LIST})),
     meta BLOB NOT NULL,
     updated_at REAL NOT NULL
-) STRICT;
+) STRICT
+"""
+_SCHEMA: Final = _TABLES.format(name="tables") + f""";
 CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status);
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -116,36 +121,6 @@ _UPSERT_HEARTBEAT: Final = (
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 
 
-class StoreError(Exception):
-    """A write or read the store refused: the data broke an invariant of the
-    log (a gap, a duplicate, an unknown table) or the store is not running.
-
-    Raised in the task that made the request, never in the writer, so one
-    table's bad write cannot hurt another table."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogRecord:
-    """One entry of a table's log; ``pos`` numbers entries 0, 1, 2, ...
-    without gaps, ``seq`` is the client-visible event number (or None)."""
-
-    pos: int
-    kind: str
-    seq: int | None
-    body: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """A table as the lobby and the recovery at start-up see it."""
-
-    id: str
-    created_at: float
-    status: str
-    meta: bytes
-    updated_at: float
-
-
 @dataclass(frozen=True, slots=True)
 class StoreStatistics:
     """A snapshot for introspection, in the manner of trio's ``statistics()``.
@@ -171,7 +146,7 @@ class _Write:
     """One queued write: a function to run on the write connection inside
     the writer's transaction, and the slot its caller waits on."""
 
-    __slots__ = ("apply", "records", "what", "done", "error", "append")
+    __slots__ = ("append", "apply", "done", "error", "records", "what")
 
     def __init__(self, apply: Callable[[sqlite3.Connection], None], records: int, what: str,
                  append: tuple[str, list[tuple], tuple | None] | None = None) -> None:
@@ -219,6 +194,33 @@ def _connect(path: str) -> sqlite3.Connection:
     return conn
 
 
+def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
+    """Version 2 admits the status 'failed'. SQLite cannot alter a CHECK
+    constraint, so the tables table is rebuilt, the way SQLite's ALTER TABLE
+    documentation prescribes: foreign keys off (outside any transaction),
+    copy into a new table, drop the old one, rename, check the references,
+    all in one transaction."""
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(_TABLES.format(name="tables_v2"))
+            conn.execute("INSERT INTO tables_v2 (id, created_at, status, meta, updated_at) "
+                         "SELECT id, created_at, status, meta, updated_at FROM tables")
+            conn.execute("DROP TABLE tables")
+            conn.execute("ALTER TABLE tables_v2 RENAME TO tables")
+            broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise StoreError(f"migration to schema 2 left dangling references: {broken[:5]}")
+            conn.execute("PRAGMA user_version = 2")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
+
+
 def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
     """Open both connections and bring the schema up to date (in a thread)."""
     try:
@@ -232,6 +234,8 @@ def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
                 f"{path!r} has schema version {version}, newer than this server's "
                 f"{SCHEMA_VERSION}; upgrade the server instead of downgrading the file"
             )
+        if version == 1:
+            _migrate_1_to_2(write)
         write.execute("BEGIN IMMEDIATE")
         try:
             for statement in _SCHEMA.split(";"):
@@ -252,17 +256,26 @@ def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
     return write, read
 
 
-def _check_status(status: str) -> None:
-    if status not in STATUSES:
-        raise ValueError(f"table status must be one of {sorted(STATUSES)}, not {status!r}")
+def _lock(path: str) -> int:
+    """Take the store's exclusive lock (PATH.lock) or raise StoreLocked."""
+    lock_path = f"{path}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StoreError(f"cannot open the lock file {lock_path!r}: {exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreLocked(f"the store {path!r} is in use by another server (it holds {lock_path!r}); "
+                          "stop that server first, or give this one another store") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
-def _check_bytes(name: str, value: object) -> None:
-    if not isinstance(value, bytes):
-        raise TypeError(f"{name} must be bytes (an encoded blob), not {type(value).__name__}")
-
-
-class Store:
+class SQLiteStore:
     """The durable store; run it in a nursery with ``await nursery.start(store.run)``.
 
     Writes return once their transaction has committed, so an actor that
@@ -284,6 +297,7 @@ class Store:
         self._write_limiter = trio.CapacityLimiter(1)
         self._read_limiter = trio.CapacityLimiter(1)
         self._stopped = trio.Event()
+        self._lock_fd: int | None = None
         self._in_flight: list[_Write] = []
         self._batches = 0
         self._writes = 0
@@ -302,10 +316,12 @@ class Store:
             raise StoreError(f"store {self._path!r} was already started or closed")
         self._state = _STARTING
         try:
+            self._lock_fd = _lock(self._path)
             self._write_conn, self._read_conn = await trio.to_thread.run_sync(
                 _open, self._path, limiter=self._write_limiter
             )
         except BaseException:
+            self._unlock()
             self._state = _CLOSED
             self._send.close()
             self._stopped.set()
@@ -406,6 +422,7 @@ class Store:
         finally:
             await trio.to_thread.run_sync(self._close_read, limiter=self._read_limiter)
             await trio.to_thread.run_sync(self._close_write, limiter=self._write_limiter)
+            self._unlock()
             self._state = _CLOSED
             self._stopped.set()
         if error is not None:
@@ -419,6 +436,11 @@ class Store:
                 return
             write.error = StoreError(f"{write.what}: the store stopped after an error: {exc!r}")
             write.done.set()
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor releases the flock
+            self._lock_fd = None
 
     def _close_read(self) -> None:
         if self._read_conn is not None:
@@ -541,7 +563,7 @@ class Store:
                       append: tuple[str, list[tuple], tuple | None] | None = None) -> None:
         if self._state != _RUNNING:
             if self._state in (_NEW, _STARTING):
-                raise StoreError(f"{what}: store is not running yet (start Store.run() first)")
+                raise StoreError(f"{what}: store is not running yet (start its run() first)")
             raise StoreError("store is closed")
         write = _Write(apply, records, what, append)
         self._send.send_nowait(write)
@@ -558,8 +580,8 @@ class Store:
     async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
         """Record a new table; an id that already exists is refused, since two
         tables sharing one log would corrupt both."""
-        _check_status(status)
-        _check_bytes("meta", meta)
+        check_status(status)
+        check_bytes("meta", meta)
 
         def apply(conn: sqlite3.Connection) -> None:
             try:
@@ -580,9 +602,9 @@ class Store:
         """Change a table's status and/or meta; ``updated_at`` tells the lobby
         and the recovery how long ago the table last changed state."""
         if status is not None:
-            _check_status(status)
+            check_status(status)
         if meta is not None:
-            _check_bytes("meta", meta)
+            check_bytes("meta", meta)
 
         def apply(conn: sqlite3.Connection) -> None:
             cursor = conn.execute(
@@ -614,14 +636,14 @@ class Store:
         for index, record in enumerate(records):
             if not isinstance(record, LogRecord):
                 raise TypeError(f"records[{index}] is {type(record).__name__}, not LogRecord")
-            _check_bytes(f"records[{index}].body", record.body)
+            check_bytes(f"records[{index}].body", record.body)
             if index and record.pos != records[index - 1].pos + 1:
                 raise StoreError(
                     f"append to {table_id!r}: positions must be consecutive, "
                     f"got {records[index - 1].pos} then {record.pos}"
                 )
         if clock is not None:
-            _check_bytes("clock", clock)
+            check_bytes("clock", clock)
         rows = [(table_id, r.pos, r.kind, r.seq, r.body) for r in records]
 
         def apply(conn: sqlite3.Connection) -> None:
@@ -650,7 +672,7 @@ class Store:
     async def save_record(self, table_id: str, body: bytes) -> None:
         """Store the finished game's record. Saving again replaces it, so a
         recovery that re-derives the record from the log can simply re-save."""
-        _check_bytes("body", body)
+        check_bytes("body", body)
 
         def apply(conn: sqlite3.Connection) -> None:
             try:
@@ -673,7 +695,7 @@ class Store:
 
     async def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
         if self._state in (_NEW, _STARTING):
-            raise StoreError("store is not running yet (start Store.run() first)")
+            raise StoreError("store is not running yet (start its run() first)")
         if self._state == _CLOSED:
             raise StoreError("store is closed")
 
@@ -690,12 +712,13 @@ class Store:
     async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
         """Tables, oldest first, optionally only those in the given statuses
         (the recovery asks for 'open' and 'running')."""
+        params: tuple[str, ...] = ()
         if statuses is None:
-            sql, params = f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id", ()
+            sql = f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id"
         else:
             wanted = tuple(statuses)
             for status in wanted:
-                _check_status(status)
+                check_status(status)
             if not wanted:
                 return []
             marks = ", ".join("?" * len(wanted))

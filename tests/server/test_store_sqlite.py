@@ -1,5 +1,7 @@
-"""The durable store on a real SQLite file: batching, isolation of bad
-writes, atomicity, shutdown and crash durability."""
+"""The SQLite store on a real file: what only a store on disk can show —
+its schema and migrations, batching, shutdown, durability across processes
+and crashes, and the lock that keeps a second server out. The guarantees
+every store keeps are tested once for all in test_store_contract.py."""
 
 from __future__ import annotations
 
@@ -17,19 +19,16 @@ import pytest
 import trio
 import trio.testing
 
-from oriente.server.store import LogRecord, Store, StoreError
+from oriente.server.stores import LogRecord, SQLiteStore, StoreError, StoreLocked
 
 pytestmark = pytest.mark.trio
-
-STATUSES = ("open", "running", "finished", "abandoned")
-
 
 def rec(pos: int, kind: str = "event", seq: int | None = None) -> LogRecord:
     return LogRecord(pos=pos, kind=kind, seq=pos if seq is None and kind == "event" else seq, body=b"body-%d" % pos)
 
 
 @asynccontextmanager
-async def running(store: Store) -> AsyncIterator[Store]:
+async def running(store: SQLiteStore) -> AsyncIterator[SQLiteStore]:
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         try:
@@ -38,7 +37,7 @@ async def running(store: Store) -> AsyncIterator[Store]:
             await store.aclose()
 
 
-class GatedStore(Store):
+class GatedStore(SQLiteStore):
     """A store whose writer thread waits at a gate before each batch, so that
     a test can line requests up behind a batch that is in flight."""
 
@@ -68,14 +67,14 @@ async def plugged(store: GatedStore, nursery: trio.Nursery, table_id: str, pos: 
 
 async def test_schema_is_created_in_wal_mode(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite")
-    async with running(Store(path)):
+    async with running(SQLiteStore(path)):
         pass
     conn = sqlite3.connect(path)
     try:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"tables", "log", "clocks", "records", "heartbeat"} <= names
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
         log_columns = [row[1] for row in conn.execute("PRAGMA table_info(log)")]
         assert log_columns == ["table_id", "pos", "kind", "seq", "body"]
     finally:
@@ -84,9 +83,9 @@ async def test_schema_is_created_in_wal_mode(tmp_path: Path) -> None:
 
 async def test_opening_twice_keeps_data_and_schema(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite")
-    async with running(Store(path)) as store:
+    async with running(SQLiteStore(path)) as store:
         await store.create_table("t", "open", b"meta", now=1.0)
-    async with running(Store(path)) as store:
+    async with running(SQLiteStore(path)) as store:
         assert await store.table("t") is not None
 
 
@@ -95,67 +94,65 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
-    store = Store(path)
+    store = SQLiteStore(path)
     with pytest.raises(StoreError, match="newer"):
         await store.run()
     with pytest.raises(StoreError, match="closed"):
         await store.heartbeat(1.0)
 
 
-async def test_append_and_read_back(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t1", "open", b"\x81\xa1a\x01", now=10.0)
-        records = [rec(0, "cmd", None), rec(1), rec(2), rec(3, "cmd", None)]
-        await store.append("t1", records[:2], now=11.0)
-        await store.append("t1", records[2:], now=12.0)
-        assert await store.log("t1") == records
-        assert await store.log("t1", after_pos=1) == records[2:]
-        assert await store.log("t1", after_pos=3) == []
-        assert await store.log("nope") == []
-
-        row = await store.table("t1")
-        assert row is not None
-        assert (row.id, row.created_at, row.status, row.meta, row.updated_at) == (
-            "t1",
-            10.0,
-            "open",
-            b"\x81\xa1a\x01",
-            10.0,
-        )
-        assert await store.table("nope") is None
+async def test_a_second_store_on_the_same_file_refuses_to_run(tmp_path: Path) -> None:
+    """Guarantee 6 in one process: two opens of one file, the second refused
+    with a message that says what to do; once the first closes, it opens."""
+    path = str(tmp_path / "s.sqlite")
+    async with running(SQLiteStore(path)) as first:
+        await first.create_table("t", "open", b"", now=0.0)
+        second = SQLiteStore(path)
+        with pytest.raises(StoreLocked, match="in use by another server"):
+            await second.run()
+        with pytest.raises(StoreError, match="closed"):
+            await second.table("t")
+        assert await first.table("t") is not None, "the refused store must not disturb the running one"
+    async with running(SQLiteStore(path)) as third:
+        assert await third.table("t") is not None
 
 
-async def test_update_table_and_status_filter(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        for index, status in enumerate(STATUSES):
-            await store.create_table(f"t{index}", status, b"m%d" % index, now=float(index))
-        assert [t.id for t in await store.tables()] == ["t0", "t1", "t2", "t3"]
-        assert [t.id for t in await store.tables({"open", "running"})] == ["t0", "t1"]
-        assert await store.tables([]) == []
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
-        await store.update_table("t0", status="running", now=50.0)
-        await store.update_table("t1", meta=b"new", now=51.0)
-        t0, t1 = await store.table("t0"), await store.table("t1")
-        assert t0 is not None and (t0.status, t0.meta, t0.updated_at) == ("running", b"m0", 50.0)
-        assert t1 is not None and (t1.status, t1.meta, t1.updated_at) == ("running", b"new", 51.0)
-        assert t0.created_at == 0.0
 
-        with pytest.raises(StoreError, match="unknown table"):
-            await store.update_table("nope", status="finished", now=1.0)
-        with pytest.raises(ValueError, match="status"):
-            await store.update_table("t0", status="paused", now=1.0)
-        with pytest.raises(ValueError, match="status"):
-            await store.create_table("t9", "paused", b"", now=1.0)
-        with pytest.raises(StoreError, match="already exists"):
-            await store.create_table("t0", "open", b"", now=1.0)
-        with pytest.raises(TypeError, match="bytes"):
-            await store.create_table("t9", "open", "not bytes", now=1.0)  # type: ignore[arg-type]
+async def test_a_schema_1_file_is_migrated_and_keeps_its_tables(tmp_path: Path) -> None:
+    """tests/fixtures/store_v1.sqlite was written by the server before tables
+    could fail (schema 1: a CHECK constraint without 'failed'). It opens,
+    every row and log survives, and a table can then be marked failed."""
+    path = tmp_path / "old.sqlite"
+    path.write_bytes((FIXTURES / "store_v1.sqlite").read_bytes())
+    before = sqlite3.connect(path)
+    try:
+        assert before.execute("PRAGMA user_version").fetchone()[0] == 1
+        rows = before.execute("SELECT id, created_at, status, meta, updated_at FROM tables ORDER BY id").fetchall()
+        logs = before.execute("SELECT table_id, count(*) FROM log GROUP BY table_id ORDER BY table_id").fetchall()
+    finally:
+        before.close()
+    async with running(SQLiteStore(str(path))) as store:
+        assert [(t.id, t.created_at, t.status, t.meta, t.updated_at) for t in await store.tables()] == sorted(
+            rows, key=lambda r: (r[1], r[0]))
+        assert [(t, len(await store.log(t))) for t, _ in logs] == logs
+        await store.update_table(rows[0][0], status="failed", now=1.0)
+    after = sqlite3.connect(path)
+    try:
+        assert after.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert after.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert after.execute("SELECT count(*) FROM tables WHERE status = 'failed'").fetchone()[0] == 1
+        assert {r[0] for r in after.execute("SELECT name FROM sqlite_master WHERE type = 'index'")} >= {
+            "tables_by_status"}
+    finally:
+        after.close()
 
 
 async def test_gap_and_duplicate_fail_alone_in_their_batch(tmp_path: Path) -> None:
     """Bad writes raise in their own callers; the good writes submitted in
     the same batch still commit."""
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
+    async with running(SQLiteStore(str(tmp_path / "s.sqlite"))) as store:
         for t in range(12):
             await store.create_table(f"t{t}", "running", b"", now=0.0)
             await store.append(f"t{t}", [rec(0), rec(1)], now=0.0)
@@ -198,17 +195,6 @@ async def test_gap_and_duplicate_fail_alone_in_their_batch(tmp_path: Path) -> No
         assert [r.pos for r in await store.log("t10")] == [0, 1, 2]
 
 
-async def test_records_that_skip_among_themselves_are_refused_before_queueing(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t", "running", b"", now=0.0)
-        with pytest.raises(StoreError, match="consecutive"):
-            await store.append("t", [rec(0), rec(2)], now=0.0)
-        with pytest.raises(TypeError, match="bytes"):
-            await store.append("t", [LogRecord(0, "cmd", None, "text")], now=0.0)  # type: ignore[arg-type]
-        assert store.statistics().failed_writes == 0
-        assert await store.log("t") == []
-
-
 async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) -> None:
     """Two appends to one log in one batch behave as if committed one after
     the other, also when a failing request between them forces the batch to
@@ -238,7 +224,7 @@ async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) ->
 
 async def test_many_concurrent_writers_are_batched(tmp_path: Path) -> None:
     tasks, per_task = 50, 200
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
+    async with running(SQLiteStore(str(tmp_path / "s.sqlite"))) as store:
         for t in range(tasks):
             await store.create_table(f"t{t}", "running", b"", now=0.0)
         before = store.statistics()
@@ -263,42 +249,16 @@ async def test_many_concurrent_writers_are_batched(tmp_path: Path) -> None:
             assert log == [LogRecord(pos, "event", pos, b"%d:%d" % (t, pos)) for pos in range(per_task)]
 
 
-async def test_clock_upsert_is_atomic_with_append(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t", "running", b"", now=0.0)
-        assert await store.clock("t") is None
-        await store.append("t", [rec(0)], clock=b"c0", now=1.0)
-        assert await store.clock("t") == (1.0, b"c0")
-        await store.append("t", [rec(1)], clock=b"c1", now=2.0)
-        assert await store.clock("t") == (2.0, b"c1")
-        await store.append("t", [rec(2)], now=3.0)
-        assert await store.clock("t") == (2.0, b"c1")
-
-        # A refused append leaves the clock as it was.
-        with pytest.raises(StoreError, match="gap"):
-            await store.append("t", [rec(9)], clock=b"bad", now=4.0)
-        assert await store.clock("t") == (2.0, b"c1")
-
-        # A clock alone (a pause, say) needs no records.
-        await store.append("t", [], clock=b"c2", now=5.0)
-        assert await store.clock("t") == (5.0, b"c2")
-        assert [r.pos for r in await store.log("t")] == [0, 1, 2]
-
-        with pytest.raises(StoreError, match="unknown table"):
-            await store.append("nope", [], clock=b"c", now=5.0)
-        assert await store.clock("nope") is None
-
-
 async def test_durable_across_close_and_reopen(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite")
-    async with running(Store(path)) as store:
+    async with running(SQLiteStore(path)) as store:
         await store.create_table("t", "running", b"meta", now=1.0)
         await store.append("t", [rec(0, "cmd", None), rec(1)], clock=b"clock", now=2.0)
         await store.update_table("t", status="finished", now=3.0)
         await store.save_record("t", b"record")
         await store.heartbeat(4.0)
 
-    async with running(Store(path)) as store:
+    async with running(SQLiteStore(path)) as store:
         assert await store.log("t") == [rec(0, "cmd", None), rec(1)]
         assert await store.clock("t") == (2.0, b"clock")
         row = await store.table("t")
@@ -335,7 +295,7 @@ async def test_aclose_flushes_queued_writes(tmp_path: Path) -> None:
         # Leaving the nursery waits for aclose, which waits for the flush.
     assert sorted(committed) == list(range(20))
 
-    async with running(Store(path)) as reopened:
+    async with running(SQLiteStore(path)) as reopened:
         for t in range(20):
             assert await reopened.log(f"t{t}") == [rec(0)]
         assert await reopened.log("plug") == [rec(0)]
@@ -359,75 +319,17 @@ async def test_cancelling_run_still_flushes_queued_writes(tmp_path: Path) -> Non
     with pytest.raises(StoreError, match="store is closed"):
         await store.append("t0", [rec(1)], now=2.0)
 
-    async with running(Store(path)) as reopened:
+    async with running(SQLiteStore(path)) as reopened:
         for t in range(5):
             assert await reopened.log(f"t{t}") == [rec(0)]
 
 
-async def test_writes_before_run_and_after_close_fail(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "s.sqlite"))
-    with pytest.raises(StoreError, match="not running"):
-        await store.create_table("t", "open", b"", now=0.0)
-    with pytest.raises(StoreError, match="not running"):
-        await store.log("t")
-
-    async with running(store):
-        await store.create_table("t", "open", b"", now=0.0)
-
-    with pytest.raises(StoreError, match="store is closed"):
-        await store.append("t", [rec(0)], now=1.0)
-    with pytest.raises(StoreError, match="store is closed"):
-        await store.heartbeat(1.0)
-    with pytest.raises(StoreError, match="store is closed"):
-        await store.table("t")
-    await store.aclose()  # closing twice is harmless
-    with pytest.raises(StoreError, match="already started or closed"):
-        await store.run()
-
-
-async def test_events_after_returns_later_events_only(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t", "running", b"", now=0.0)
-        log = [
-            LogRecord(0, "cmd", None, b"c0"),
-            LogRecord(1, "event", 1, b"e1"),
-            LogRecord(2, "event", 2, b"e2"),
-            LogRecord(3, "cmd", None, b"c1"),
-            LogRecord(4, "note", 3, b"n"),
-            LogRecord(5, "event", 3, b"e3"),
-        ]
-        await store.append("t", log, now=1.0)
-        assert await store.events_after("t", 0) == [log[1], log[2], log[5]]
-        assert await store.events_after("t", 1) == [log[2], log[5]]
-        assert await store.events_after("t", 3) == []
-        assert await store.events_after("other", 0) == []
-
-
-async def test_heartbeat_keeps_only_the_latest(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        assert await store.last_heartbeat() is None
-        await store.heartbeat(100.5)
-        await store.heartbeat(101.5)
-        assert await store.last_heartbeat() == 101.5
-
-
-async def test_save_record(tmp_path: Path) -> None:
-    async with running(Store(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t", "finished", b"", now=0.0)
-        assert await store.record("t") is None
-        await store.save_record("t", b"r1")
-        await store.save_record("t", b"r2")
-        assert await store.record("t") == b"r2"
-        with pytest.raises(StoreError, match="unknown table"):
-            await store.save_record("nope", b"r")
-
-
 CRASH_SCRIPT = """
 import sys, trio
-from oriente.server.store import LogRecord, Store
+from oriente.server.stores import LogRecord, SQLiteStore
 
 async def main(path):
-    store = Store(path)
+    store = SQLiteStore(path)
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         for t in range(8):
@@ -447,6 +349,36 @@ async def main(path):
 
 trio.run(main, sys.argv[1])
 """
+
+
+SERVE = [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--quiet"]
+
+
+async def test_a_second_server_on_the_same_store_refuses_to_start(tmp_path: Path) -> None:
+    """Guarantee 6 across processes: `oriente serve` on a store another
+    server holds exits at once with status 1 and one clear line, no
+    traceback; the first server is undisturbed."""
+    with trio.fail_after(90):
+        await trio.to_thread.run_sync(_two_servers, str(tmp_path / "s.sqlite"))
+
+
+def _two_servers(store: str) -> None:
+    first = subprocess.Popen([*SERVE, "--store", store], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert first.stdout is not None
+        line = first.stdout.readline()
+        assert line.startswith("serving ws://"), line
+        second = subprocess.run([*SERVE, "--store", store], capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1
+        assert "in use by another server" in second.stderr and "Traceback" not in second.stderr
+        assert second.stdout == ""
+        assert first.poll() is None
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(30) == 0
+        for stream in (first.stdout, first.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def run_and_kill(path: str, wanted: int) -> dict[int, int]:
@@ -491,7 +423,7 @@ async def test_every_reported_commit_survives_sigkill(tmp_path: Path) -> None:
     path = str(tmp_path / "crash.sqlite")
     with trio.fail_after(120):
         highest = await trio.to_thread.run_sync(run_and_kill, path, 2000)
-    async with running(Store(path)) as store:
+    async with running(SQLiteStore(path)) as store:
         totals = 0
         for t in range(8):
             log = await store.log(f"t{t}")

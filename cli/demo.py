@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import trio
 
-from ..clients.narrate import describe_result, narrate
-from ..clients.sdk import Client
-from .app import App
-from .policies import POLICIES
-from .rules import SPECTATOR
+from oriente.clients.narrate import describe_result, narrate
+from oriente.clients.sdk import Client
+from oriente.server.app import App
+from oriente.server.policies import POLICIES
+from oriente.server.rules import SPECTATOR
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
@@ -122,18 +123,21 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
                       policy: str, name: str, quick: bool) -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
-    from ..clients.terminal import run_play
+    from oriente.clients.terminal import run_play
 
     ready = threading.Event()
     where: dict[str, Any] = {}
+
+    def on_ready(url: str, table: str, token: str) -> None:
+        where.update(url=url, table=table, token=token)
+        ready.set()
 
     def background() -> None:
         try:
             where["record"] = trio.run(lambda: run_table(
                 seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if quick else 0.3,
-                out=lambda line: None, person=True, quick=quick, person_name=name, ready=lambda url, table, token: (where.update(url=url, table=table, token=token),
-                                                              ready.set())))
-        except BaseException as exc:  # noqa: BLE001 - reported below, in words
+                out=lambda line: None, person=True, quick=quick, person_name=name, ready=on_ready))
+        except BaseException as exc:
             where["error"] = exc
             ready.set()
 

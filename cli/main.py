@@ -1,4 +1,4 @@
-"""The `oriente` command.
+"""The `oriente` command (`python -m oriente.cli`).
 
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
@@ -15,8 +15,9 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from oriente.clients.narrate import describe_result, narrate
 from oriente.server.rules import EVERYONE, SPECTATOR, plain, project, replay
@@ -33,10 +34,14 @@ def _print_events(events: Sequence[Any], viewer: Viewer, out: Callable[[str], No
 def cmd_demo(args: argparse.Namespace) -> int:
     """A server on the embedded store, a table of bots over websockets, the
     game told live as a spectator sees it; then the scores and the record."""
-    from oriente.server.demo import demo
+    from oriente.server.games import PORTS
 
-    if not 4 <= args.seats <= 12:
-        print(f"oriente demo: a table has 4 to 12 seats, not {args.seats} (R1.4)", file=sys.stderr)
+    from .demo import demo
+
+    seats = PORTS["oriente"].seats
+    if args.seats not in seats:
+        print(f"oriente demo: a table has {seats.start} to {seats.stop - 1} seats, not {args.seats} (R1.4)",
+              file=sys.stderr)
         return 2
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
@@ -72,6 +77,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
+    game_name = record.get("game", "oriente")  # records name their game since it could be another
+    if game_name != "oriente":
+        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente",
+              file=sys.stderr)
+        return 2
+    if record.get("status") == "failed":
+        print(f"oriente replay: {args.path} records a table that an error ended; it is retold up to there",
+              file=sys.stderr)
     viewer = args.viewer
     seats = record.get("config", {}).get("seats")
     if isinstance(viewer, int) and isinstance(seats, int) and viewer >= seats:
@@ -100,6 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import trio
 
     from oriente.server.app import App, serve_until_signalled
+    from oriente.server.stores import StoreLocked
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -109,8 +123,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # One machine-readable line, so scripts (and tests) can find the port.
         print(f"serving ws://{args.host}:{app.port} store={args.store} recovered={app.recovered}", flush=True)
 
-    trio.run(serve_until_signalled, app, ready)
+    try:
+        trio.run(serve_until_signalled, app, ready)
+    except BaseExceptionGroup as group:
+        # Another server holds the store: say so in one line, no traceback.
+        locked = group.subgroup(StoreLocked)
+        if locked is None:
+            raise
+        print(f"oriente serve: {_first_leaf(locked)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -175,7 +202,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,156 @@
+"""Oriente's rules behind the game seam (`server/game_port.py`).
+
+Everything the table server needs to know about Oriente and nothing else:
+its options (a configured deal, R2.8, and the cap on open deal proposals,
+R8.6) and how an earlier revision of the protocol spelt them, its seat range
+(R1.4), its record's config, its silences, its time-bank refills (R10.3) and
+its reference bot for away seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from ..game_port import TABLE_SEAT, GameSetup, PlainEvent, RulesRejection, SettingsError, Viewer, Waiting
+from ..policies import POLICIES
+from ..rules import (
+    TABLE,
+    ConfigError,
+    GameConfig,
+    GameState,
+    Rejected,
+    Timeout,
+    apply,
+    command_from_plain,
+    new_game,
+    pending,
+    plain,
+    project,
+    view,
+)
+from ..rules.config import MAX_SEATS, MIN_SEATS
+from ..rules.views import decision_views
+
+assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
+
+OPTIONS = ("deal", "max_open_proposals")
+DEFAULT_MAX_OPEN_PROPOSALS = 3
+MAX_OPEN_PROPOSALS = 20
+
+
+class Deal(msgspec.Struct, kw_only=True):
+    """A configured deal (R2.8): deck top first, treasures per seat, stone."""
+
+    deck: list[int]
+    treasures: list[int]
+    stone_holder: int
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class OrientePort:
+    """Oriente behind the port. Options: `deal` (a configured deal or None)
+    and `max_open_proposals` (1 to 20, default 3); oriente.v1 clients may
+    still send both at the top level of `create_table`."""
+
+    name = "oriente"
+    seats = range(MIN_SEATS, MAX_SEATS + 1)
+
+    def configure(self, seats: int, seed: int, options: Mapping[str, Any],
+                  legacy: Mapping[str, Any]) -> GameSetup:
+        chosen = dict(options)
+        for key in OPTIONS:  # the top-level fields of oriente.v1's first revision
+            if key not in chosen and legacy.get(key) is not None:
+                chosen[key] = legacy[key]
+        unknown = sorted(set(chosen) - set(OPTIONS))
+        if unknown:
+            raise SettingsError("table/bad_settings",
+                                f"oriente has no option {unknown[0]!r}; its options are {', '.join(OPTIONS)}")
+        deal = None
+        if chosen.get("deal") is not None:
+            try:
+                deal = msgspec.convert(chosen["deal"], Deal, strict=True)
+            except msgspec.ValidationError as exc:
+                raise SettingsError("message/invalid", f"options.deal: {exc}") from None
+        cap = chosen.get("max_open_proposals", DEFAULT_MAX_OPEN_PROPOSALS)
+        if not _int(cap):
+            raise SettingsError("message/invalid", "options.max_open_proposals is an integer")
+        if not 1 <= cap <= MAX_OPEN_PROPOSALS:
+            raise SettingsError("table/bad_settings", f"max_open_proposals is between 1 and {MAX_OPEN_PROPOSALS}")
+        try:
+            config = GameConfig(seats=seats, seed=seed, max_open_proposals=cap,
+                                deck=tuple(deal.deck) if deal else None,
+                                treasures=tuple(deal.treasures) if deal else None,
+                                stone_holder=deal.stone_holder if deal else None)
+        except ConfigError as exc:
+            code = "table/bad_deal" if deal is not None else "table/bad_settings"
+            raise SettingsError(code, str(exc)) from None
+        kept_deal = msgspec.to_builtins(deal) if deal is not None else None
+        return GameSetup(
+            options={"deal": kept_deal, "max_open_proposals": cap},
+            public={"configured_deal": deal is not None, "max_open_proposals": cap},
+            record={"seats": seats, "seed": seed,
+                    "deck": kept_deal["deck"] if kept_deal else None,
+                    "treasures": kept_deal["treasures"] if kept_deal else None,
+                    "stone_holder": kept_deal["stone_holder"] if kept_deal else None,
+                    "max_open_proposals": cap},
+            config=config,
+        )
+
+    def start(self, config: GameConfig) -> tuple[GameState, list[PlainEvent]]:
+        state, events = new_game(config)
+        return state, [plain(e) for e in events]
+
+    def apply(self, state: GameState, seat: int, command: Any) -> list[PlainEvent]:
+        try:
+            cmd = command_from_plain(command)
+            if isinstance(cmd, Timeout) and seat != TABLE_SEAT:
+                raise Rejected("timeout/not_table", "only the table's clock sends timeouts")
+            return [plain(e) for e in apply(state, seat, cmd)]
+        except Rejected as exc:
+            raise RulesRejection(exc.code, exc.message) from None
+
+    def waiting(self, state: GameState) -> Waiting | None:
+        decisions = pending(state)
+        if not decisions:
+            return None
+        d = decisions[0]
+        return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
+        return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+
+    def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        return decision_views(state, viewers)
+
+    def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
+        return project(event, viewer)
+
+    def result(self, state: GameState) -> dict[str, Any] | None:
+        return plain(state.result) if state.result is not None else None
+
+    def refills(self, events: list[PlainEvent]) -> int:
+        """A time bank refills once per season from the second (R10.3)."""
+        return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)
+
+    def proxy_command(self, state: GameState, seat: int) -> dict[str, Any] | None:
+        """The heuristic bot's choice for an away seat, from that seat's own
+        view and prompt only (what its owner would see), so the proxy knows
+        nothing its owner did not."""
+        prompt = decision_views(state, [seat])[seat]
+        if not prompt or not prompt.get("legal"):
+            return None
+        rng = random.Random(hash((state.config.seed, seat, prompt["id"])) & 0xFFFFFFFF)
+        return POLICIES["heuristic"](view(state, seat), prompt, rng)
+
+
+__all__ = ["OrientePort"]

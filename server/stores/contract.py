@@ -1,0 +1,172 @@
+"""What the table server needs from durable storage, written down once.
+
+A table's log is the truth (ARCHITECTURE.md): resume, spectating, records
+and crash recovery are all reads of it. The actor and the lobby talk to a
+store only through `Store` below, so any implementation that keeps these
+guarantees can carry the server; tests/server/test_store_contract.py runs
+one suite against every implementation.
+
+The guarantees:
+
+1. **Gapless logs.** A table's log positions are 0, 1, 2, ... without gaps.
+   `append` refuses (`StoreError`) records whose positions are not
+   consecutive or do not continue the log exactly; a refused append
+   changes nothing. A gap or a repeat means the caller's idea of the log
+   differs from the truth, which is a bug worth stopping for.
+2. **One step, one commit.** The records of one `append` and the clock
+   given with it are committed together or not at all, so a restart never
+   finds timers older or newer than the log they belong to.
+3. **Durable on return.** Once a write returns, a crash of the server
+   process does not take it back, and every later read sees it. The actor
+   relies on this to send nothing before it is stored.
+4. **Isolated failures.** A refused write raises in its own caller only;
+   writes of other tables made at the same time are unaffected.
+5. **Opaque bytes.** `meta`, record bodies, clocks and game records are
+   stored and returned exactly as given; the store never interprets them.
+6. **One server per store.** `run` refuses (`StoreLocked`) while another
+   running store holds the same place, so two servers can never append to
+   the same logs.
+7. **A life cycle.** Reads and writes succeed only between `run` having
+   started (its `task_status.started()`) and `aclose`; outside it they raise
+   `StoreError`. Writes already accepted when `aclose` is called are
+   committed before it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import trio
+
+__all__ = ["STATUSES", "LogRecord", "Store", "StoreError", "StoreLocked", "TableRow", "check_bytes",
+           "check_status"]
+
+# A table's life: open (taking seats), running, then finished (the game
+# ended), failed (a bug ended it, see Table._fail) or abandoned (its log
+# could not be recovered). Recovery rebuilds open and running tables only.
+STATUSES: Final = frozenset({"open", "running", "finished", "failed", "abandoned"})
+
+
+class StoreError(Exception):
+    """A write or read the store refused: the data broke an invariant of the
+    log (a gap, a duplicate, an unknown table) or the store is not running.
+
+    Raised in the task that made the request, never elsewhere, so one
+    table's bad write cannot hurt another table."""
+
+
+class StoreLocked(StoreError):
+    """Another running server holds this store: refuse to start."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """One entry of a table's log; ``pos`` numbers entries 0, 1, 2, ...
+    without gaps, ``seq`` is the client-visible event number (or None)."""
+
+    pos: int
+    kind: str  # "cmd" or "event"
+    seq: int | None
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as the lobby and the recovery at start-up see it."""
+
+    id: str
+    created_at: float
+    status: str
+    meta: bytes
+    updated_at: float
+
+
+def check_status(status: str) -> None:
+    """Refuse a status outside STATUSES (a programming error: ValueError)."""
+    if status not in STATUSES:
+        raise ValueError(f"table status must be one of {sorted(STATUSES)}, not {status!r}")
+
+
+def check_bytes(name: str, value: object) -> None:
+    """Refuse a blob that is not bytes (a programming error: TypeError)."""
+    if not isinstance(value, bytes):
+        raise TypeError(f"{name} must be bytes (an encoded blob), not {type(value).__name__}")
+
+
+class Store(Protocol):
+    """The durable store of one server; see the module docstring for what
+    every implementation guarantees. Run it with ``await
+    nursery.start(store.run)``; stop it with ``await store.aclose()``."""
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Open the store (taking its lock), report started, and serve until
+        `aclose` or cancellation; raises StoreLocked if another server holds it."""
+        ...
+
+    async def aclose(self) -> None:
+        """Refuse new writes, commit the ones already accepted, close."""
+        ...
+
+    # -- writes: each returns once durable ---------------------------------
+
+    async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
+        """Record a new table with an empty log; an existing id is refused
+        (StoreError), since two tables sharing one log would corrupt both."""
+        ...
+
+    async def update_table(self, table_id: str, *, status: str | None = None, meta: bytes | None = None,
+                           now: float) -> None:
+        """Change a table's status and/or meta and set its ``updated_at``;
+        an unknown table is refused (StoreError)."""
+        ...
+
+    async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
+                     now: float) -> None:
+        """Append to the log and, if given, replace the table's clock (saved
+        at ``now``), in one commit (guarantees 1 and 2)."""
+        ...
+
+    async def save_record(self, table_id: str, body: bytes) -> None:
+        """Store an ended game's record; saving again replaces it. An
+        unknown table is refused (StoreError)."""
+        ...
+
+    async def heartbeat(self, now: float) -> None:
+        """Note that the server is alive at wall time ``now``, so that after
+        a crash the recovery knows how long the tables were down."""
+        ...
+
+    # -- reads -------------------------------------------------------------
+
+    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+        """Tables, oldest first (by ``created_at``, then id), optionally only
+        those in the given statuses."""
+        ...
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """One table's row, or None if no such table was ever created."""
+        ...
+
+    async def log(self, table_id: str, *, after_pos: int = -1) -> list[LogRecord]:
+        """The table's log in order from ``after_pos + 1`` (empty for an
+        unknown table): the replay input."""
+        ...
+
+    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
+        """The records of kind "event" whose ``seq`` is above ``seq``, in
+        log order: what a resuming client missed."""
+        ...
+
+    async def clock(self, table_id: str) -> tuple[float, bytes] | None:
+        """The latest saved clock and the wall time it was saved at, or None."""
+        ...
+
+    async def record(self, table_id: str) -> bytes | None:
+        """The ended game's record, or None while there is none."""
+        ...
+
+    async def last_heartbeat(self) -> float | None:
+        """The latest ``heartbeat`` time, or None if there was none."""
+        ...

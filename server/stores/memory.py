@@ -1,0 +1,147 @@
+"""A store in memory, with the guarantees of `contract.Store` save
+durability across processes: for the actor's tests under trio's MockClock
+(real I/O in flight makes its autojump misfire) and the protocol's vector
+generator. It passes the same store suite as the SQLite store.
+
+Every call yields to the scheduler once, as a real store's would, so code
+that forgets to await a write shows up under it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import trio
+
+from .contract import LogRecord, StoreError, TableRow, check_bytes, check_status
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.rows: dict[str, TableRow] = {}
+        self.logs: dict[str, list[LogRecord]] = {}
+        self.clocks: dict[str, tuple[float, bytes]] = {}
+        self.records: dict[str, bytes] = {}
+        self.alive: float | None = None
+        self.appends = 0
+        self._state = "new"
+        self._closed = trio.Event()
+
+    # -- life cycle ------------------------------------------------------------
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        if self._state != "new":
+            raise StoreError("this memory store was already started or closed")
+        self._state = "running"
+        task_status.started()
+        try:
+            await self._closed.wait()
+        finally:
+            self._state = "closed"
+
+    async def aclose(self) -> None:
+        self._state = "closed"
+        self._closed.set()
+        await trio.lowlevel.checkpoint()
+
+    async def _enter(self) -> None:
+        await trio.lowlevel.checkpoint()
+        if self._state != "running":
+            raise StoreError("store is not running yet" if self._state == "new" else "store is closed")
+
+    # -- writes --------------------------------------------------------------------
+
+    async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
+        check_status(status)
+        check_bytes("meta", meta)
+        await self._enter()
+        if table_id in self.rows:
+            raise StoreError(f"table {table_id!r} already exists")
+        self.rows[table_id] = TableRow(table_id, now, status, meta, now)
+        self.logs[table_id] = []
+
+    async def update_table(self, table_id: str, *, status: str | None = None, meta: bytes | None = None,
+                           now: float) -> None:
+        if status is not None:
+            check_status(status)
+        if meta is not None:
+            check_bytes("meta", meta)
+        await self._enter()
+        row = self.rows.get(table_id)
+        if row is None:
+            raise StoreError(f"update of unknown table {table_id!r}")
+        self.rows[table_id] = TableRow(table_id, row.created_at, status or row.status,
+                                       meta if meta is not None else row.meta, now)
+
+    async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
+                     now: float) -> None:
+        records = tuple(records)
+        for index, record in enumerate(records):
+            if not isinstance(record, LogRecord):
+                raise TypeError(f"records[{index}] is {type(record).__name__}, not LogRecord")
+            check_bytes(f"records[{index}].body", record.body)
+            if index and record.pos != records[index - 1].pos + 1:
+                raise StoreError(f"append to {table_id!r}: positions must be consecutive, "
+                                 f"got {records[index - 1].pos} then {record.pos}")
+        if clock is not None:
+            check_bytes("clock", clock)
+        await self._enter()
+        log = self.logs.get(table_id)
+        if log is None:
+            raise StoreError(f"append to unknown table {table_id!r}")
+        if records and records[0].pos != len(log):
+            problem = "duplicate" if records[0].pos < len(log) else "gap"
+            raise StoreError(f"append to {table_id!r}: {problem} in the log, "
+                             f"next pos is {len(log)} but got {records[0].pos}")
+        log.extend(records)
+        if clock is not None:
+            self.clocks[table_id] = (now, clock)
+        self.appends += 1
+
+    async def save_record(self, table_id: str, body: bytes) -> None:
+        check_bytes("body", body)
+        await self._enter()
+        if table_id not in self.rows:
+            raise StoreError(f"record for unknown table {table_id!r}")
+        self.records[table_id] = body
+
+    async def heartbeat(self, now: float) -> None:
+        await self._enter()
+        self.alive = now
+
+    # -- reads -----------------------------------------------------------------------
+
+    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+        if statuses is not None:
+            for status in statuses:
+                check_status(status)
+        await self._enter()
+        rows = sorted(self.rows.values(), key=lambda r: (r.created_at, r.id))
+        return [r for r in rows if statuses is None or r.status in statuses]
+
+    async def table(self, table_id: str) -> TableRow | None:
+        await self._enter()
+        return self.rows.get(table_id)
+
+    async def log(self, table_id: str, *, after_pos: int = -1) -> list[LogRecord]:
+        await self._enter()
+        return [r for r in self.logs.get(table_id, []) if r.pos > after_pos]
+
+    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
+        await self._enter()
+        return [r for r in self.logs.get(table_id, [])
+                if r.kind == "event" and r.seq is not None and r.seq > seq]
+
+    async def clock(self, table_id: str) -> tuple[float, bytes] | None:
+        await self._enter()
+        return self.clocks.get(table_id)
+
+    async def record(self, table_id: str) -> bytes | None:
+        await self._enter()
+        return self.records.get(table_id)
+
+    async def last_heartbeat(self) -> float | None:
+        await self._enter()
+        return self.alive

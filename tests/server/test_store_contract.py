@@ -1,0 +1,202 @@
+"""One suite for every store: the guarantees of server/stores/contract.py,
+run against the SQLite store on a real file and the store in memory.
+What only a store on disk can show (batching, durability across processes,
+the lock, schema migrations) is in test_store_sqlite.py."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+
+from oriente.server.stores import STATUSES, LogRecord, MemoryStore, SQLiteStore, Store, StoreError
+
+pytestmark = pytest.mark.trio
+
+StoreFactory = Callable[[], Store]
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
+    if request.param == "sqlite":
+        return lambda: SQLiteStore(str(tmp_path / "s.sqlite"))
+    return MemoryStore
+
+
+def rec(pos: int, kind: str = "event", seq: int | None = None) -> LogRecord:
+    return LogRecord(pos=pos, kind=kind, seq=pos if seq is None and kind == "event" else seq, body=b"body-%d" % pos)
+
+
+@asynccontextmanager
+async def running(store: Store) -> AsyncIterator[Store]:
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        try:
+            yield store
+        finally:
+            await store.aclose()
+
+
+async def test_append_and_read_back(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_table("t1", "open", b"\x81\xa1a\x01", now=10.0)
+        records = [rec(0, "cmd", None), rec(1), rec(2), rec(3, "cmd", None)]
+        await store.append("t1", records[:2], now=11.0)
+        await store.append("t1", records[2:], now=12.0)
+        assert await store.log("t1") == records
+        assert await store.log("t1", after_pos=1) == records[2:]
+        assert await store.log("t1", after_pos=3) == []
+        assert await store.log("nope") == []
+        row = await store.table("t1")
+        assert row is not None
+        assert (row.id, row.created_at, row.status, row.meta, row.updated_at) == (
+            "t1", 10.0, "open", b"\x81\xa1a\x01", 10.0)
+        assert await store.table("nope") is None
+
+
+async def test_statuses_updates_and_the_oldest_first_listing(make_store: StoreFactory) -> None:
+    statuses = sorted(STATUSES)
+    async with running(make_store()) as store:
+        for index, status in enumerate(statuses):
+            await store.create_table(f"t{index}", status, b"m%d" % index, now=float(10 - index))
+        listed = await store.tables()
+        assert [t.id for t in listed] == [f"t{i}" for i in reversed(range(len(statuses)))]
+        assert {t.status for t in await store.tables({"open", "running"})} == {"open", "running"}
+        assert await store.tables([]) == []
+
+        first, second = listed[-1].id, listed[-2].id
+        await store.update_table(first, status="failed", now=50.0)
+        await store.update_table(second, meta=b"new", now=51.0)
+        a, b = await store.table(first), await store.table(second)
+        assert a is not None and (a.status, a.meta, a.updated_at) == ("failed", b"m0", 50.0)
+        assert b is not None and (b.status, b.meta, b.updated_at) == (statuses[1], b"new", 51.0)
+        assert a.created_at == 10.0
+
+        with pytest.raises(StoreError, match="unknown table"):
+            await store.update_table("nope", status="finished", now=1.0)
+        with pytest.raises(ValueError, match="status"):
+            await store.update_table(first, status="paused", now=1.0)
+        with pytest.raises(ValueError, match="status"):
+            await store.create_table("t9", "paused", b"", now=1.0)
+        with pytest.raises(StoreError, match="already exists"):
+            await store.create_table(first, "open", b"", now=1.0)
+        with pytest.raises(TypeError, match="bytes"):
+            await store.create_table("t9", "open", "not bytes", now=1.0)  # type: ignore[arg-type]
+
+
+async def test_a_gap_or_a_repeat_is_refused_and_changes_nothing(make_store: StoreFactory) -> None:
+    """Guarantee 1, and 4: bad appends raise in their own callers while
+    appends to other tables made at the same moment commit."""
+    async with running(make_store()) as store:
+        for t in range(4):
+            await store.create_table(f"t{t}", "running", b"", now=0.0)
+            await store.append(f"t{t}", [rec(0), rec(1)], clock=b"c", now=0.0)
+        outcomes: dict[str, BaseException | None] = {}
+
+        async def submit(name: str, table_id: str, records: list[LogRecord]) -> None:
+            try:
+                await store.append(table_id, records, clock=b"later", now=5.0)
+            except StoreError as exc:
+                outcomes[name] = exc
+            else:
+                outcomes[name] = None
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(submit, "good0", "t0", [rec(2), rec(3)])
+            nursery.start_soon(submit, "gap", "t1", [rec(3)])
+            nursery.start_soon(submit, "duplicate", "t2", [rec(1), rec(2)])
+            nursery.start_soon(submit, "unknown", "nope", [rec(0)])
+            nursery.start_soon(submit, "good3", "t3", [rec(2)])
+        assert "gap" in str(outcomes.pop("gap"))
+        assert "duplicate" in str(outcomes.pop("duplicate"))
+        assert "unknown table" in str(outcomes.pop("unknown"))
+        assert outcomes == {"good0": None, "good3": None}
+        assert [r.pos for r in await store.log("t0")] == [0, 1, 2, 3]
+        assert [r.pos for r in await store.log("t3")] == [0, 1, 2]
+        for t in ("t1", "t2"):
+            assert [r.pos for r in await store.log(t)] == [0, 1]
+            assert await store.clock(t) == (0.0, b"c")
+        # The log goes on where it should.
+        await store.append("t1", [rec(2)], now=6.0)
+        assert [r.pos for r in await store.log("t1")] == [0, 1, 2]
+
+
+async def test_records_that_skip_among_themselves_are_refused(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_table("t", "running", b"", now=0.0)
+        with pytest.raises(StoreError, match="consecutive"):
+            await store.append("t", [rec(0), rec(2)], now=0.0)
+        with pytest.raises(TypeError, match="bytes"):
+            await store.append("t", [LogRecord(0, "cmd", None, "text")], now=0.0)  # type: ignore[arg-type]
+        assert await store.log("t") == []
+
+
+async def test_the_clock_is_saved_with_its_append(make_store: StoreFactory) -> None:
+    """Guarantee 2: records and clock in one commit, or neither."""
+    async with running(make_store()) as store:
+        await store.create_table("t", "running", b"", now=0.0)
+        assert await store.clock("t") is None
+        await store.append("t", [rec(0)], clock=b"c0", now=1.0)
+        assert await store.clock("t") == (1.0, b"c0")
+        await store.append("t", [rec(1)], clock=b"c1", now=2.0)
+        await store.append("t", [rec(2)], now=3.0)
+        assert await store.clock("t") == (2.0, b"c1")
+        with pytest.raises(StoreError, match="gap"):
+            await store.append("t", [rec(9)], clock=b"bad", now=4.0)
+        assert await store.clock("t") == (2.0, b"c1")
+        await store.append("t", [], clock=b"c2", now=5.0)  # a clock alone
+        assert await store.clock("t") == (5.0, b"c2")
+        assert [r.pos for r in await store.log("t")] == [0, 1, 2]
+        with pytest.raises(StoreError, match="unknown table"):
+            await store.append("nope", [], clock=b"c", now=5.0)
+        assert await store.clock("nope") is None
+
+
+async def test_events_after_returns_later_events_only(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_table("t", "running", b"", now=0.0)
+        log = [LogRecord(0, "cmd", None, b"c0"), LogRecord(1, "event", 1, b"e1"), LogRecord(2, "event", 2, b"e2"),
+               LogRecord(3, "cmd", None, b"c1"), LogRecord(4, "note", 3, b"n"), LogRecord(5, "event", 3, b"e3")]
+        await store.append("t", log, now=1.0)
+        assert await store.events_after("t", 0) == [log[1], log[2], log[5]]
+        assert await store.events_after("t", 1) == [log[2], log[5]]
+        assert await store.events_after("t", 3) == []
+        assert await store.events_after("other", 0) == []
+
+
+async def test_heartbeat_and_records(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        assert await store.last_heartbeat() is None
+        await store.heartbeat(100.5)
+        await store.heartbeat(101.5)
+        assert await store.last_heartbeat() == 101.5
+        await store.create_table("t", "finished", b"", now=0.0)
+        assert await store.record("t") is None
+        await store.save_record("t", b"r1")
+        await store.save_record("t", b"r2")
+        assert await store.record("t") == b"r2"
+        with pytest.raises(StoreError, match="unknown table"):
+            await store.save_record("nope", b"r")
+
+
+async def test_reads_and_writes_only_while_running(make_store: StoreFactory) -> None:
+    """Guarantee 7: before run and after aclose every call is refused."""
+    store = make_store()
+    with pytest.raises(StoreError, match="not running"):
+        await store.create_table("t", "open", b"", now=0.0)
+    with pytest.raises(StoreError, match="not running"):
+        await store.log("t")
+    async with running(store):
+        await store.create_table("t", "open", b"", now=0.0)
+    with pytest.raises(StoreError, match="closed"):
+        await store.append("t", [rec(0)], now=1.0)
+    with pytest.raises(StoreError, match="closed"):
+        await store.heartbeat(1.0)
+    with pytest.raises(StoreError, match="closed"):
+        await store.table("t")
+    await store.aclose()  # closing twice is harmless
+    with pytest.raises(StoreError, match="already started or closed"):
+        await store.run()

@@ -1,0 +1,146 @@
+"""The layers keep their arrows (ARCHITECTURE.md): the table server's
+game-agnostic modules know no game, server/ imports nothing from clients/,
+the rules are pure, the protocol stands alone, clients never import the
+actor or the transport.
+
+The game-agnostic modules are read token by token: identifiers, strings and
+comments alike, so a docstring that explains the actor in Oriente's terms
+fails too. Oriente lives in server/rules/, server/games/oriente.py and
+server/policies/ only."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAME_AGNOSTIC = sorted([
+    *(ROOT / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
+                                          "outbox.py", "metrics.py", "game_port.py")),
+    *(ROOT / "server" / "stores").glob("*.py"),
+    ROOT / "server" / "games" / "__init__.py",
+    ROOT / "protocol" / "messages.py",
+    ROOT / "protocol" / "codec.py",
+])
+# Imports that would tie a game-agnostic module to one game. The registry
+# (server/games/__init__.py) names each game's port module, and nothing more.
+GAME_MODULES = re.compile(r"^oriente\.server\.(rules|policies|games\.oriente)\b")
+# Oriente's names: its types, its options, its vocabulary, its seat range,
+# its rule ids. Case-insensitive words.
+OPTIONS = r"deals?|max_open_proposals|configured_deal|GameConfig|DealSetup|OrientePort"
+VOCABULARY = r"inhabitants?|seasons?|geisha|shogun|treasures?|GameEnded|SeasonBegan"
+ORIENTE = re.compile(rf"\b(?:{OPTIONS}|{VOCABULARY})\b|\b4 to 12\b|\b4\.\.12\b|(?<![\w.])R\d+\.\d+", re.I)
+
+
+def _module(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = [p for p in rel.parts if p != "__init__"]
+    return ".".join(["oriente", *parts])
+
+
+def imports(path: Path) -> list[str]:
+    """Every module `path` imports, relative imports resolved."""
+    package = _module(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            found.append(base)
+            found += [f"{base}.{alias.name}" for alias in node.names]
+    return found
+
+
+def oriente_words(path: Path) -> list[str]:
+    """Oriente's names in a module's identifiers, strings and comments."""
+    hits = []
+    for tok in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline):
+        if tok.type in (tokenize.NAME, tokenize.STRING, tokenize.COMMENT):
+            hits += [f"{tok.start[0]}: {m.group(0)!r}" for m in ORIENTE.finditer(tok.string)]
+    return hits
+
+
+@pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
+def test_game_agnostic_modules_import_no_game(path: Path) -> None:
+    bad = [name for name in imports(path) if GAME_MODULES.match(name)]
+    if path.parent.name == "games":
+        bad = [name for name in bad if not name.startswith("oriente.server.games.oriente")]
+    assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+@pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
+def test_game_agnostic_modules_name_no_oriente_concept(path: Path) -> None:
+    hits = oriente_words(path)
+    if path.parent.name == "games":  # the registry lists the game's port, by its class name
+        hits = [h for h in hits if "OrientePort" not in h]
+    assert not hits, f"{path.relative_to(ROOT)} speaks Oriente: {hits}"
+
+
+def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
+    """The two checks above fail on what they should."""
+    sample = tmp_path / "sample.py"
+    sample.write_text('from ..rules import GameConfig\nx = {"deal": 1}  # R10.3\n"a table has 4 to 12 seats"\n')
+    assert len(oriente_words(sample)) == 4
+    port = imports(ROOT / "server" / "games" / "oriente.py")
+    assert {"oriente.server.rules", "oriente.server.rules.GameConfig", "oriente.server.policies"} <= set(port)
+    assert any(GAME_MODULES.match(name) for name in port)
+
+
+def _within(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def _python_files(top: str) -> list[Path]:
+    return sorted((ROOT / top).rglob("*.py"))
+
+
+def test_server_imports_nothing_from_clients_or_the_command() -> None:
+    bad = {str(p.relative_to(ROOT)): name for p in _python_files("server") for name in imports(p)
+           if _within(name, "oriente.clients", "oriente.cli")}
+    assert not bad, bad
+
+
+def test_the_protocol_imports_neither_server_nor_clients() -> None:
+    """(protocol/vectors/generate.py is a script that runs the server to record
+    its frames; the protocol package itself is protocol/*.py.)"""
+    bad = {str(p.relative_to(ROOT)): name for p in sorted((ROOT / "protocol").glob("*.py")) for name in imports(p)
+           if _within(name, "oriente.server", "oriente.clients", "oriente.cli")}
+    assert not bad, bad
+
+
+def test_clients_use_the_pure_rules_at_most() -> None:
+    """Bots may simulate with the pure rules and policies; never the actor,
+    the lobby, the transport or the stores."""
+    allowed = ("oriente.server.rules", "oriente.server.policies")
+    bad = {str(p.relative_to(ROOT)): name for p in _python_files("clients") for name in imports(p)
+           if _within(name, "oriente.server", "oriente.cli") and not _within(name, *allowed)}
+    assert not bad, bad
+
+
+# What a pure rules package may import: the language's own data structures. No
+# clock, no I/O, no randomness but its own generator, no concurrency.
+PURE = {"__future__", "dataclasses", "enum", "typing", "collections", "collections.abc", "itertools",
+        "functools", "math", "operator", "bisect", "heapq"}
+
+
+@pytest.mark.parametrize("rules", ["server/rules"])
+def test_a_game_s_rules_are_pure(rules: str) -> None:
+    package = _module(ROOT / rules / "__init__.py")
+    bad = {}
+    for path in sorted((ROOT / rules).rglob("*.py")):
+        for name in imports(path):
+            top = name.split(".")[0]
+            if not name.startswith(package) and name not in PURE and top not in PURE:
+                bad[f"{path.relative_to(ROOT)}"] = name
+    assert not bad, f"rules must stay pure (no I/O, clock, randomness or trio): {bad}"
