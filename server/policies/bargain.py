@@ -19,12 +19,22 @@
 6. **a card bought with a promise**: a card of another seat's pile (a
    Ninja above all, R9.1) against our promise not to attack it this season.
 
-Every proposal is valued with valuation.deal_value before it is made, so we
-only offer what we would accept ourselves; the partner's side is unknown,
-so a refused price is raised (3) or the offer not repeated. The memo (a dict
-the caller keeps for the seat, like its rng) holds the keys of the offers
-already made, so a declined offer is never made twice and the number of
-offers per fight and season is bounded.
+Every proposal is valued twice before it is made: with
+valuation.deal_value, so that we only offer what we would accept ourselves,
+and with valuation.partner_value, our reading of what it is worth to the
+partner from its seat, so that we only offer what it may want (at most
+PARTNER_SLACK below nothing: its hidden card is a guess). Its answers then
+teach us more than our reading: `observe` settles what became of each of
+our offers (taken, or refused, void or lapsed), `acceptance` turns them
+into the chance that a seat takes a kind of offer (each seat's own answers
+on top of everyone's), and a kind of offer a seat keeps refusing is not
+made to it again (MIN_ACCEPT), while one it keeps taking may ask more of it
+(`slack`). A refused price for support is raised once (3).
+
+The memo (a dict the caller keeps for the seat, like its rng) holds the
+keys of the offers made, the offers still unanswered and every seat's
+answers, so a declined offer is never made twice and the number of offers
+per fight and season is bounded.
 """
 
 from __future__ import annotations

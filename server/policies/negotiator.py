@@ -2,9 +2,10 @@
 
 Its decisions (announce, privilege, support, revolution, the card choices)
 are the heuristic's (heuristic.py), read from one seat's view and prompt,
-with three differences: it weighs its own promises by an explicit rule
-instead of always keeping them, it hands in its support declaration early
-in a negotiation window, and it bargains.
+with four differences: it weighs its own promises by an explicit rule
+instead of always keeping them, it values an attack counting on the support
+it can buy for it (valuation.backed_attack), it hands in its support
+declaration early in a negotiation window, and it bargains.
 
 - **Valuing an offer** (valuation.py): every proposal is priced in expected
   points of final score from what the seat can see — the odds of a fight
@@ -20,7 +21,10 @@ in a negotiation window, and it bargains.
 - **Keeping or breaking its word** (reputation.py): a support promise, a
   promise not to attack and a payment are kept unless breaking gains more
   than one more broken promise costs in reputation — that cost shrinks as
-  the seasons left run out.
+  the seasons left run out. The same rule prices the promises it is asked
+  for: a promise costs it what keeping it costs, or, when the rule would
+  have it broken, the reputation it would lose; so it may take a card for a
+  promise it will break, and the ledger shows it.
 - **Answering early** (R10.2): in a negotiation window, where it is asked,
   it hands in its best declaration at once, sealed, and seals again when a
   deal changes it; as a fighter it says done (R10.2b1) once it has no offer
@@ -44,8 +48,8 @@ rng, memo)` returns one command of the prompt's `legal` list — an answer to
 the decision, to a deal, a sealed early answer or `Done` — or None;
 `offer(view, prompt, rng, memo)` returns a `ProposeDeal` or None. `memo` is
 a dict the caller keeps for the seat for the whole game (like its rng): it
-remembers the offers already made and the counter-offers to make, so a
-declined offer is never repeated. Call `choose` until it returns None or a
+remembers the offers made, the counter-offers to make and how each seat
+answered, so a declined offer is never repeated. Call `choose` until it returns None or a
 decision answer, and `offer` until it returns None, whenever the seat gets
 news.
 """

@@ -28,10 +28,13 @@ is to first place (R9.4). The pieces:
   ends the game (R2.5, R9.2), which prices future payments and our good
   name (reputation.reputation_cost).
 
-`deal_value(board, deal, w)` sums these for one proposal: accept it when it
+`deal_value(reading, deal)` sums these for one proposal: accept it when it
 is worth at least nothing to us. The same functions value our own offers
 before we make them, so what we propose and what we accept are judged
-alike.
+alike; `partner_value(reading, deal, partner)` reads the same deal from
+the partner's seat (its cards and weights, our record, a guess for its
+hidden card), so that we offer what it may want. `backed_attack` values an
+attack counting on the support we can buy for it.
 """
 
 from __future__ import annotations
