@@ -1,21 +1,40 @@
-"""Bot strength benchmark: the heuristic policy against random ones
+"""Bot strength benchmark: the reference policies against each other
 (BENCHMARKS.md, `bench/bots.py`).
 
-Six-seat games over the in-process engine, no sockets: one heuristic seat
-against five random seats (server/policies/), the heuristic seat rotating
-through all six seats (game i puts it at seat i mod 6). Every seat is asked
-with its own view and open decision only; negotiation windows close with the
-table's Timeout (server/policies/selfplay.py). Every command a policy
-returns is asserted to be in its prompt's legal commands (deal proposals
-aside, which are never listed) and to be accepted by `engine.apply`.
+Six-seat games over the in-process engine, no sockets
+(server/policies/selfplay.py): every seat is asked with its own view and
+open decision only; deals and talk are on; windows are zero-wait, so a bot
+that bargains does it before the decision it concerns is answered (R10.3).
+Every command a policy returns must be one of its prompt's legal commands
+(deal proposals aside, which are never listed) and accepted by
+`engine.apply`; a refusal is counted (there are no races in one process, so
+every refusal would be a bug, and the target is none).
 
-`heuristic_win_rate` = games in which the heuristic seat ranks first (R9.4,
-state.result.ranks; a first rank shared by k seats counts 1/k) divided by
-games. Fair share is 1/6. Game seeds are a fixed list (seed, seed+1, ...),
-so runs compare.
+Three tables, game seeds a fixed list (seed, seed+1, ...) so runs compare:
 
-    python bench/bots.py                  # 1200 games, well under a minute
-    python bench/bots.py --games 300      # while iterating
+1. **heuristic vs random** (as before): one heuristic seat against five
+   random seats, the heuristic seat rotating through all six seats.
+   `heuristic_win_rate` = games it ranks first (R9.4; a first rank shared
+   by k seats counts 1/k) / games; fair share 1/6.
+2. **negotiator alone**: one negotiator against five heuristic seats, its
+   seat rotating. `negotiator_alone_win_rate`; target >= 1.2 x 1/6.
+3. **mixed**: three negotiators and three heuristic seats, rotated through
+   all 20 arrangements of three seats among six (so that backing each other
+   is not the whole story). `negotiator_vs_heuristic` = the negotiators'
+   win rate per seat divided by the heuristic seats'; target >= 1.3.
+
+Deal figures count the negotiator seats of tables 2 and 3: deals proposed,
+deals executed that they were party to ("accepted"), promises kept and
+broken, per game; `deals_accepted_per_game` counts every deal that executed
+at those tables. `bought_support_share` is the share of fights whose winner
+would have lost without the supporters it paid for (and their
+reinforcements). `decision_median_ms` is the negotiator's `choose` as the
+pivot (the seat proxy's path), measured inside the game loop, view building
+excluded; target < 2 ms.
+
+    python bench/bots.py                  # 1200 games of each table, about 5 minutes on 2 cores
+    python bench/bots.py --quick          # 120 of each, seconds
+    python bench/bots.py --jobs 1         # one process (the default uses two)
 
 The last line printed is one line of JSON with the figures.
 """
@@ -23,94 +42,223 @@ The last line printed is one line of JSON with the figures.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
+import statistics
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from oriente.server.policies import POLICIES
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import GameConfig
 
 SEATS = 6
-TARGET_WIN_RATE = 0.40
+ARRANGEMENTS = list(itertools.combinations(range(SEATS), 3))  # the 20 mixed tables
+TARGET_HEURISTIC = 0.40
+TARGET_ALONE = 1.2 / SEATS
+TARGET_MIXED = 1.3
+TARGET_DECISION_MS = 2.0
 
 
-def run(games: int, seed: int, *, hero: str = "heuristic", villain: str = "random") -> dict:
-    wins = 0.0
-    hero_scores, other_scores = [], []
-    hero_ranks, other_ranks = [], []
-    endings: Counter = Counter()
-    ninja_hero = 0
-    commands = 0
-    by_seat_wins = [0.0] * SEATS
-    start = time.perf_counter()
-    for i in range(games):
-        hero_seat = i % SEATS
-        policies = [POLICIES[hero] if s == hero_seat else POLICIES[villain] for s in range(SEATS)]
-        game_seed = seed + i
-        played = play(GameConfig(seats=SEATS, seed=game_seed), policies, game_seed)
-        result = played.result
-        assert result is not None, "the game did not end"
-        ranks, scores = list(result.ranks), list(result.scores)
-        if ranks[hero_seat] == 1:
-            share = 1.0 / ranks.count(1)
-            wins += share
-            by_seat_wins[hero_seat] += share
-        hero_scores.append(scores[hero_seat])
-        hero_ranks.append(ranks[hero_seat])
-        for s in range(SEATS):
-            if s != hero_seat:
-                other_scores.append(scores[s])
-                other_ranks.append(ranks[s])
-        endings[result.reason] += 1
-        if result.ninja_victor == hero_seat:
-            ninja_hero += 1
-        commands += played.commands
-    elapsed = time.perf_counter() - start
+@dataclass
+class Figures:
+    """Sums over games of one table kind."""
 
-    def avg(xs: list[float]) -> float:
-        return round(sum(xs) / len(xs), 3) if xs else 0.0
+    games: int = 0
+    hero_seats: int = 0  # seat-games played by the policy under test
+    other_seats: int = 0
+    hero_wins: float = 0.0
+    other_wins: float = 0.0
+    hero_ranks: int = 0
+    other_ranks: int = 0
+    ninja_wins: int = 0  # games the policy under test won by three Ninjas (R9.1)
+    proposed: int = 0
+    accepted: int = 0
+    kept: int = 0
+    broken: int = 0
+    executed: int = 0
+    fights: int = 0
+    bought: int = 0
+    commands: int = 0
+    refused: Counter = field(default_factory=Counter)
+    decide_ns: list[int] = field(default_factory=list)
+    talk_ns: list[int] = field(default_factory=list)
 
-    per_seat = games // SEATS
+    def add(self, other: Figures) -> None:
+        for name in ("games", "hero_seats", "other_seats", "hero_wins", "other_wins", "hero_ranks", "other_ranks",
+                     "ninja_wins", "proposed", "accepted", "kept", "broken", "executed", "fights", "bought",
+                     "commands"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.refused.update(other.refused)
+        self.decide_ns.extend(other.decide_ns)
+        self.talk_ns.extend(other.talk_ns)
+
+
+def one_game(kind: str, i: int, seed: int) -> Figures:
+    """Play game i of a table kind ('heuristic', 'alone', 'mixed')."""
+    if kind == "heuristic":
+        hero, villain, heroes = "heuristic", "random", {i % SEATS}
+    elif kind == "alone":
+        hero, villain, heroes = "negotiator", "heuristic", {i % SEATS}
+    else:
+        hero, villain, heroes = "negotiator", "heuristic", set(ARRANGEMENTS[i % len(ARRANGEMENTS)])
+    policies = [POLICIES[hero] if s in heroes else POLICIES[villain] for s in range(SEATS)]
+    game_seed = seed + i
+    played = play(GameConfig(seats=SEATS, seed=game_seed), policies, game_seed, strict=False,
+                  timing=hero == "negotiator")
+    result = played.result
+    assert result is not None, "the game did not end"
+    ranks = list(result.ranks)
+    firsts = ranks.count(1)
+    f = Figures(games=1, hero_seats=len(heroes), other_seats=SEATS - len(heroes), commands=played.commands)
+    for s in range(SEATS):
+        share = 1.0 / firsts if ranks[s] == 1 else 0.0
+        if s in heroes:
+            f.hero_wins += share
+            f.hero_ranks += ranks[s]
+        else:
+            f.other_wins += share
+            f.other_ranks += ranks[s]
+    if result.ninja_victor in heroes:
+        f.ninja_wins += 1
+    t = played.tally
+    f.proposed = sum(t.proposed[s] for s in heroes)
+    f.accepted = sum(t.executed[s] for s in heroes)
+    f.kept = sum(t.kept[s] for s in heroes)
+    f.broken = sum(t.broken[s] for s in heroes)
+    f.executed, f.fights, f.bought = t.deals_executed, t.fights, t.bought_fights
+    f.refused = played.refused
+    for s in heroes:
+        f.decide_ns.extend(played.decide_ns[s])
+        f.talk_ns.extend(played.talk_ns[s])
+    return f
+
+
+def _batch(args: tuple[str, int, int, int]) -> Figures:
+    kind, start, stop, seed = args
+    total = Figures()
+    for i in range(start, stop):
+        total.add(one_game(kind, i, seed))
+    return total
+
+
+def run_table(kind: str, games: int, seed: int, pool: ProcessPoolExecutor | None) -> Figures:
+    chunk = 60
+    batches = [(kind, a, min(games, a + chunk), seed) for a in range(0, games, chunk)]
+    total = Figures()
+    for part in (pool.map(_batch, batches) if pool is not None else map(_batch, batches)):
+        total.add(part)
+    return total
+
+
+def _rate(x: float, n: int) -> float:
+    return round(x / n, 4) if n else 0.0
+
+
+def _ms(ns: list[int], q: float) -> float:
+    if not ns:
+        return 0.0
+    if q == 0.5:
+        return round(statistics.median(ns) / 1e6, 3)
+    return round(sorted(ns)[min(len(ns) - 1, int(q * len(ns)))] / 1e6, 3)
+
+
+def summarise(h: Figures, alone: Figures, mixed: Figures, seconds: float, seed: int) -> dict:
+    negotiated = Figures()
+    negotiated.add(alone)
+    negotiated.add(mixed)
+    n_games = alone.games + mixed.games
+    neg_mixed = mixed.hero_wins / mixed.hero_seats if mixed.hero_seats else 0.0
+    heu_mixed = mixed.other_wins / mixed.other_seats if mixed.other_seats else 0.0
+    refused = h.refused + alone.refused + mixed.refused
     return {
         "bench": "bots",
-        "games": games,
+        "games": h.games + alone.games + mixed.games,
         "seats": SEATS,
-        "heuristic_win_rate": round(wins / games, 4) if games else 0.0,
         "fair_share": round(1 / SEATS, 4),
-        "mean_rank": avg(hero_ranks),
-        "random_mean_rank": avg(other_ranks),
-        "mean_score": avg(hero_scores),
-        "random_mean_score": avg(other_scores),
-        "win_rate_by_seat": [round(w / per_seat, 3) if per_seat else 0.0 for w in by_seat_wins],
-        "endings": dict(sorted(endings.items())),
-        "heuristic_ninja_victories": ninja_hero,
-        "policy_commands": commands,
-        "seconds": round(elapsed, 2),
+        "heuristic_win_rate": _rate(h.hero_wins, h.games),
+        "heuristic_mean_rank": _rate(h.hero_ranks, h.hero_seats),
+        "random_mean_rank": _rate(h.other_ranks, h.other_seats),
+        "negotiator_alone_win_rate": _rate(alone.hero_wins, alone.games),
+        "negotiator_alone_mean_rank": _rate(alone.hero_ranks, alone.hero_seats),
+        "heuristic_alone_table_win_rate": _rate(alone.other_wins, alone.other_seats),
+        "negotiator_mixed_win_rate": round(neg_mixed, 4),
+        "heuristic_mixed_win_rate": round(heu_mixed, 4),
+        "negotiator_vs_heuristic": round(neg_mixed / heu_mixed, 3) if heu_mixed else 0.0,
+        "negotiator_mixed_mean_rank": _rate(mixed.hero_ranks, mixed.hero_seats),
+        "heuristic_mixed_mean_rank": _rate(mixed.other_ranks, mixed.other_seats),
+        "negotiator_ninja_win_share": _rate(alone.ninja_wins + mixed.ninja_wins,
+                                            max(1, round(alone.hero_wins + mixed.hero_wins))),
+        "deals_proposed_per_game": _rate(negotiated.proposed, n_games),
+        "deals_accepted_per_game": _rate(negotiated.executed, n_games),
+        "negotiator_deals_executed_per_game": _rate(negotiated.accepted, n_games),
+        "promises_kept_per_game": _rate(negotiated.kept, n_games),
+        "promises_broken_per_game": _rate(negotiated.broken, n_games),
+        "fights_per_game": _rate(negotiated.fights, n_games),
+        "bought_support_share": _rate(negotiated.bought, negotiated.fights),
+        "refused_commands": sum(refused.values()),
+        "refused_codes": dict(refused),
+        "decision_median_ms": _ms(negotiated.decide_ns, 0.5),
+        "decision_p90_ms": _ms(negotiated.decide_ns, 0.9),
+        "decision_p99_ms": _ms(negotiated.decide_ns, 0.99),
+        "talk_median_ms": _ms(negotiated.talk_ns, 0.5),
+        "policy_commands": h.commands + alone.commands + mixed.commands,
+        "seconds": round(seconds, 1),
         "seed": seed,
         "python": platform.python_version(),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="Heuristic bot against five random bots, six seats.")
-    p.add_argument("--games", type=int, default=1200, help="games to play (default 1200, at least 1000 to report)")
+    p = argparse.ArgumentParser(description="The reference bots against each other, six seats.")
+    p.add_argument("--games", type=int, default=1200, help="games of each of the three tables (default 1200)")
+    p.add_argument("--quick", action="store_true", help="120 games of each table")
     p.add_argument("--seed", type=int, default=1, help="first game seed; games use seed, seed+1, ...")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     args = p.parse_args(argv)
-    fig = run(args.games, args.seed)
-    print(f"bots benchmark: Python {platform.python_version()}, {fig['games']} six-seat games, "
-          f"one heuristic seat (rotating) against five random seats, seeds {args.seed}..{args.seed + args.games - 1}")
-    print(f"heuristic win rate {fig['heuristic_win_rate']:.3f} (fair share {fig['fair_share']:.3f}); "
-          f"by seat {fig['win_rate_by_seat']}")
-    print(f"mean rank: heuristic {fig['mean_rank']:.2f}, random {fig['random_mean_rank']:.2f}; "
-          f"mean score: heuristic {fig['mean_score']:.2f}, random {fig['random_mean_score']:.2f}")
-    endings = ", ".join(f"{k} {v}" for k, v in fig["endings"].items())
-    print(f"games ended by: {endings}; Ninja victories of the heuristic seat: {fig['heuristic_ninja_victories']}")
-    print(f"every one of {fig['policy_commands']} policy commands was legal and accepted; {fig['seconds']} s")
-    ok = fig["heuristic_win_rate"] >= TARGET_WIN_RATE
-    print(f"target: heuristic_win_rate >= {TARGET_WIN_RATE:g}: {'met' if ok else 'MISSED'}")
+    games = 120 if args.quick else args.games
+    start = time.perf_counter()
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        h = run_table("heuristic", games, args.seed, pool)
+        alone = run_table("alone", games, args.seed, pool)
+        mixed = run_table("mixed", games, args.seed, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    fig = summarise(h, alone, mixed, time.perf_counter() - start, args.seed)
+    print(f"bots benchmark: Python {fig['python']}, {games} six-seat games of each table, "
+          f"seeds {args.seed}..{args.seed + games - 1}, {args.jobs} process(es)")
+    print(f"1. heuristic vs five random: win rate {fig['heuristic_win_rate']:.3f} (fair share "
+          f"{fig['fair_share']:.3f}), mean rank {fig['heuristic_mean_rank']:.2f} "
+          f"(random {fig['random_mean_rank']:.2f})")
+    print(f"2. negotiator vs five heuristic: win rate {fig['negotiator_alone_win_rate']:.3f}, mean rank "
+          f"{fig['negotiator_alone_mean_rank']:.2f}; the heuristic seats {fig['heuristic_alone_table_win_rate']:.3f}")
+    print(f"3. three negotiators, three heuristic, 20 arrangements: win rate per seat "
+          f"{fig['negotiator_mixed_win_rate']:.3f} vs {fig['heuristic_mixed_win_rate']:.3f} "
+          f"(x{fig['negotiator_vs_heuristic']:.2f}); mean rank {fig['negotiator_mixed_mean_rank']:.2f} vs "
+          f"{fig['heuristic_mixed_mean_rank']:.2f}")
+    print(f"   negotiator wins by three Ninjas (R9.1): {fig['negotiator_ninja_win_share']:.0%}")
+    print(f"deals per game (tables 2 and 3, negotiator seats): proposed {fig['deals_proposed_per_game']:.2f}, "
+          f"executed {fig['negotiator_deals_executed_per_game']:.2f}, promises kept {fig['promises_kept_per_game']:.2f}"
+          f", broken {fig['promises_broken_per_game']:.2f}; every deal executed: {fig['deals_accepted_per_game']:.2f}")
+    print(f"fights decided by bought support: {fig['bought_support_share']:.1%} of {fig['fights_per_game']:.1f} a game")
+    print(f"negotiator decision (pivot): median {fig['decision_median_ms']:.3f} ms, p90 {fig['decision_p90_ms']:.3f}"
+          f", p99 {fig['decision_p99_ms']:.3f}; other calls median {fig['talk_median_ms']:.3f} ms")
+    print(f"refused commands: {fig['refused_commands']} {fig['refused_codes'] or ''}; "
+          f"{fig['policy_commands']} policy commands in {fig['seconds']} s")
+    checks = [
+        ("heuristic_win_rate", fig["heuristic_win_rate"] >= TARGET_HEURISTIC, f">= {TARGET_HEURISTIC:g}"),
+        ("negotiator_alone_win_rate", fig["negotiator_alone_win_rate"] >= TARGET_ALONE, f">= {TARGET_ALONE:.3f}"),
+        ("negotiator_vs_heuristic", fig["negotiator_vs_heuristic"] >= TARGET_MIXED, f">= {TARGET_MIXED:g}"),
+        ("decision_median_ms", fig["decision_median_ms"] < TARGET_DECISION_MS, f"< {TARGET_DECISION_MS:g}"),
+        ("refused_commands", fig["refused_commands"] == 0, "== 0"),
+    ]
+    print("targets: " + "; ".join(f"{name} {rule}: {'met' if ok else 'MISSED'}" for name, ok, rule in checks))
     print(json.dumps(fig, separators=(",", ":")))
     return 0
 

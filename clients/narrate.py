@@ -296,6 +296,10 @@ def _fight_began(e: dict, viewer: Viewer) -> str:
     return f"{_Seat(e['defender'])} {reveal} to defend against {_seat(e['attacker'])}. {tail}"
 
 
+def _negotiation_done(e: dict, viewer: Viewer) -> str:
+    return f"{_Seat(e['seat'])} is done bargaining in this fight."
+
+
 def _negotiation_closed(e: dict, viewer: Viewer) -> str:
     return "The negotiation closes; the support round begins."
 
@@ -524,6 +528,7 @@ _NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
     "TransformationBegan": _transformation_began,
     "TransformationDone": _transformation_done,
     "FightBegan": _fight_began,
+    "NegotiationDone": _negotiation_done,
     "NegotiationClosed": _negotiation_closed,
     "SupportDeclared": _support_declared,
     "SupportersRevealed": _supporters_revealed,

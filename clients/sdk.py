@@ -15,7 +15,11 @@ and when the connection drops it reconnects, resumes every table with its
 token and last sequence number, and re-sends a command that was not yet
 acknowledged, under the same id, which the server applies at most once.
 
-The SDK speaks only the protocol (PROTOCOL.md); it never imports the server.
+Deals have helpers of their own in `oriente.clients.deals` (re-exported
+here as `sdk.deals`): build, read and value them.
+
+The SDK speaks only the protocol (PROTOCOL.md); it never imports the server
+(`deals.value` loads the pure valuation functions when it is called).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import connect as ws_connect
 from websockets.typing import Subprotocol
+
+from . import deals as deals  # re-exported: sdk.deals
 
 log = logging.getLogger("oriente.sdk")
 
@@ -524,6 +530,10 @@ class Seat(Watch):
 
     async def accept_deal(self, deal: int) -> dict[str, Any] | None:
         return await self.act({"type": "AcceptDeal", "deal": deal})
+
+    async def propose(self, deal: dict[str, Any]) -> dict[str, Any] | None:
+        """Send a ProposeDeal command built with `deals.proposal`."""
+        return await self.act(deal)
 
     async def decline_deal(self, deal: int) -> dict[str, Any] | None:
         return await self.act({"type": "DeclineDeal", "deal": deal})

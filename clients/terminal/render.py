@@ -230,7 +230,8 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
         lines.insert(0, head)
         if prompt.get("kind") == "window":
             lines.append("    You may declare your support now: it stays sealed (shown to nobody) and becomes final "
-                         "when the window closes, at once if every asked seat has declared. Talk and deals are "
+                         "when the window closes, at once if every asked seat has declared and both fighters "
+                         "have said done (R10.2b1). Talk and deals are "
                          "open meanwhile.")
         elif early:
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. You may answer early: your answer stays "

@@ -444,10 +444,21 @@ async def _table_session(book: Book, s: Session) -> None:
                             "client/act/support_attacker", "An early (sealed) declaration during the window.")
     expect(frames, "events", "ok")
     book.server("server/events/window_sealed", frames[0], "Seat 0's sealed declaration, in its own prompt.")
+    frames = await dee.send({"t": "act", "id": "d2", "table": table, "cmd": {"type": "Done", "decision": 3}},
+                            "client/act/done", "The attacker says it is done bargaining (R10.2b1).")
+    book.server("server/events/negotiation_done", expect(frames, "events", "ok")[0],
+                "Public: the attacker is done; the window's prompt lists it under `done`.")
+    for peer in (ana, ben, cai, eve):
+        await peer.receive()
+    frames = await ben.send({"t": "act", "id": 4, "table": table, "cmd": {"type": "Done", "decision": 3}})
+    expect(frames, "events", "ok")
+    for peer in (ana, cai, dee, eve):
+        await peer.receive()
     frames = await cai.send({"t": "act", "id": 9, "table": table,
                              "cmd": {"type": "Support", "decision": 3, "side": "defender"}},
                             "client/act/support_defender",
-                            "The last asked seat hands in its declaration: the window closes at once.")
+                            "Both fighters said done; the last asked seat hands in its declaration: the "
+                            "window closes at once (R10.2b1).")
     expect(frames, "events", "ok")
     frames = await ben.receive()
     book.server("server/events/fight_resolved", expect(frames, "events")[0],

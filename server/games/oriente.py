@@ -143,14 +143,15 @@ class OrientePort:
         return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)
 
     def proxy_command(self, state: GameState, seat: int) -> dict[str, Any] | None:
-        """The heuristic bot's choice for an away seat, from that seat's own
-        view and prompt only (what its owner would see), so the proxy knows
-        nothing its owner did not."""
+        """The negotiator's proxy mode for an away seat (R10.3), from that
+        seat's own view and prompt only (what its owner would see), so the
+        proxy knows nothing its owner did not: it answers as the pivot only,
+        keeps the owner's promises and makes no deal in the owner's name."""
         prompt = decision_views(state, [seat])[seat]
         if not prompt or not prompt.get("legal"):
             return None
         rng = random.Random(hash((state.config.seed, seat, prompt["id"])) & 0xFFFFFFFF)
-        return POLICIES["heuristic"](view(state, seat), prompt, rng)
+        return POLICIES["negotiator"].as_proxy(view(state, seat), prompt, rng)
 
 
 __all__ = ["OrientePort"]

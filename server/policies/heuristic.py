@@ -100,7 +100,7 @@ SUPPORT_MARGIN = 0.05
 
 # -- entry points ------------------------------------------------------------
 
-def choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """One of the prompt's legal commands, or None to wait."""
     if not prompt:
         return None
@@ -140,7 +140,7 @@ def choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
     return cmd
 
 
-def offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """A deal to propose now, or None: during a negotiation window, a low
     card for a promise of support in a close fight (R8, R10.2b)."""
     if not prompt or prompt.get("topic") != "negotiation" or prompt.get("pivot") is not None:
@@ -160,6 +160,9 @@ def offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
         for p in d["promises"]:
             if p.get("attacker") == att and p.get("defender") == dfn:
                 return None  # one offer per fight
+    key = ("offered", b.season, att, dfn)
+    if memo is not None and key in memo:
+        return None  # one offer per fight, also once it was declined
     pay = _cheapest_card(b, limit=2)
     if pay is None:
         return None
@@ -179,6 +182,8 @@ def offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
     if best is None:
         return None
     text = f"support the {side} in the fight of seat {att} against seat {dfn}"
+    if memo is not None:
+        memo[key] = True
     return {
         "type": "ProposeDeal",
         "transfers": [{"type": "Transfer", "card": pay, "giver": b.me, "receiver": best,
@@ -355,6 +360,11 @@ def _disc_value(b: Board, actions: list[dict], w: list[float], share: float = -1
     # the Geisha may end the game before we are asked again (R9.2)
     late = max(0.0, 1.0 - END_RISK * b.p_geisha_next)
     return (KEEP_OTHER if share < 0 else share) * best * late
+
+
+def disc_value(b: Board, w: list[float], share: float = KEEP_OTHER) -> float:
+    """What our disc is worth kept: a share of its best use later this season."""
+    return _disc_value(b, _my_actions(b), w, share)
 
 
 # -- decisions -----------------------------------------------------------------
@@ -601,4 +611,4 @@ def _answer_deals(b: Board, legal: list[dict]) -> dict | None:
     return None
 
 
-__all__ = ["choose", "effect", "offer"]
+__all__ = ["choose", "disc_value", "effect", "offer"]

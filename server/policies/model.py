@@ -89,6 +89,8 @@ class Board:
     hidden: Dist = field(default_factory=dict)  # value of a face-down inhabitant
     hidden_rank: Dist = field(default_factory=dict)
     p_geisha_next: float = 0.0
+    deck_top: int = 0  # cards above the known bottom: the part still to draw before the Geisha
+    deal_limit: int = 0  # open proposals a seat may have (R8.6); 0 when the view does not say
     m_hidden: float = 0.0
     m_deck: float = 0.0
     cache: dict = field(default_factory=dict)
@@ -194,6 +196,8 @@ def read(view: dict) -> Board:
     b.m_deck = b.m_hidden
     geisha_unknown = GEISHA in b.unknown
     top_part = b.deck_size - len(view.get("deck_bottom") or ())
+    b.deck_top = top_part
+    b.deal_limit = int(view.get("max_open_proposals") or 0)
     b.p_geisha_next = geisha_chance(top_part) if geisha_unknown else 0.0
     return b
 
@@ -209,12 +213,13 @@ def geisha_chance(top_part: int) -> float:
     return 1.0 / left_in_p1 if left_in_p1 > 0 else 1.0
 
 
-def weights(b: Board, temperature: float = 2.5) -> list[float]:
-    """How much each opponent's gains hurt this seat: the leaders most, so
-    that the weights sum to 1 over the opponents (R9.4: only first place
-    wins)."""
+def weights(b: Board, temperature: float = 2.5, seat: int | None = None) -> list[float]:
+    """How much each opponent's gains hurt this seat (or `seat`, as far as
+    this seat can tell): the leaders most, so that the weights sum to 1 over
+    the opponents (R9.4: only first place wins)."""
+    me = b.me if seat is None else seat
     scores = [b.score(s) for s in range(b.n)]
-    others = b.others()
+    others = [s for s in range(b.n) if s != me]
     top = max(scores[o] for o in others)
     raw = [0.0] * b.n
     for o in others:
@@ -223,12 +228,13 @@ def weights(b: Board, temperature: float = 2.5) -> list[float]:
     return [r / total for r in raw]
 
 
-def utility(b: Board, delta: dict[int, float], w: list[float], spite: float = 1.0) -> float:
-    """A change of expected scores, as seen by this seat: its own gain minus
-    the weighted gains of its opponents."""
+def utility(b: Board, delta: dict[int, float], w: list[float], spite: float = 1.0, seat: int | None = None) -> float:
+    """A change of expected scores, as seen by this seat (or by `seat`, with
+    its weights `w`): its own gain minus the weighted gains of its opponents."""
+    me = b.me if seat is None else seat
     u = 0.0
     for s, d in delta.items():
-        if s == b.me:
+        if s == me:
             u += d
         else:
             u -= spite * w[s] * d

@@ -14,7 +14,7 @@ import random
 DECISION_TYPES = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
 
 
-def choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """A uniform pick among the legal decision commands, or None when the
     seat is not the one waited on."""
     if not prompt or prompt.get("pivot") != view.get("viewer"):
@@ -25,6 +25,6 @@ def choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
     return options[rng.randrange(len(options))]
 
 
-def offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """The random policy proposes no deals."""
     return None

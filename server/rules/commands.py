@@ -98,6 +98,15 @@ class Choose:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Done:
+    """A fighter (attacker or defender) says it is done bargaining in the
+    negotiation window `decision` (R10.2b1). Public and final for the window;
+    it only lets the window close early, it binds nothing (deals stay open)."""
+
+    decision: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Timeout:
     """The table's clock: the decision's pivot (or a window) ran out of time.
     `pivot` is the seat waited on, None for a negotiation window (R10)."""
@@ -176,11 +185,13 @@ class SettlePromise:
 
 
 Command = (
-    Announce | Pass | Claim | Support | Join | Choose | Timeout
+    Announce | Pass | Claim | Support | Join | Choose | Done | Timeout
     | ProposeDeal | AcceptDeal | DeclineDeal | WithdrawDeal | SettlePromise
 )
 
-# Commands that answer a decision (they carry `decision`).
+# Commands that answer a decision for an asked seat (they carry `decision`).
+# `Done` names its window too, but answers for no asked seat: a fighter's word
+# that lets the window close early (R10.2b1).
 DecisionCommand = Announce | Pass | Claim | Support | Join | Choose
 DECISION_COMMANDS = (Announce, Pass, Claim, Support, Join, Choose)
 DEAL_COMMANDS = (ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise)

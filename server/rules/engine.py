@@ -38,6 +38,7 @@ from .commands import (
     Command,
     DecisionCommand,
     DeclineDeal,
+    Done,
     Join,
     Pass,
     ProposeDeal,
@@ -56,6 +57,7 @@ from .events import (
     Fulfilled,
     GameStarted,
     NegotiationClosed,
+    NegotiationDone,
     Passed,
     PrivilegePassed,
     PrivilegeRoundOpened,
@@ -319,6 +321,13 @@ _COMPLETE = {Topic.PRIVILEGE: _privilege_complete, Topic.SUPPORT: _support_compl
              Topic.REVOLUTION: _revolution_complete}
 
 
+def _window_settled(state: GameState) -> bool:
+    """R10.2b1: both fighters said done and every asked seat answered early."""
+    rnd = state.round
+    assert rnd is not None
+    return len(rnd.done) == 2 and len(rnd.sealed) == len(rnd.asked)
+
+
 def _close_window(state: GameState, ev: list) -> None:
     """R10.2b: the negotiation window closes; the support round begins."""
     rnd = state.round
@@ -441,7 +450,7 @@ def _answer_round(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -
     _check_round_answer(state, seat, cmd)
     rnd.sealed[seat] = cmd  # sealed until the seat is the pivot (R10.2)
     if state.phase is Phase.NEGOTIATION:
-        if len(rnd.sealed) == len(rnd.asked):
+        if _window_settled(state):
             _close_window(state, ev)
     elif index == rnd.pos:
         _run_round(state, ev)
@@ -454,6 +463,26 @@ def _answer(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None
         _answer_prompt(state, seat, cmd, ev)
     else:
         _answer_round(state, seat, cmd, ev)
+
+
+def _done(state: GameState, seat: int, cmd: Done, ev: list) -> None:
+    """R10.2b1: a fighter says it is done bargaining; the window closes once
+    both fighters have and every asked seat has answered early."""
+    seat = _check_seat(state, seat)
+    _check_decision(state, cmd.decision)
+    rnd, fight = state.round, state.fight
+    if state.phase is not Phase.NEGOTIATION or rnd is None or fight is None:
+        if state.phase is Phase.SUPPORT:
+            raise Rejected("decision/closed", f"the negotiation window of decision {cmd.decision} has closed")
+        raise Rejected("decision/wrong_answer", "only a negotiation window is answered with done (R10.2b1)")
+    if seat not in (fight.attacker, fight.defender):
+        raise Rejected("window/not_fighter", "only the attacker and the defender say done (R10.2b1)")
+    if seat in rnd.done:
+        raise Rejected("decision/answered", "you have already said done in this window")
+    rnd.done.append(seat)
+    ev.append(NegotiationDone(seat=seat, decision=rnd.decision))
+    if _window_settled(state):
+        _close_window(state, ev)
 
 
 def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
@@ -507,6 +536,8 @@ def apply(state: GameState, seat: int, cmd: Command) -> list:
         match cmd:
             case Announce() | Pass() | Claim() | Support() | Join() | Choose():
                 _answer(state, seat, cmd, ev)
+            case Done():
+                _done(state, seat, cmd, ev)
             case Timeout():
                 _timeout(state, seat, cmd, ev)
             case ProposeDeal():
@@ -586,6 +617,9 @@ def legal(state: GameState, seat: int) -> list[Command]:
                 card = state.inhabitant[seat]
                 if card is not None and KIND[card] is Kind.NOFU:
                     out.append(Join(decision=did))
+        elif (rnd is not None and state.phase is Phase.NEGOTIATION and state.fight is not None
+              and seat in (state.fight.attacker, state.fight.defender) and seat not in rnd.done):
+            out.append(Done(decision=rnd.decision))  # R10.2b1
     if state.deals:
         for deal in state.deals.values():
             if seat in deal.parties:

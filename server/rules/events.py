@@ -197,6 +197,14 @@ class FightBegan:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class NegotiationDone:
+    """R10.2b1: a fighter said it is done bargaining in this window (public)."""
+
+    seat: int
+    decision: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NegotiationClosed:
     """R10.2b: the window closed; the support round begins."""
 
@@ -367,7 +375,7 @@ Event = (
     GameStarted | SeasonBegan | Passed | Announced | PrivilegeRoundOpened | PrivilegePassed
     | Fulfilled | BonusAwarded | IncomeDrawn | SuccessionDone | CreditTaken | TradeDone
     | Incited | Assassinated | InhabitantDrawn | TransformationBegan | TransformationDone
-    | FightBegan | NegotiationClosed | SupportDeclared | SupportersRevealed
+    | FightBegan | NegotiationDone | NegotiationClosed | SupportDeclared | SupportersRevealed
     | ReinforcementTurned | FightResolved | ReinforcementTaken
     | RevolutionRoundOpened | RevolutionAnswered | RevolutionResolved | SeasonEnded
     | GeishaDrawn | GameEnded | DealProposed | DealAccepted | DealClosed | DealExecuted

@@ -18,7 +18,7 @@ __all__ = ["COMMAND_TYPES", "command_from_plain", "plain"]
 
 COMMAND_TYPES = {
     cls.__name__: cls
-    for cls in (C.Announce, C.Pass, C.Claim, C.Support, C.Join, C.Choose, C.Timeout,
+    for cls in (C.Announce, C.Pass, C.Claim, C.Support, C.Join, C.Choose, C.Done, C.Timeout,
                 C.ProposeDeal, C.AcceptDeal, C.DeclineDeal, C.WithdrawDeal, C.SettlePromise)
 }
 
@@ -96,7 +96,7 @@ def command_from_plain(data: Any) -> C.Command:
     cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise Rejected("command/unknown", f"unknown command type {name!r}; known: {', '.join(COMMAND_TYPES)}")
-    if cls in (C.Pass, C.Join):
+    if cls in (C.Pass, C.Join, C.Done):
         return cls(decision=_int(d, "decision"))
     if cls in (C.Announce, C.Claim):
         return cls(decision=_int(d, "decision"), action=_action(d.get("action")))

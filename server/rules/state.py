@@ -59,6 +59,8 @@ class Round:
     # answers made final so far, in order: (seat, answer) where the answer
     # is a topic-specific value (a Side, True for a join, None for a pass)
     published: list[tuple[int, object]] = field(default_factory=list)
+    # a negotiation window's fighters that said done, in order (R10.2b1)
+    done: list[int] = field(default_factory=list)
 
     @property
     def pivot(self) -> int | None:

@@ -18,6 +18,7 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
 
+from .decisions import DecisionKind
 from .engine import legal, pending
 from .state import GameState
 
@@ -143,6 +144,8 @@ def _decision_base(state: GameState) -> dict | None:
     rnd = state.round
     if rnd is not None:
         out["published"] = [[s, plain(a)] for s, a in rnd.published]
+        if d.kind is DecisionKind.WINDOW:
+            out["done"] = list(rnd.done)  # the fighters that said done (R10.2b1), public
     return out
 
 
@@ -220,6 +223,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "action": plain(state.action),
         "chain": [s for s in range(n) if state.chain_mask >> s & 1],
         "fight": None,
+        "max_open_proposals": state.config.max_open_proposals,
         "deals": [
             {"deal": d.id, "proposer": d.proposer, "parties": list(d.parties),
              "transfers": plain(d.transfers), "promises": plain(d.promises), "accepted": sorted(d.accepted)}

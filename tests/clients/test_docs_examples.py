@@ -129,3 +129,23 @@ async def test_smart_and_heuristic_bots_and_a_resume_from_another_process(server
     assert all(out[-1].startswith("game over: ") for out in outputs), outputs
     ranked = sorted(int(out[-1].split()[-1]) for out in outputs)
     assert ranked[0] == 1 and len(ranked) == 4
+
+
+@pytest.mark.trio
+async def test_bargaining_bots_trade_support_for_cards_and_finish(server, processes):
+    """Four bargaining bots (docs/examples/bargaining_bot.py): they offer
+    their support for cards in the fights of the game, answer each other's
+    offers, and all play to the end."""
+    first = processes.bot("bargaining_bot.py", "--server", server, "--create", "4")
+    table = (await readline(first, 30)).split()[1]
+    others = [processes.bot("bargaining_bot.py", "--server", server, "--table", table, "--name", f"b{i}")
+              for i in range(3)]
+    outputs = [await finish(p) for p in (first, *others)]
+    assert all(out[-1].startswith("game over: ") for out in outputs), outputs
+    lines = [line for out in outputs for line in out]
+    offers = [line for line in lines if line.startswith("offer: ")]
+    assert offers, "no bot offered its support in a whole game"
+    assert all(re.fullmatch(r"offer: seat \d gives me an? .+; I will support the (attacker|defender), seat \d, "
+                            r"in the fight of seat \d against seat \d\.", line) for line in offers), offers
+    answers = [line for line in lines if line.startswith(("accept: ", "decline: "))]
+    assert answers, "no offer was answered"

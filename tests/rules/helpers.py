@@ -246,6 +246,12 @@ def choose(state, seat, card):
     return _rules.apply(state, seat, _rules.Choose(decision=d.id, card=card))
 
 
+def say_done(state, seat):
+    """A fighter says done in the open negotiation window (R10.2b1)."""
+    d = _rules.pending(state)[0]
+    return _rules.apply(state, seat, _rules.Done(decision=d.id))
+
+
 def timeout(state):
     """The table's clock runs out on the open decision (its pivot, or a window)."""
     d = _rules.pending(state)[0]

@@ -79,6 +79,7 @@ CARD_FIELDS: dict[str, dict[str, str]] = {
     "TransformationBegan": {"maho": "one", "taken": "pairs"},
     "TransformationDone": {"kept": "one", "drawn": "one", "dealt": "pairs"},
     "FightBegan": {"defender_card": "one"},
+    "NegotiationDone": {},
     "NegotiationClosed": {},
     "SupportDeclared": {},
     "SupportersRevealed": {"supporters": "triples"},
@@ -119,6 +120,7 @@ OTHER_FIELDS: dict[str, set[str]] = {
     "TransformationBegan": {"seat"},
     "TransformationDone": {"seat"},
     "FightBegan": {"decision", "attacker", "defender", "asked"},
+    "NegotiationDone": {"seat", "decision"},
     "NegotiationClosed": {"decision"},
     "SupportDeclared": {"seat", "decision", "side"},
     "SupportersRevealed": set(),
@@ -607,6 +609,9 @@ class KnowledgeModel:
         if (ev.decision is None) != (not expected):
             self._fail("a fight opens a negotiation window exactly when someone can be asked (R6.2)")
         return self._public(ev)
+
+    def _on_NegotiationDone(self, ev):
+        return None
 
     def _on_NegotiationClosed(self, ev):
         return None

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from oriente.server.rules import (
-    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DeclineDeal, GameConfig, Join, Pass,
+    TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DeclineDeal, Done, GameConfig, Join, Pass,
     Phase, Promise, PromiseKind, ProposeDeal, Rejected, SettlePromise, Side, Support, Timeout, Transfer,
     WithdrawDeal, apply, command_from_plain, legal, new_game, pending,
 )
@@ -72,7 +72,7 @@ PROMISE_TEXTS = ("I will support you", "I will not claim", "I pay next season", 
 VIEW_KEYS = {
     "viewer", "seats", "season", "phase", "stone_holder", "workers", "deck_size", "deck_bottom", "bonus_size",
     "bonus_set_aside", "bonus_awarded", "geisha", "in_play", "decision", "announcer", "action", "chain", "fight",
-    "deals", "ledger", "result",
+    "deals", "ledger", "result", "max_open_proposals",
 }
 SEAT_KEYS = {"seat", "disc", "revealed", "pile", "kept", "broken", "inhabitant", "empty", "known_to"}
 
@@ -124,6 +124,7 @@ class Table:
         self.progress = 0
         self.sealed: dict[int, Any] = {}
         self.sealed_decision: int | None = None
+        self.said_done: dict[int, set[int]] = {}
         self.checked_kinds: set = set()
         self.closed_deals: set[int] = set()
         self.stats = {"universe": 0, "legal": 0, "proposals_ok": 0, "proposals_bad": 0, "early": 0,
@@ -177,7 +178,11 @@ class Table:
             self.deal_move(d)
             return
         if d.pivot is None:  # a negotiation window (R10.2b)
-            if d.early and rng.random() < 0.5:
+            r = rng.random()
+            fighters = [c for s in range(self.n) for c in legal(state, s) if isinstance(c, Done)]
+            if fighters and r < 0.3:
+                self.say_done(d, fighters[0] if r < 0.15 else fighters[-1])
+            elif d.early and r < 0.7:
                 self.early_answer(d, rng.choice(d.early))
             else:
                 self.progress += 1
@@ -228,13 +233,33 @@ class Table:
             self.sealed[seat] = cmd
         elif ev:
             assert set(self.sealed) | {seat} == set(d.asked), (
-                f"{self.where()}: the window closed before every asked seat had answered (R10.2b)")
+                f"{self.where()}: the window closed before every asked seat had answered (R10.2b1)")
+            assert len(self.said_done.get(d.id, ())) == 2, (
+                f"{self.where()}: the window closed before both fighters said done (R10.2b1)")
             assert isinstance(ev[0], E.NegotiationClosed), f"{self.where()}: {ev[0]!r} opens an early window close"
             self.sealed[seat] = cmd
             self.progress += 1
         else:
             self.sealed[seat] = cmd
         self._after(ev)
+
+    def say_done(self, d, done) -> None:
+        """R10.2b1: a fighter says done; the window closes exactly when both
+        have and every asked seat has answered early."""
+        seat = next(s for s in range(self.n) if done in legal(self.state, s))
+        if self.sealed_decision != d.id:
+            self.sealed, self.sealed_decision = {}, d.id
+        said = self.said_done.setdefault(d.id, set())
+        assert seat not in said, f"{self.where()}: seat {seat} may say done twice (R10.2b1)"
+        settled = len(said) == 1 and set(self.sealed) == set(d.asked)
+        ev = self.send(seat, done)
+        said.add(seat)
+        assert ev and ev[0] == E.NegotiationDone(seat=seat, decision=d.id), f"{self.where()}: {ev!r}"
+        closed = any(isinstance(e, E.NegotiationClosed) for e in ev)
+        assert closed == settled, (f"{self.where()}: after done from seat {seat} the window "
+                                   f"{'closed' if closed else 'stayed open'} (R10.2b1)")
+        if closed:
+            self.progress += 1
 
     # -- deals ---------------------------------------------------------------------------
 
@@ -671,7 +696,7 @@ class Table:
         targets = list(range(-1, n + 1)) + [None]
         cmds: list = []
         for i in ids:
-            cmds += [Pass(decision=i), Join(decision=i),
+            cmds += [Pass(decision=i), Join(decision=i), Done(decision=i),
                      Support(decision=i, side=Side.ATTACKER), Support(decision=i, side=Side.DEFENDER)]
         for kind in ActionKind:
             for t in targets:

@@ -12,7 +12,7 @@ from oriente.server.rules.cards import VALUE
 from tests.rules.helpers import (
     AKINDO, DAIMYO, GEISHA, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO,
     announce_now, answer_pass, assert_cards_conserved, choose, claim, close_window, configured_game,
-    decision, events_of, give, pass_round, pass_turn, settle, support,
+    decision, events_of, give, pass_round, pass_turn, say_done, settle, support,
 )
 
 
@@ -520,6 +520,8 @@ def test_example_shogun_attacks_maho_with_two_nofu_supporting_defender():
     assert events_of(ev, E.FightBegan)[0].asked == (2, 3)
     assert state.revealed[1]
     assert support(state, 3, Side.DEFENDER) == []  # sealed, early
+    say_done(state, 0)
+    say_done(state, 1)  # both fighters are done bargaining (R10.2b1)
     ev = support(state, 2, Side.DEFENDER)  # the last early answer closes the window
     assert events_of(ev, E.NegotiationClosed)
     assert [(s.seat, s.side) for s in events_of(ev, E.SupportDeclared)] == [(2, Side.DEFENDER), (3, Side.DEFENDER)]

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from oriente.server.rules import (
-    EVERYONE, SPECTATOR, TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DecisionKind, Game,
+    EVERYONE, SPECTATOR, TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DecisionKind, Done, Game,
     GameConfig, Pass, ProposeDeal, Rejected, Side, Support, Timeout, Timer, Topic, Transfer, apply, legal,
     pending, project, replay, view,
 )
@@ -694,20 +694,92 @@ def test_r10_2b_window_is_timed_and_closes_at_its_deadline():
     assert (d2.kind, d2.topic, d2.pivot) == (DecisionKind.ROUND, Topic.SUPPORT, 1)
 
 
-def test_r10_2b_window_closes_at_once_when_every_seat_declared_early():
-    """R10.2b: "It closes at its deadline, or at once when every seat of the
-    coming support round has handed in its declaration early" """
+def test_r10_2b_window_stays_open_while_the_fighters_bargain():
+    """R10.2b: "It closes at its deadline, or earlier as R10.2b1 says" — every
+    seat of the support round answering early is not enough on its own: the
+    fighters may still be bidding (R6.2)."""
+    state = _window_position()
+    d = decision(state)
+    for seat, cmd in ((5, Support(decision=d.id, side=Side.ATTACKER)), (1, Pass(decision=d.id)),
+                      (3, Support(decision=d.id, side=Side.DEFENDER)), (4, Pass(decision=d.id))):
+        assert apply(state, seat, cmd) == []
+    assert state.disc[5] and state.disc[3]  # sealed: the discs are still there
+    assert pending(state) == [d]
+
+
+# -- R10.2b1 ---------------------------------------------------------------------
+
+def test_r10_2b1_window_closes_when_both_fighters_said_done_and_every_seat_answered_early():
+    """R10.2b1: "The window closes at once when both fighters have said done
+    and every seat of the coming support round has handed in its declaration
+    early." Done is public; the early answers stay sealed until then."""
     state = _window_position()
     d = decision(state)
     assert apply(state, 5, Support(decision=d.id, side=Side.ATTACKER)) == []
-    assert apply(state, 1, Pass(decision=d.id)) == []
-    assert apply(state, 3, Support(decision=d.id, side=Side.DEFENDER)) == []
-    assert state.disc[5] and state.disc[3]  # sealed: the discs are still there
+    assert apply(state, 0, Done(decision=d.id)) == [E.NegotiationDone(seat=0, decision=d.id)]
+    assert view(state, SPECTATOR)["decision"]["done"] == [0]
+    for seat, cmd in ((1, Pass(decision=d.id)), (3, Support(decision=d.id, side=Side.DEFENDER))):
+        assert apply(state, seat, cmd) == []
+    assert apply(state, 2, Done(decision=d.id)) == [E.NegotiationDone(seat=2, decision=d.id)]
+    assert pending(state) == [d], "seat 4 has not answered yet"
     events = apply(state, 4, Pass(decision=d.id))
     assert isinstance(events[0], E.NegotiationClosed)
     assert [(e.seat, e.side) for e in events_of(events, E.SupportDeclared)] == [
         (1, None), (3, Side.DEFENDER), (4, None), (5, Side.ATTACKER)]
     one_event(events, E.FightResolved)
+
+
+def test_r10_2b1_the_second_done_closes_a_window_whose_seats_all_answered():
+    """R10.2b1: the closing condition is checked on each done as on each
+    early answer: the fighter who says done last closes the window."""
+    state = _window_position()
+    d = decision(state)
+    for seat in (1, 3, 4, 5):
+        apply(state, seat, Pass(decision=d.id))
+    apply(state, 2, Done(decision=d.id))
+    events = apply(state, 0, Done(decision=d.id))
+    assert events[:2] == [E.NegotiationDone(seat=0, decision=d.id), E.NegotiationClosed(decision=d.id)]
+    one_event(events, E.FightResolved)
+
+
+def test_r10_2b1_only_each_fighter_says_done_once_and_only_in_the_window():
+    """R10.2b1: "the attacker and the defender may each say done once: the
+    word is public and final for that window" — legal() offers it to them
+    alone; anyone else, a second word, or a word after the window is refused."""
+    state = _window_position()
+    d = decision(state)
+    dones = {s: [c for c in legal(state, s) if isinstance(c, Done)] for s in range(6)}
+    assert dones == {0: [Done(decision=d.id)], 1: [], 2: [Done(decision=d.id)], 3: [], 4: [], 5: []}
+    with pytest.raises(Rejected) as err:
+        apply(state, 3, Done(decision=d.id))
+    assert err.value.code == "window/not_fighter"
+    apply(state, 0, Done(decision=d.id))
+    assert Done(decision=d.id) not in legal(state, 0)
+    with pytest.raises(Rejected) as err:
+        apply(state, 0, Done(decision=d.id))
+    assert err.value.code == "decision/answered"
+    close_window(state)
+    assert decision(state).id == d.id and decision(state).topic is Topic.SUPPORT
+    assert not [c for s in range(6) for c in legal(state, s) if isinstance(c, Done)]
+    with pytest.raises(Rejected) as err:
+        apply(state, 2, Done(decision=d.id))
+    assert err.value.code == "decision/closed"
+    state2, _ = table_state(4, [DAIMYO[0], NOFU[0], NOFU[1], AKINDO[0]], stone=0)
+    with pytest.raises(Rejected) as err:
+        apply(state2, 0, Done(decision=decision(state2).id))
+    assert err.value.code == "decision/wrong_answer"
+
+
+def test_r10_2b1_done_binds_nothing_else():
+    """R10.2b1: the word "binds nothing else (deals may still be proposed
+    and answered, R8.1)"."""
+    state = _window_position()
+    d = decision(state)
+    apply(state, 0, Done(decision=d.id))
+    apply(state, 0, ProposeDeal(transfers=(give(T[0], 0, 4, "for your support"),)))
+    apply(state, 4, AcceptDeal(deal=1))
+    assert T[0] in state.pile[4]
+    assert pending(state) == [d]
 
 
 # -- R10.2c ----------------------------------------------------------------------

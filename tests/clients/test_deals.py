@@ -1,0 +1,66 @@
+"""The SDK's deal helpers (clients/deals.py): what they build the rules
+accept as it is, what they read agrees with the view, what they value is
+the reference negotiator's valuation, and importing the SDK loads no
+server module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from oriente.clients import deals, sdk
+from oriente.server.policies import valuation
+from oriente.server.rules import AcceptDeal, apply, command_from_plain, plain, view
+from oriente.server.rules.cards import VALUE
+from oriente.server.rules.views import decision_view
+from tests.policies.test_negotiator import _high_stakes
+from tests.rules.helpers import NOFU
+
+
+def test_built_deals_are_the_canonical_commands_the_rules_accept():
+    """A proposal built with the helpers parses to itself (the canonical
+    form `legal` and the events use) and executes in a real game."""
+    state = _high_stakes()
+    offer = deals.proposal([deals.give(NOFU[8], 1, 2, "for your support")],
+                           [deals.support(2, 1, 0, 1, "defender"), deals.no_attack(3, 1),
+                            deals.pay(1, 2, [NOFU[8]], 1), deals.free(2, 1, "I will cheer for you")],
+                           "a card for your support")
+    assert plain(command_from_plain(offer)) == offer
+    apply(state, 1, command_from_plain(offer))
+    v = view(state, 2)
+    (deal,) = deals.offers_to(v, 2)
+    assert deals.mine(view(state, 1), 1) == [deal] and deals.offers_to(v, 1) == []
+    assert deals.cards_to(deal, 2) == [NOFU[8]] and deals.cards_from(deal, 1) == [NOFU[8]]
+    assert [p["kind"] for p in deals.promises_of(deal, 2)] == ["support", "free"]
+    for seat in (2, 3):
+        apply(state, seat, AcceptDeal(deal=deal["deal"]))
+    v = view(state, 2)
+    assert deals.promised_side(v, 2) == "defender"
+    assert [e["kind"] for e in deals.open_promises(v, kind="no_attack")] == ["no_attack"]
+    assert deals.record(v, 2) == (0, 0) and deals.trust(v, 2) == 0.75
+
+
+def test_value_is_the_negotiators_valuation():
+    """`value` and `partner_value` are valuation.deal_value and
+    valuation.partner_value on the seat's view and prompt: the same reading
+    a negotiating bot makes."""
+    state = _high_stakes()
+    v, p = view(state, 2), decision_view(state, 2)
+    offer = deals.proposal([deals.give(NOFU[8], 1, 2, "for your support")], [deals.support(2, 1, 0, 1, "defender")])
+    r = valuation.reading(v, p)
+    assert deals.value(v, offer, p) == valuation.deal_value(r, offer)
+    assert deals.partner_value(v, offer, 1, p) == valuation.partner_value(r, offer, 1)
+    bigger = deals.proposal([deals.give(state.pile[1][0], 1, 2, "for your support")],
+                            [deals.support(2, 1, 0, 1, "defender")])
+    assert VALUE[state.pile[1][0]] > VALUE[NOFU[8]] and deals.value(v, bigger, p) > deals.value(v, offer, p)
+    assert deals.describe(offer, 1) == ("I give seat 2 a Nofu (1); seat 2 will support the defender, me, "
+                                        "in the fight of seat 0 against seat 1.")
+    assert all(deals.card_value(c) == VALUE[c] for c in range(53))
+
+
+def test_the_sdk_imports_no_server_module():
+    code = ("import sys; import oriente.clients.sdk, oriente.clients.deals; "
+            "bad = [m for m in sys.modules if m.startswith('oriente.server')]; print(bad); sys.exit(1 if bad else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sdk.deals is deals

@@ -1,0 +1,46 @@
+"""The table actor and R10.2b1 under trio's MockClock: a window that both
+fighters' done and every asked seat's early answer close is no longer
+reported by the rules, so the actor's deadline logic (one deadline per
+decision key) moves on to the support round's pivot at once, with no change
+of its own."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from oriente.server.games.oriente import OrientePort
+
+from .actor_harness import drain, events_of, open_table
+from .test_table_actor import drive_to_window
+
+
+@pytest.mark.trio
+async def test_r10_2b1_window_closed_by_done_and_early_answers_moves_on_without_waiting(autojump_clock):
+    """R10.2b1: "The window closes at once when both fighters have said done
+    and every seat of the coming support round has handed in its
+    declaration early." No time passes; the next deadline is the pivot's."""
+    async with trio.open_nursery() as nursery:
+        h = await open_table(nursery, OrientePort(), seats=4)
+        await drive_to_window(h)
+        window = h.waiting
+        assert window.pivot is None and window.timer == "window"
+        start = trio.current_time()
+        state = h.table.state
+        fighters = (state.fight.attacker, state.fight.defender)
+        asked = list(h.prompt("all")["asked"])
+        for seat in asked:
+            await h.act(seat, {"type": "Pass", "decision": window.key[0]})
+        assert h.waiting == window, "the fighters have not said done"
+        await h.act(fighters[0], {"type": "Done", "decision": window.key[0]})
+        assert h.waiting == window
+        h.drain_all()
+        await h.act(fighters[1], {"type": "Done", "decision": window.key[0]})
+        seen = [e["type"] for e in events_of(drain(h.clients[asked[0]]))]
+        assert seen[:2] == ["NegotiationDone", "NegotiationClosed"]
+        assert trio.current_time() == start
+        after = h.waiting
+        assert after is None or after.key != window.key
+        d = h.table.clock.deadline
+        assert after is None or (d is not None and d.key == after.key)
+        await h.close()
