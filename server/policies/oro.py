@@ -74,7 +74,7 @@ def _mine(view: dict, prompt: dict | None) -> bool:
 
 # -- random --------------------------------------------------------------------------
 
-def random_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def random_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """A uniform pick among the legal commands, when the seat is waited on."""
     if not _mine(view, prompt):
         return None
@@ -83,7 +83,7 @@ def random_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict |
     return options[rng.randrange(len(options))]
 
 
-def no_offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def no_offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """Oro has no deals."""
     return None
 
@@ -229,7 +229,7 @@ def _discard(board: Board, seat: int, discards: list[dict]) -> dict:
     return next(d for d in discards if d["island"] == worst)
 
 
-def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """The heuristic's answer to the seat's open decision (deterministic:
     the rng is accepted for the common signature)."""
     if not _mine(view, prompt):

@@ -56,7 +56,7 @@ def _wants_to_choose(view: dict, prompt: dict | None) -> bool:
     return me in prompt["asked"] and me not in prompt["final"] and "sealed" not in prompt
 
 
-def random_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def random_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """A uniform pick among the legal commands; 5 random tiles to start."""
     if _wants_to_choose(view, prompt):
         assert prompt is not None
@@ -67,7 +67,7 @@ def random_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict |
     return options[rng.randrange(len(options))]
 
 
-def no_offer(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def no_offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """Samurai has no deals."""
     return None
 
@@ -253,7 +253,7 @@ def _choose_figure(view: dict, prompt: dict, rng: random.Random) -> dict:
     return rng.choice([c for c in options if strong[c["figure"]] == top])
 
 
-def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
+def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     if _wants_to_choose(view, prompt):
         assert prompt is not None
         return _choose_start(view, prompt)
