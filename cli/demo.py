@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -54,10 +55,17 @@ async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Ran
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
                     out: Callable[[str], None], person: bool = False, quick: bool = False,
                     person_name: str = "you",
-                    ready: Callable[[str, str, str], None] | None = None) -> dict[str, Any]:
+                    ready: Callable[[str, str, str], None] | None = None,
+                    watch: Callable[[dict[str, Any]], None] | None = None, port: int = 0) -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
-    spectator; return the finished game's record."""
-    app = App(store, port=0)
+    spectator; return the finished game's record. With `watch`, the server
+    also serves the web client, says where to watch, hands the record to
+    `watch` when the game ends and keeps serving until Ctrl-C."""
+    web = None
+    if watch is not None:
+        from oriente.clients.web import mounts
+        web = mounts()
+    app = App(store, port=port if watch is not None else 0, web=web)
     async with trio.open_nursery() as nursery:
         await nursery.start(app.run)
         url = f"ws://127.0.0.1:{app.port}"
@@ -69,35 +77,53 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
             if person:
                 settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
             table = await host.create_table(seats=seats, **settings)
-            watch = await host.spectate(table, views=False)
+            spectating = await host.spectate(table, views=False)
             out(f"Table {table} on {url} (store {store}): {seats} seats"
                 + (", you at seat 0." if person else f", {policy} bots."))
+            if watch is not None:
+                print(f"Watch it in a browser: http://127.0.0.1:{app.port}/#/t/{table}", flush=True)
             async with trio.open_nursery() as bots:
                 first_bot = 0
                 if person:
                     seat = await host.join(table, person_name, seat=0, views=False)
                     token = seat.token
                     await host.unsubscribe(table)
-                    watch = await host.spectate(table, views=False)
+                    spectating = await host.spectate(table, views=False)
                     first_bot = 1
                     assert ready is not None and token is not None
                     ready(url, table, token)
                 for i in range(first_bot, seats):
                     rng = random.Random(f"{seed}-{i}")
                     bots.start_soon(play_bot, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
-                async for update in watch.updates():
+                async for update in spectating.updates():
                     for event in update.events:
                         line = narrate(event, SPECTATOR)
                         if line:
                             out(line)
             record = await host.record(table)
+        if watch is not None:
+            watch(record)
+            print(f"The game is over; it stays at http://127.0.0.1:{app.port}/#/t/{table} "
+                  f"(replay: http://127.0.0.1:{app.port}/#/r/{table}) until you press Ctrl-C.", flush=True)
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    break
         app.stop()
     return record
 
 
+# With --watch, bots act about as fast as people read the table.
+WATCH_DELAY = 1.2
+
+
 def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str, delay: float,
-         quiet: bool, play: bool, name: str, quick: bool = False) -> int:
+         quiet: bool, play: bool, name: str, quick: bool = False, watch: bool = False, port: int = 0) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
+    if watch:
+        trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
+                                   delay=max(delay, WATCH_DELAY), out=out, port=port,
+                                   watch=lambda record: _finish(record, record_path, print)))
+        return 0
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                             delay=delay, out=out))

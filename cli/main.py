@@ -3,8 +3,8 @@
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
-    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH] [--play]
-    oriente serve [--host H] [--port P] [--store PATH]
+    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
+    oriente serve [--host H] [--port P] [--store PATH] [--allow-origin ORIGIN]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
 """
@@ -44,9 +44,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
+    if args.watch and args.play:
+        print("oriente demo: --watch and --play do not go together", file=sys.stderr)
+        return 2
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
                 policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name,
-                quick=args.timers == "quick")
+                quick=args.timers == "quick", watch=args.watch, port=args.port)
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -115,13 +118,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from oriente.server.app import App, serve_until_signalled
     from oriente.server.stores import StoreLocked
 
+    from oriente.clients.web import mounts
+
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    app = App(args.store, host=args.host, port=args.port)
+    app = App(args.store, host=args.host, port=args.port, web=mounts(),
+              allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay)
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
         print(f"serving ws://{args.host}:{app.port} store={args.store} recovered={app.recovered}", flush=True)
+        print(f"open http://{args.host}:{app.port}/ in a browser to play", flush=True)
 
     try:
         trio.run(serve_until_signalled, app, ready)
@@ -166,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--name", default=None, help="your name with --play")
     demo.add_argument("--timers", choices=("people", "quick"), default="people",
                       help="with --play: generous timers (default) or brisk ones")
+    demo.add_argument("--watch", action="store_true",
+                      help="pace the bots to a human speed and show the game in a browser until Ctrl-C")
+    demo.add_argument("--port", type=int, default=0, help="with --watch: the port to serve on (default: any)")
     demo.set_defaults(func=cmd_demo)
 
     srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")
@@ -173,6 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
     srv.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
     srv.add_argument("--quiet", action="store_true", help="log warnings only")
+    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                     help="a web page origin besides this server's own that may open websockets "
+                          "(e.g. https://play.example.org); repeatable")
+    srv.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
+                     help="seconds the server's bots wait before acting (default 1.0)")
     srv.set_defaults(func=cmd_serve)
 
     rep = sub.add_parser("replay", help="replay a game record and tell it from one viewpoint")

@@ -133,9 +133,20 @@ class GetRecord(_Msg, tag="record"):
     table: str
 
 
+class AddBots(_Msg, tag="add_bots"):
+    """Fill free seats of an open table with the server's own bots, on
+    behalf of a seated player (the token). `count` null: every free seat.
+    `policy` names one of the kinds the welcome frame lists in `bots`."""
+
+    table: str
+    token: str
+    policy: str = "heuristic"
+    count: int | None = None
+
+
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
-    | Act | Chat | GetRecord
+    | Act | Chat | GetRecord | AddBots
 )
 
 CLIENT_TYPES = tuple(
@@ -145,9 +156,13 @@ CLIENT_TYPES = tuple(
 
 # -- server messages ------------------------------------------------------------
 
-def welcome(server: str, limits: dict[str, Any]) -> dict[str, Any]:
-    return {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
-            "server": server, "limits": limits}
+def welcome(server: str, limits: dict[str, Any], bots: list[str] | None = None) -> dict[str, Any]:
+    """`bots`: the kinds of server bots `add_bots` offers (absent: none)."""
+    frame = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
+             "server": server, "limits": limits}
+    if bots:
+        frame["bots"] = bots
+    return frame
 
 
 def ok(re: ClientId, **data: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -18,12 +19,18 @@ from websockets.trio.server import Server, serve
 from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
+from .bots import BotRunner
 from .game_port import GamePort
 from .games import PORTS
 from .lobby import Lobby
 from .metrics import Metrics
+from .policies import POLICIES
+from .rules import EVERYONE, SPECTATOR
+from .rules.reference import reference
+from .rules.steps import replay_steps
 from .stores import SQLiteStore
 from .transport import Limits, Transport
+from .web import WebSite
 
 log = logging.getLogger("oriente.server")
 
@@ -35,9 +42,19 @@ class App:
     `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
 
     def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
-                 limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS) -> None:
+                 limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS,
+                 web: Mapping[str, Path] | None = None,
+                 allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0) -> None:
+        """`web`: URL prefix -> directory of the web client's files (None:
+        no web client, plain HTTP gets 426 as before); `allow_origins`: page
+        origins besides this host that may open a websocket; `bots`: run
+        server bots for `add_bots`, each waiting `bot_delay` s before acting."""
         self.store_path = store_path
         self.games = games
+        self.web = web
+        self.allow_origins = allow_origins
+        self.bots = bots
+        self.bot_delay = bot_delay
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -64,7 +81,10 @@ class App:
                 async with trio.open_nursery() as tables:
                     self.lobby = Lobby(self.games, store, tables)
                     self.recovered = await self.lobby.recover()
-                    transport = Transport(self.lobby, self.metrics, self.limits)
+                    bots = BotRunner(POLICIES, tables, delay=self.bot_delay) if self.bots else None
+                    site = self._site(self.lobby) if self.web is not None else None
+                    transport = Transport(self.lobby, self.metrics, self.limits, web=site,
+                                          allow_origins=self.allow_origins, bots=bots)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
                         subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,
@@ -85,6 +105,28 @@ class App:
                     await store.aclose()
                 outer.cancel_scope.cancel()
         self.stopped.set()
+
+    def _site(self, lobby: Lobby) -> WebSite:
+        """The web client's files, the card reference, and finished games
+        step by step (`/data/replay/TABLE.json?as=SEAT|spectator|all`)."""
+
+        async def replay(tail: str, query: Mapping[str, str]) -> dict[str, Any] | None:
+            table_id = tail.removesuffix(".json")
+            record = await lobby.record(table_id)
+            if record is None or record.get("result") is None:
+                return None
+            who = query.get("as", SPECTATOR)
+            viewer: int | str
+            if who in (SPECTATOR, EVERYONE):
+                viewer = who
+            elif who.isdigit() and int(who) < record["config"]["seats"]:
+                viewer = int(who)
+            else:
+                return None
+            return await trio.to_thread.run_sync(replay_steps, record, viewer)
+
+        assert self.web is not None
+        return WebSite(self.web, data={"/data/cards.json": reference}, dynamic={"/data/replay/": replay})
 
     async def _heartbeat(self, store: SQLiteStore) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume

@@ -426,6 +426,10 @@ class Table:
 
     # -- subscriptions -------------------------------------------------------------
 
+    def seat_of(self, token: str) -> int | None:
+        """The seat `token` holds here, or None (for helpers outside the actor)."""
+        return self._seat_of_token(token)
+
     def _seat_of_token(self, token: str) -> int | None:
         h = token_hash(token)
         for i, s in enumerate(self.slots):

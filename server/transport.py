@@ -23,7 +23,9 @@ from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode,
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
+from .bots import BotError, BotRunner
 from .table import ENDED, Disconnected
+from .web import WebSite, origin_allowed
 
 log = logging.getLogger("oriente.transport")
 
@@ -61,15 +63,19 @@ class _Conn:
 
 class Transport:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
-                 server_name: str = "oriente") -> None:
+                 server_name: str = "oriente", web: WebSite | None = None,
+                 allow_origins: tuple[str, ...] = (), bots: BotRunner | None = None) -> None:
         self.lobby = lobby
         self.metrics = metrics
         self.limits = limits
         self.server_name = server_name
+        self.web = web
+        self.allow_origins = allow_origins
+        self.bots = bots
 
     # -- HTTP on the same port --------------------------------------------------------
 
-    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(200, "ok\n")
@@ -79,12 +85,18 @@ class Transport:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
+            if self.web is not None:
+                return await self.web.respond(request)
             return connection.respond(426, "This is the Oriente websocket endpoint "
                                            f"(subprotocol {M.SUBPROTOCOL}); see /healthz and /metrics.\n")
         offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
         if M.SUBPROTOCOL not in [p.strip() for p in offered.split(",")]:
             return connection.respond(400, f"Offer the subprotocol {M.SUBPROTOCOL} "
                                            "(Sec-WebSocket-Protocol header).\n")
+        if not origin_allowed(request.headers, self.allow_origins):
+            # A page from another site must not act with a player's token.
+            return connection.respond(403, "This origin may not open a websocket here "
+                                           "(the server's --allow-origin lists the others).\n")
         return None
 
     # -- one connection -------------------------------------------------------------------
@@ -94,7 +106,8 @@ class Transport:
         conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
-        outbox.put(encode(M.welcome(self.server_name, self.limits.plain())))
+        outbox.put(encode(M.welcome(self.server_name, self.limits.plain(),
+                                    self.bots.kinds if self.bots is not None else None)))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
@@ -217,6 +230,8 @@ class Transport:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return
                 outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
+            case M.AddBots():
+                await self._add_bots(conn, msg)
             case M.GetRecord():
                 await self._record(conn, msg)
             case _:  # pragma: no cover - the codec yields catalogue types only
@@ -233,3 +248,18 @@ class Transport:
             self._refuse(conn, msg.id, "table/unknown", f"there is no ended table {msg.table!r}")
             return
         conn.outbox.put(encode(M.ok(msg.id, record=record)))
+
+    async def _add_bots(self, conn: _Conn, msg: M.AddBots) -> None:
+        table = self.lobby.get(msg.table)
+        if table is None:
+            self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
+            return
+        if self.bots is None:
+            conn.outbox.put(encode(M.error(msg.id, "bots/unavailable", "this server runs no bots")))
+            return
+        try:
+            seats = await self.bots.add(table, msg.token, msg.policy, msg.count)
+        except BotError as exc:
+            conn.outbox.put(encode(M.error(msg.id, exc.code, exc.message)))
+            return
+        conn.outbox.put(encode(M.ok(msg.id, seats=seats)))
