@@ -1,4 +1,4 @@
-"""Projected events in plain English, for terminals, logs and replays.
+"""Projected events in plain words, for terminals, logs, replays and the page.
 
 The input is what a client receives: the plain dict `views.project(event,
 viewer)` makes, where "type" is the event's class name and a card the viewer
@@ -6,588 +6,507 @@ may not see is None. Nothing here reads the game state, so a narration can
 only say what the projection already told this viewer; hiding stays the
 engine's job (R10.4), and a client far from the engine narrates the same.
 
+The words live in one catalogue per language (`clients/i18n/LANG.json`,
+its "narrate" part). The web page reads the same files through the server
+and runs the same logic (`clients/web/src/narrate.js`); a test checks that
+both tell every event of many games in the same words, in every language.
+So a sentence is changed in one place, for both.
+
 Seats are numbered as the engine numbers them (0..n-1, R1.4), so that what
-is read here matches commands, records and `--as SEAT`.
+is read here matches commands, records and `--as SEAT`; a client that knows
+names passes a `label` for seats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
 
-from oriente.server.rules.cards import card_name
+from oriente.server.rules.reference import card_name_in, kind_id
 
 Viewer = int | str | None
+Label = Callable[[Any], str]
 
-__all__ = ["action_phrase", "describe_result", "narrate"]
+__all__ = ["narrate", "describe_result", "action_phrase", "narrate_table_event", "Narrator", "catalogue",
+           "LANGUAGES", "TABLE_EVENTS", "KNOWN_TYPES"]
 
-
-# -- small words ------------------------------------------------------------------
-
-def _seat(s: Any) -> str:
-    return f"seat {s}"
-
-
-def _Seat(s: Any) -> str:
-    return f"Seat {s}"
+CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
+LANGUAGES = ("en", "de", "fr")
+_FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _is_you(seat: Any, viewer: Viewer) -> bool:
-    return isinstance(viewer, int) and not isinstance(viewer, bool) and seat == viewer
-
-
-def _name(card: int | None) -> str:
-    return "a hidden card" if card is None else card_name(card)
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, Any]:
+    """The whole catalogue of one language (narration and page texts)."""
+    return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _a(card: int | None) -> str:
-    """'a Samurai', 'an Akindo', 'Treasure 3'."""
-    if card is None:
-        return "a hidden card"
-    name = card_name(card)
-    if name.startswith("Treasure"):
-        return name
-    return ("an " if name[0] in "AEIOU" else "a ") + name
-
-
-def _list(items: Iterable[str]) -> str:
-    items = list(items)
-    if not items:
-        return "nothing"
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _seats(seats: Iterable[Any]) -> str:
-    seats = list(seats)
-    if not seats:
-        return "no seat"
-    word = "seat" if len(seats) == 1 else "seats"
-    return f"{word} {_list(str(s) for s in seats)}"
-
-
-def _cards(cards: Iterable[int | None]) -> str:
-    return _list(_name(c) for c in cards)
-
-
-def _some(cards: Iterable[int | None]) -> str:
-    """'a Nofu and an Akindo'."""
-    return _list(_a(c) for c in cards)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _secret(card: int | None, seat: Any, viewer: Viewer) -> str:
-    """A card only some viewers see: '(hidden)', '(you: Nofu)' or '(Nofu)'."""
-    if card is None:
-        return "(hidden)"
-    if _is_you(seat, viewer):
-        return f"(you: {card_name(card)})"
-    return f"({card_name(card)})"
-
-
-# -- actions (R5) ----------------------------------------------------------------
-
-_ACTION_NOUNS: dict[str, Callable[[Any], str]] = {
-    "attack": lambda t: f"an attack on {_seat(t)}",
-    "blessing": lambda t: "a blessing",
-    "transformation": lambda t: "a transformation",
-    "income": lambda t: "income",
-    "succession": lambda t: f"succession, taking {_seat(t)}'s Shogun",
-    "credit": lambda t: f"credit against {_seat(t)}",
-    "trade": lambda t: f"a trade with {_seat(t)}",
-    "incite": lambda t: "incitement",
-    "revolution": lambda t: "a revolution",
-    "assassination": lambda t: f"the assassination of {_seat(t)}'s inhabitant",
-}
-
-_CLAIM_NOUNS: dict[str, Callable[[Any], str]] = {
-    "attack": lambda t: f"attack on {_seat(t)}",
-    "blessing": lambda t: "blessing",
-    "transformation": lambda t: "transformation",
-    "income": lambda t: "income",
-    "succession": lambda t: f"succession, taking {_seat(t)}'s Shogun",
-    "credit": lambda t: f"credit against {_seat(t)}",
-    "trade": lambda t: f"trade with {_seat(t)}",
-    "incite": lambda t: "incite",
-    "revolution": lambda t: "revolution",
-    "assassination": lambda t: f"assassination of {_seat(t)}'s inhabitant",
-}
-
-
-def action_phrase(action: dict | None, *, bare: bool = False) -> str:
-    """An announced action as words: 'an attack on seat 4' (or, bare,
-    'attack on seat 4', as after 'with a Daimyo:')."""
-    if not action:
-        return "no action"
-    kind = action.get("kind")
-    target = action.get("target")
-    table = _CLAIM_NOUNS if bare else _ACTION_NOUNS
-    fn = table.get(kind)  # type: ignore[arg-type]
-    if fn is None:
-        return f"{kind}" + (f" against {_seat(target)}" if target is not None else "")
-    return fn(target)
-
-
-# -- one function per event type ------------------------------------------------
-
-def _game_started(e: dict, viewer: Viewer) -> str:
-    n = e["seats"]
-    lines = [f"A game for {n} seats begins; {_seat(e['stone_holder'])} holds the destiny stone."]
-    treasures = e.get("treasures") or []
-    if treasures:
-        lines.append("Treasures: " + ", ".join(f"{_seat(s)} {card_name(t)}" for s, t in enumerate(treasures)) + ".")
-    inhabitants = e.get("inhabitants") or []
-    shown = [(s, c) for s, c in enumerate(inhabitants) if c is not None]
-    text = "Every seat takes a face-down inhabitant"
-    if len(shown) == len(inhabitants) and shown:
-        text += ": " + ", ".join(f"{_seat(s)} {card_name(c)}" for s, c in shown)
-    elif shown:
-        text += " " + "; ".join(_secret(c, s, viewer) for s, c in shown)
-    else:
-        text += " (hidden)"
-    bonus = e.get("bonus_card")
-    text += (f". The bonus card lies face down {_secret(bonus, None, viewer)}; "
-             f"{e['deck_size']} cards remain in the deck.")
-    lines.append(text)
-    lines.append("With 8 or more seats the hut is used." if e.get("hut_used") else "The hut is not used.")
-    return "\n".join(lines)
-
-
-def _season_began(e: dict, viewer: Viewer) -> str:
-    size = e.get("bonus_size", 0)
-    return (f"Season {e['season']} begins; {_seat(e['stone_holder'])} holds the destiny stone "
-            f"(bonus pile: {_count(size, 'card')}).")
-
-
-def _passed(e: dict, viewer: Viewer) -> str:
-    return f"{_Seat(e['seat'])} passes."
-
-
-def _announced(e: dict, viewer: Viewer) -> str:
-    card = e.get("card")
-    who = _Seat(e["seat"])
-    if e.get("claim"):
-        return (f"{who} claims privilege over {_seat(e.get('over'))} with {_a(card)}: "
-                f"{action_phrase(e.get('action'), bare=True)}.")
-    reveal = f" (revealing {_a(card)})" if card is not None else ""
-    return f"{who} announces {action_phrase(e.get('action'))}{reveal}."
-
-
-def _privilege_round_opened(e: dict, viewer: Viewer) -> str:
-    asked = e.get("asked") or []
-    return (f"Privilege round: {_seats(asked)} may claim over {_seat(e['announcer'])} "
-            f"(rank to beat: {e['rank']}).")
-
-
-def _privilege_passed(e: dict, viewer: Viewer) -> str:
-    text = f"{_Seat(e['seat'])} does not claim privilege."
-    if e.get("voided_claim"):
-        text += " (Its equal-rank claim did not count: it did not hold fewer score cards.)"
-    return text
-
-
-def _fulfilled(e: dict, viewer: Viewer) -> str:
-    text = f"{_Seat(e['seat'])} fulfils {action_phrase(e.get('action'))}"
-    aside = e.get("bonus_set_aside", 0)
-    if aside:
-        text += f"; {_count(aside, 'bonus card')} {'is' if aside == 1 else 'are'} set aside for it"
-    return text + "."
-
-
-def _bonus_awarded(e: dict, viewer: Viewer) -> str:
-    cards = e.get("cards") or []
-    who = _Seat(e["seat"])
-    if e.get("blessing"):
-        if not cards:
-            return f"{who}'s blessing finds no bonus left this season."
-        return f"{who}'s blessing takes the bonus pile: {_cards(cards)}."
-    return f"{who} takes the bonus: {_cards(cards)}."
-
-
-def _income_drawn(e: dict, viewer: Viewer) -> str:
-    return f"{_Seat(e['seat'])} draws {_a(e.get('card'))} as income onto its score pile."
-
-
-def _succession_done(e: dict, viewer: Viewer) -> str:
-    who, target = _Seat(e["seat"]), _seat(e["target"])
-    if not e.get("done"):
-        return f"{who}'s succession does nothing: {target} no longer has the Shogun."
-    if e.get("from_pile"):
-        return (f"{who}'s Daimyo takes the Shogun's place in {target}'s score pile; "
-                f"the Shogun is now {who.lower()}'s inhabitant.")
-    return f"{who}'s Daimyo and {target}'s Shogun swap places; the Shogun is now {who.lower()}'s inhabitant."
-
-
-def _credit_taken(e: dict, viewer: Viewer) -> str:
-    cards = e.get("cards") or []
-    who, target = _Seat(e["seat"]), _seat(e["target"])
-    if not cards:
-        return f"{who} takes credit from {target}, but there is no Nofu in its score pile."
-    return f"{who} takes credit: {len(cards)} Nofu from {target}'s score pile."
-
-
-def _trade_done(e: dict, viewer: Viewer) -> str:
-    who, target = _Seat(e["seat"]), _seat(e["target"])
-    given, drawn = e.get("given"), e.get("drawn")
-    give = f"gives {_name(given)} to {target}" if given is not None else f"has nothing to give {target}"
-    draw = f"draws {_name(drawn)} from its score pile" if drawn is not None else "draws nothing"
-    return f"{who} trades: {give} and {draw}."
-
-
-def _incited(e: dict, viewer: Viewer) -> str:
-    where = {"hut": "a worker goes into the hut", "square": "a worker moves onto the square"}.get(
-        e.get("moved_to"), "no worker can move")  # type: ignore[arg-type]
-    return (f"{_Seat(e['seat'])} incites: {where} "
-            f"(supply {e.get('supply')}, hut {e.get('hut')}, square {e.get('square')}).")
-
-
-def _assassinated(e: dict, viewer: Viewer) -> str:
-    return (f"{_Seat(e['seat'])}'s Ninja assassinates {_seat(e['target'])}'s {_name(e.get('card'))}, "
-            f"which goes onto {_seat(e['seat'])}'s score pile.")
-
-
-def _inhabitant_drawn(e: dict, viewer: Viewer) -> str:
-    return f"{_Seat(e['seat'])} draws a new inhabitant {_secret(e.get('card'), e['seat'], viewer)}."
-
-
-def _transformation_began(e: dict, viewer: Viewer) -> str:
-    who = _Seat(e["seat"])
-    taken = e.get("taken") or []
-    text = (f"{who}'s Maho-Tsukai goes to the bottom of the deck, and {who.lower()} takes every other "
-            f"seat's inhabitant")
-    seen = [(s, c) for s, c in taken if c is not None]
-    if seen:
-        mine = "you see" if _is_you(e["seat"], viewer) else "it sees"
-        text += f" ({mine}: " + ", ".join(f"{_seat(s)} {card_name(c)}" for s, c in seen) + ")"
-    return text + "."
-
-
-def _transformation_done(e: dict, viewer: Viewer) -> str:
-    who = _Seat(e["seat"])
-    kept = e.get("kept")
-    text = f"{who} keeps one of them face down"
-    if kept is not None:
-        text += f" {_secret(kept, e['seat'], viewer)}"
-    drawn = e.get("drawn")
-    text += ", draws a card unseen" + (f" ({card_name(drawn)})" if drawn is not None else "")
-    text += ", shuffles and deals one face down to every other seat"
-    dealt = [(s, c) for s, c in (e.get("dealt") or []) if c is not None]
-    if dealt and all(not _is_you(s, viewer) for s, _ in dealt):
-        text += ": " + ", ".join(f"{_seat(s)} {card_name(c)}" for s, c in dealt)
-    elif dealt:
-        text += " " + " ".join(_secret(c, s, viewer) for s, c in dealt)
-    return text + "."
-
-
-def _fight_began(e: dict, viewer: Viewer) -> str:
-    card = e.get("defender_card")
-    reveal = f"reveals {_a(card)}" if card is not None else "reveals its inhabitant"
-    asked = e.get("asked") or []
-    tail = (f"{_cap(_seats(asked))} may support a side after the negotiation." if asked
-            else "Nobody can support; the fight is decided at once.")
-    return f"{_Seat(e['defender'])} {reveal} to defend against {_seat(e['attacker'])}. {tail}"
-
-
-def _negotiation_done(e: dict, viewer: Viewer) -> str:
-    return f"{_Seat(e['seat'])} is done bargaining in this fight."
-
-
-def _negotiation_closed(e: dict, viewer: Viewer) -> str:
-    return "The negotiation closes; the support round begins."
-
-
-def _support_declared(e: dict, viewer: Viewer) -> str:
-    side = e.get("side")
-    if side is None:
-        return f"{_Seat(e['seat'])} supports neither side."
-    return f"{_Seat(e['seat'])} supports the {side}."
-
-
-def _supporters_revealed(e: dict, viewer: Viewer) -> str:
-    return "Supporters reveal: " + ", ".join(
-        f"{_seat(s)} {_name(c)} for the {side}" for s, c, side in e.get("supporters") or []) + "."
-
-
-def _reinforcement_turned(e: dict, viewer: Viewer) -> str:
-    return f"Reinforcement: {_seat(e['seat'])}'s Samurai turns up {_a(e.get('card'))}."
-
-
-def _fight_resolved(e: dict, viewer: Viewer) -> str:
-    lines = []
-    result = f"Attack {e['attack_total']} against defence {e['defence_total']}"
-    if e.get("shogun_defence"):
-        result += " (an attacked Shogun always wins, R5.1)"
-    captured = e.get("captured")
-    lines.append(f"{result}: {_seat(e['winner'])} wins and captures {_seat(e['loser'])}'s "
-                 f"{_name(captured)}.")
-    return "\n".join(lines)
-
-
-def _reinforcement_taken(e: dict, viewer: Viewer) -> str:
-    text = f"{_Seat(e['seat'])} takes the {_name(e.get('card'))} as its new inhabitant, face up"
-    bottom = e.get("to_bottom") or []
-    winner = e.get("to_winner") or []
-    if bottom:
-        text += f"; {_some(bottom)} {'goes' if len(bottom) == 1 else 'go'} to the bottom of the deck"
-    if winner:
-        text += f"; {_some(winner)} {'goes' if len(winner) == 1 else 'go'} onto {_seat(e.get('winner'))}'s score pile"
-    return text + "."
-
-
-def _revolution_round_opened(e: dict, viewer: Viewer) -> str:
-    return f"Revolution round: {_seats(e.get('asked') or [])} may join {_seat(e['announcer'])}."
-
-
-def _revolution_answered(e: dict, viewer: Viewer) -> str:
-    if e.get("joined"):
+def _is_you(seat: Any, viewer: Viewer) -> bool:
+    return isinstance(viewer, int) and not isinstance(viewer, bool) and seat == viewer
+
+
+class Narrator:
+    """The narration of one language. `label` names a seat ("seat 3", or a
+    player's name); by default the catalogue's "seat {n}"."""
+
+    def __init__(self, lang: str = "en", label: Label | None = None) -> None:
+        self.lang = lang
+        self.words: dict[str, str] = catalogue(lang)["narrate"]
+        self.one: list[int] = catalogue(lang).get("plural_one", [1])
+        self.named = label is not None  # seats have names: list them one by one
+        self.label = label or (lambda s: self.t("seat", n=s))
+
+    # -- the catalogue ------------------------------------------------------------
+
+    def t(self, key: str, **args: Any) -> str:
+        """The template `key` with `{name}` replaced by args."""
+        template = self.words.get(key)
+        if template is None:
+            template = catalogue("en")["narrate"][key]
+        return _FIELD.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
+
+    def plural(self, key: str, n: int, **args: Any) -> str:
+        return self.t(f"{key}_one" if n in self.one else f"{key}_other", n=n, **args)
+
+    # -- small words ----------------------------------------------------------------
+
+    def seat(self, s: Any) -> str:
+        return self.t("nobody") if s is None else self.label(s)
+
+    def list(self, items: Iterable[str]) -> str:
+        items = list(items)
+        if not items:
+            return self.t("nothing")
+        if len(items) == 1:
+            return items[0]
+        return self.t("sep").join(items[:-1]) + self.t("and") + items[-1]
+
+    def seats(self, seats: Iterable[Any]) -> str:
+        seats = list(seats)
+        if not seats:
+            return self.t("no_seat")
+        if self.named:
+            return self.list(self.seat(s) for s in seats)
+        return self.plural("seats", len(seats), list=self.list(str(s) for s in seats))
+
+    def name(self, card: int | None) -> str:
+        return self.t("hidden_card") if card is None else card_name_in(card, self.lang)
+
+    def a(self, card: int | None) -> str:
+        """'a Samurai', 'an Akindo', 'Treasure 3'."""
+        if card is None:
+            return self.t("hidden_card")
+        kind = kind_id(card)
+        key = f"card_a.{kind}" if f"card_a.{kind}" in self.words else "card_a"
+        return self.t(key, card=self.name(card))
+
+    def cards(self, cards: Iterable[int | None]) -> str:
+        return self.list(self.name(c) for c in cards)
+
+    def some(self, cards: Iterable[int | None]) -> str:
+        return self.list(self.a(c) for c in cards)
+
+    def secret(self, card: int | None, seat: Any, viewer: Viewer) -> str:
+        """A card only some viewers see: '(hidden)', '(you: Nofu)' or '(Nofu)'."""
+        if card is None:
+            return self.t("secret_hidden")
+        if _is_you(seat, viewer):
+            return self.t("secret_you", card=self.name(card))
+        return self.t("secret_shown", card=self.name(card))
+
+    def action(self, action: dict | None, *, bare: bool = False) -> str:
+        if not action:
+            return self.t("action.none")
+        kind = action.get("kind")
+        target = action.get("target")
+        key = f"{'bare' if bare else 'action'}.{kind}"
+        if key not in self.words:
+            return str(kind) + (f" {self.seat(target)}" if target is not None else "")
+        return self.t(key, target=self.seat(target))
+
+    def pairs(self, pairs: Iterable[Any]) -> str:
+        return self.t("sep").join(self.t("GameStarted.pair", seat=self.seat(s), card=self.name(c)) for s, c in pairs)
+
+    # -- events ---------------------------------------------------------------------
+
+    def narrate(self, event: dict, viewer: Viewer = None) -> str:
+        """One or a few lines for one projected event, worded for `viewer`
+        (a seat number says "you"; SPECTATOR or EVERYONE do not). An event
+        this version does not know, or cannot read, still gets a line: a
+        newer server must not break an older client."""
+        kind = event.get("type")
+        fn = getattr(self, f"_e_{kind}", None) if isinstance(kind, str) else None
+        if fn is None:
+            return self._fallback(event)
+        try:
+            text = fn(event, viewer)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return self._fallback(event)
+        return "\n".join(_cap(line) for line in text.split("\n"))
+
+    def _fallback(self, e: dict) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in e.items() if k != "type")
+        return self.t("unknown", type=e.get("type", "unknown event"), fields=f": {fields}" if fields else "")
+
+    def _e_GameStarted(self, e: dict, viewer: Viewer) -> str:
+        lines = [self.t("GameStarted", n=e["seats"], stone=self.seat(e["stone_holder"]))]
+        treasures = e.get("treasures") or []
+        if treasures:
+            lines.append(self.t("GameStarted.treasures", list=self.pairs(enumerate(treasures))))
+        inhabitants = e.get("inhabitants") or []
+        shown = [(s, c) for s, c in enumerate(inhabitants) if c is not None]
+        args = {"bonus": self.secret(e.get("bonus_card"), None, viewer), "deck": e["deck_size"]}
+        if shown and len(shown) == len(inhabitants):
+            lines.append(self.t("GameStarted.inhabitants_all", list=self.pairs(shown), **args))
+        elif shown:
+            secrets = "; ".join(self.secret(c, s, viewer) for s, c in shown)
+            lines.append(self.t("GameStarted.inhabitants_some", secrets=secrets, **args))
+        else:
+            lines.append(self.t("GameStarted.inhabitants_none", **args))
+        lines.append(self.t("GameStarted.hut" if e.get("hut_used") else "GameStarted.no_hut"))
+        return "\n".join(lines)
+
+    def _e_SeasonBegan(self, e: dict, viewer: Viewer) -> str:
+        return self.t("SeasonBegan", season=e["season"], stone=self.seat(e["stone_holder"]),
+                      bonus=self.plural("count.card", e.get("bonus_size", 0)))
+
+    def _e_Passed(self, e: dict, viewer: Viewer) -> str:
+        return self.t("Passed", seat=self.seat(e["seat"]))
+
+    def _e_Announced(self, e: dict, viewer: Viewer) -> str:
         card = e.get("card")
-        return f"{_Seat(e['seat'])} joins the revolution" + (f", revealing {_a(card)}." if card is not None else ".")
-    return f"{_Seat(e['seat'])} does not join the revolution."
+        seat = self.seat(e["seat"])
+        if e.get("claim"):
+            return self.t("Announced.claim", seat=seat, over=self.seat(e.get("over")), card=self.a(card),
+                          action=self.action(e.get("action"), bare=True))
+        if card is not None:
+            return self.t("Announced.reveal", seat=seat, action=self.action(e.get("action")), card=self.a(card))
+        return self.t("Announced", seat=seat, action=self.action(e.get("action")))
 
+    def _e_PrivilegeRoundOpened(self, e: dict, viewer: Viewer) -> str:
+        return self.t("PrivilegeRoundOpened", asked=self.seats(e.get("asked") or []),
+                      announcer=self.seat(e["announcer"]), rank=e["rank"])
 
-def _revolution_resolved(e: dict, viewer: Viewer) -> str:
-    lines = [f"The revolution of {_seats(e.get('revolters') or [])} has strength {e['strength']}."]
-    inh = e.get("inhabitants") or []
-    if inh:
-        lines.append("Every inhabitant is revealed: " + ", ".join(f"{_seat(s)} {_name(c)}" for s, c in inh) + ".")
-    victims = e.get("victims") or []
-    loot = {s: cards for s, cards in (e.get("loot") or [])}
-    if victims:
-        lines.append("Victims: " + "; ".join(
-            f"{_seat(s)} loses {_cards(loot.get(s) or [])}" for s in victims) + ".")
-    else:
-        lines.append("There are no victims.")
-    dealt: dict[Any, list] = {}
-    for s, c in e.get("dealt") or []:
-        dealt.setdefault(s, []).append(c)
-    if dealt:
-        lines.append("Redistribution: " + "; ".join(f"{_seat(s)} gets {_cards(cs)}" for s, cs in dealt.items()) + ".")
-    lines.append("Every worker returns to the supply.")
-    return "\n".join(lines)
+    def _e_PrivilegePassed(self, e: dict, viewer: Viewer) -> str:
+        return self.t("PrivilegePassed.voided" if e.get("voided_claim") else "PrivilegePassed",
+                      seat=self.seat(e["seat"]))
 
+    def _e_Fulfilled(self, e: dict, viewer: Viewer) -> str:
+        seat, action = self.seat(e["seat"]), self.action(e.get("action"))
+        aside = e.get("bonus_set_aside", 0)
+        if aside:
+            return self.plural("Fulfilled.aside", aside, seat=seat, action=action,
+                               count=self.plural("count.bonus", aside))
+        return self.t("Fulfilled", seat=seat, action=action)
 
-def _season_ended(e: dict, viewer: Viewer) -> str:
-    card = e.get("bonus_card")
-    extra = f" ({card_name(card)})" if card is not None else ""
-    return (f"Season {e['season']} ends; every disc returns and a card is added face down to the "
-            f"bonus pile{extra}.")
+    def _e_BonusAwarded(self, e: dict, viewer: Viewer) -> str:
+        cards = e.get("cards") or []
+        seat = self.seat(e["seat"])
+        if e.get("blessing"):
+            if not cards:
+                return self.t("BonusAwarded.blessing_none", seat=seat)
+            return self.t("BonusAwarded.blessing", seat=seat, cards=self.cards(cards))
+        return self.t("BonusAwarded", seat=seat, cards=self.cards(cards))
 
+    def _e_IncomeDrawn(self, e: dict, viewer: Viewer) -> str:
+        return self.t("IncomeDrawn", seat=self.seat(e["seat"]), card=self.a(e.get("card")))
 
-_PURPOSES = {
-    "bonus": "for the bonus pile",
-    "inhabitant": "as a new inhabitant",
-    "income": "as income",
-    "reinforcement": "as a reinforcement",
-    "transformation": "in the transformation",
-}
+    def _e_SuccessionDone(self, e: dict, viewer: Viewer) -> str:
+        args = {"seat": self.seat(e["seat"]), "target": self.seat(e["target"])}
+        if not e.get("done"):
+            return self.t("SuccessionDone.failed", **args)
+        return self.t("SuccessionDone.pile" if e.get("from_pile") else "SuccessionDone", **args)
 
+    def _e_CreditTaken(self, e: dict, viewer: Viewer) -> str:
+        cards = e.get("cards") or []
+        args = {"seat": self.seat(e["seat"]), "target": self.seat(e["target"])}
+        if not cards:
+            return self.t("CreditTaken.none", **args)
+        return self.t("CreditTaken", n=len(cards), **args)
 
-def _geisha_drawn(e: dict, viewer: Viewer) -> str:
-    purpose = _PURPOSES.get(e.get("purpose"), f"({e.get('purpose')})")  # type: ignore[arg-type]
-    by = f" for {_seat(e['seat'])}" if e.get("seat") is not None else ""
-    return f"The Geisha is drawn ({purpose}{by}): the game ends at once."
+    def _e_TradeDone(self, e: dict, viewer: Viewer) -> str:
+        target = self.seat(e["target"])
+        given, drawn = e.get("given"), e.get("drawn")
+        give = (self.t("TradeDone.give", card=self.name(given), target=target) if given is not None
+                else self.t("TradeDone.give_none", target=target))
+        draw = self.t("TradeDone.draw", card=self.name(drawn)) if drawn is not None else self.t("TradeDone.draw_none")
+        return self.t("TradeDone", seat=self.seat(e["seat"]), give=give, draw=draw)
 
+    def _e_Incited(self, e: dict, viewer: Viewer) -> str:
+        where = {"hut": "Incited.hut", "square": "Incited.square"}.get(e.get("moved_to"), "Incited.none")  # type: ignore[arg-type]
+        return self.t("Incited", seat=self.seat(e["seat"]), where=self.t(where), supply=e.get("supply"),
+                      hut=e.get("hut"), square=e.get("square"))
 
-_REASONS = {"geisha": "the Geisha was drawn", "ninja": "a seat holds all three Ninjas"}
+    def _e_Assassinated(self, e: dict, viewer: Viewer) -> str:
+        return self.t("Assassinated", seat=self.seat(e["seat"]), target=self.seat(e["target"]),
+                      card=self.name(e.get("card")))
 
+    def _e_InhabitantDrawn(self, e: dict, viewer: Viewer) -> str:
+        return self.t("InhabitantDrawn", seat=self.seat(e["seat"]), secret=self.secret(e.get("card"), e["seat"], viewer))
 
-def _game_ended(e: dict, viewer: Viewer) -> str:
-    ranks = e.get("ranks") or []
-    scores = e.get("scores") or []
-    firsts = [s for s, r in enumerate(ranks) if r == 1]
-    reason = _REASONS.get(e.get("reason"), str(e.get("reason")))  # type: ignore[arg-type]
-    text = f"The game is over: {reason}."
-    if e.get("ninja_victor") is not None:
-        text += f" {_Seat(e['ninja_victor'])} wins by the Ninjas."
-    elif firsts:
-        pts = scores[firsts[0]] if firsts[0] < len(scores) else "?"
-        verb = "wins" if len(firsts) == 1 else "share first place"
-        text += f" {_cap(_seats(firsts))} {verb} with {pts} points."
-    return text
+    def _e_TransformationBegan(self, e: dict, viewer: Viewer) -> str:
+        seen = [(s, c) for s, c in e.get("taken") or [] if c is not None]
+        seat = self.seat(e["seat"])
+        if not seen:
+            return self.t("TransformationBegan", seat=seat)
+        who = self.t("TransformationBegan.you_see" if _is_you(e["seat"], viewer) else "TransformationBegan.it_sees")
+        return self.t("TransformationBegan.seen", seat=seat, who=who, list=self.pairs(seen))
 
+    def _e_TransformationDone(self, e: dict, viewer: Viewer) -> str:
+        kept, drawn = e.get("kept"), e.get("drawn")
+        kept_text = f" {self.secret(kept, e['seat'], viewer)}" if kept is not None else ""
+        drawn_text = f" ({self.name(drawn)})" if drawn is not None else ""
+        dealt = [(s, c) for s, c in e.get("dealt") or [] if c is not None]
+        dealt_text = ""
+        if dealt and all(not _is_you(s, viewer) for s, _ in dealt):
+            dealt_text = ": " + self.pairs(dealt)
+        elif dealt:
+            dealt_text = " " + " ".join(self.secret(c, s, viewer) for s, c in dealt)
+        return self.t("TransformationDone", seat=self.seat(e["seat"]), kept=kept_text, drawn=drawn_text,
+                      dealt=dealt_text)
 
-def _transfer(t: dict) -> str:
-    text = f"{_seat(t.get('giver'))} gives {_name(t.get('card'))} to {_seat(t.get('receiver'))}"
-    if t.get("consideration"):
-        text += f' (for "{t["consideration"]}")'
-    return text
+    def _e_FightBegan(self, e: dict, viewer: Viewer) -> str:
+        asked = e.get("asked") or []
+        tail = _cap(self.t("FightBegan.asked", asked=self.seats(asked))) if asked else self.t("FightBegan.nobody")
+        card = e.get("defender_card")
+        args = {"defender": self.seat(e["defender"]), "attacker": self.seat(e["attacker"]), "tail": tail}
+        if card is None:
+            return self.t("FightBegan.hidden", **args)
+        return self.t("FightBegan", card=self.a(card), **args)
 
+    def _e_NegotiationDone(self, e: dict, viewer: Viewer) -> str:
+        return _cap(self.t("NegotiationDone", seat=self.seat(e["seat"])))
 
-def _promise(p: dict) -> str:
-    return f'{_seat(p.get("promiser"))} promises {_seat(p.get("promisee"))} "{p.get("text", "")}"'
+    def _e_NegotiationClosed(self, e: dict, viewer: Viewer) -> str:
+        return self.t("NegotiationClosed")
 
+    def _e_SupportDeclared(self, e: dict, viewer: Viewer) -> str:
+        side = e.get("side")
+        if side is None:
+            return self.t("SupportDeclared.none", seat=self.seat(e["seat"]))
+        return self.t("SupportDeclared", seat=self.seat(e["seat"]), side=self.t(f"side.{side}"))
 
-def _deal_proposed(e: dict, viewer: Viewer) -> str:
-    others = [s for s in e.get("parties") or [] if s != e.get("proposer")]
-    parts = [_transfer(t) for t in e.get("transfers") or []] + [_promise(p) for p in e.get("promises") or []]
-    text = f"{_Seat(e['proposer'])} proposes deal #{e['deal']} to {_seats(others)}: {_list(parts)}."
-    if e.get("note"):
-        text += f' Note: "{e["note"]}".'
-    return text
+    def _e_SupportersRevealed(self, e: dict, viewer: Viewer) -> str:
+        items = [self.t("SupportersRevealed.item", seat=self.seat(s), card=self.name(c), side=self.t(f"side.{side}"))
+                 for s, c, side in e.get("supporters") or []]
+        return self.t("SupportersRevealed", list=self.t("sep").join(items))
 
+    def _e_ReinforcementTurned(self, e: dict, viewer: Viewer) -> str:
+        return self.t("ReinforcementTurned", seat=self.seat(e["seat"]), card=self.a(e.get("card")))
 
-def _deal_accepted(e: dict, viewer: Viewer) -> str:
-    return f"{_Seat(e['seat'])} accepts deal #{e['deal']}."
+    def _e_FightResolved(self, e: dict, viewer: Viewer) -> str:
+        return self.t("FightResolved.shogun" if e.get("shogun_defence") else "FightResolved",
+                      attack=e["attack_total"], defence=e["defence_total"], winner=self.seat(e["winner"]),
+                      loser=self.seat(e["loser"]), card=self.name(e.get("captured")))
 
+    def _e_ReinforcementTaken(self, e: dict, viewer: Viewer) -> str:
+        bottom = e.get("to_bottom") or []
+        winner = e.get("to_winner") or []
+        rest = ""
+        if bottom:
+            rest += self.plural("ReinforcementTaken.bottom", len(bottom), cards=self.some(bottom))
+        if winner:
+            rest += self.plural("ReinforcementTaken.winner", len(winner), cards=self.some(winner),
+                                winner=self.seat(e.get("winner")))
+        return self.t("ReinforcementTaken", seat=self.seat(e["seat"]), card=self.name(e.get("card")), rest=rest)
 
-def _deal_closed(e: dict, viewer: Viewer) -> str:
-    reason = e.get("reason")
-    who = _seat(e["seat"]) if e.get("seat") is not None else None
-    if reason == "declined":
-        return f"Deal #{e['deal']} is declined" + (f" by {who}." if who else ".")
-    if reason == "withdrawn":
-        return f"Deal #{e['deal']} is withdrawn" + (f" by {who}." if who else ".")
-    if reason == "void":
-        return f"Deal #{e['deal']} is void: a card is no longer where it said."
-    if reason == "lapsed":
-        return f"Deal #{e['deal']} lapses at the end of the season."
-    return f"Deal #{e['deal']} is closed ({reason})."
+    def _e_RevolutionRoundOpened(self, e: dict, viewer: Viewer) -> str:
+        return self.t("RevolutionRoundOpened", asked=self.seats(e.get("asked") or []),
+                      announcer=self.seat(e["announcer"]))
 
+    def _e_RevolutionAnswered(self, e: dict, viewer: Viewer) -> str:
+        seat = self.seat(e["seat"])
+        if not e.get("joined"):
+            return self.t("RevolutionAnswered", seat=seat)
+        card = e.get("card")
+        if card is None:
+            return self.t("RevolutionAnswered.joined", seat=seat)
+        return self.t("RevolutionAnswered.reveal", seat=seat, card=self.a(card))
 
-def _deal_executed(e: dict, viewer: Viewer) -> str:
-    transfers = [_transfer(t) for t in e.get("transfers") or []]
-    text = f"Deal #{e['deal']} is carried out: {_list(transfers) if transfers else 'no cards move'}."
-    ids = e.get("promise_ids") or []
-    if ids:
-        text += f" Promises entered in the ledger: {_list('#' + str(i) for i in ids)}."
-    return text
+    def _e_RevolutionResolved(self, e: dict, viewer: Viewer) -> str:
+        lines = [self.t("RevolutionResolved", revolters=self.seats(e.get("revolters") or []),
+                        strength=e["strength"])]
+        inhabitants = e.get("inhabitants") or []
+        if inhabitants:
+            lines.append(self.t("RevolutionResolved.inhabitants", list=self.pairs(inhabitants)))
+        victims = e.get("victims") or []
+        loot = {s: cards for s, cards in e.get("loot") or []}
+        if victims:
+            lines.append(self.t("RevolutionResolved.victims", list="; ".join(
+                self.t("RevolutionResolved.victim", seat=self.seat(s), cards=self.cards(loot.get(s) or []))
+                for s in victims)))
+        else:
+            lines.append(self.t("RevolutionResolved.no_victims"))
+        dealt: dict[Any, list] = {}
+        for s, c in e.get("dealt") or []:
+            dealt.setdefault(s, []).append(c)
+        if dealt:
+            lines.append(self.t("RevolutionResolved.dealt", list="; ".join(
+                self.t("RevolutionResolved.gets", seat=self.seat(s), cards=self.cards(cs)) for s, cs in dealt.items())))
+        lines.append(self.t("RevolutionResolved.workers"))
+        return "\n".join(lines)
 
+    def _e_SeasonEnded(self, e: dict, viewer: Viewer) -> str:
+        card = e.get("bonus_card")
+        return self.t("SeasonEnded", season=e["season"], card=f" ({self.name(card)})" if card is not None else "")
 
-def _promise_settled(e: dict, viewer: Viewer) -> str:
-    by = f" by {_seat(e['by'])}" if e.get("by") is not None else ""
-    status = e.get("status")
-    if status == "released":
-        return f"{_Seat(e['promiser'])}'s promise #{e['promise']} is released: the occasion never came."
-    return f"{_Seat(e['promiser'])}'s promise #{e['promise']} is marked {status}{by}."
+    def _e_GeishaDrawn(self, e: dict, viewer: Viewer) -> str:
+        purpose = e.get("purpose")
+        key = f"purpose.{purpose}"
+        text = self.t(key) if key in self.words else f"({purpose})"
+        by = self.t("GeishaDrawn.by", seat=self.seat(e["seat"])) if e.get("seat") is not None else ""
+        return self.t("GeishaDrawn", purpose=text, by=by)
 
+    def reason(self, reason: Any) -> str:
+        key = f"reason.{reason}"
+        return self.t(key) if key in self.words else str(reason)
 
-def narrate_table_event(e: dict, label: Callable[[Any], str] | None = None) -> str:
-    """The table's own events around the game (PROTOCOL.md, table events).
-    `label` names a seat ("seat 3 (bob)"); clients that know names pass one."""
-    ref = label or _seat
-    t = e["type"]
-    seat = e.get("seat")
-    if t == "TableOpened":
-        return "The table is open."
-    if t == "SeatTaken":
-        return f"{e.get('name', '?')} takes seat {seat}."
-    if t == "SeatLeft":
-        return f"Seat {seat} is free again."
-    if t == "TableStarted":
-        return "Everyone is seated: the game begins."
-    if t == "Chat":
-        return f"[chat] {e.get('name') or ref(seat)} (seat {seat}): {e.get('text', '')}"
-    who = _cap(ref(seat))
-    if t == "SeatAway":
-        return f"{who} is away: its silence now applies at once."
-    if t == "SeatBack":
-        return f"{who} is back."
-    if t == "SeatPresence":
-        return f"{who} {'reconnects' if e.get('connected') else 'disconnects'}."
-    if t == "ProxyOn":
-        return f"A bot now plays for {ref(seat)} until its player returns."
-    if t == "ProxyOff":
-        return f"{who}'s player takes the seat back."
-    if t == "TableFailed":
-        return "An error in the server ended this table; the game stops here, without a result."
-    return ""  # TableFinished: the GameEnded line has said it all
+    def _e_GameEnded(self, e: dict, viewer: Viewer) -> str:
+        ranks = e.get("ranks") or []
+        scores = e.get("scores") or []
+        firsts = [s for s, r in enumerate(ranks) if r == 1]
+        reason = self.reason(e.get("reason"))
+        if e.get("ninja_victor") is not None:
+            return self.t("GameEnded.ninja", reason=reason, victor=_cap(self.seat(e["ninja_victor"])))
+        if firsts:
+            points = scores[firsts[0]] if firsts[0] < len(scores) else "?"
+            return self.t("GameEnded.wins" if len(firsts) == 1 else "GameEnded.share", reason=reason,
+                          firsts=_cap(self.seats(firsts)), points=points)
+        return self.t("GameEnded", reason=reason)
 
+    def transfer(self, t: dict) -> str:
+        args = {"giver": self.seat(t.get("giver")), "card": self.name(t.get("card")),
+                "receiver": self.seat(t.get("receiver"))}
+        if t.get("consideration"):
+            return self.t("transfer.for", consideration=t["consideration"], **args)
+        return self.t("transfer", **args)
 
-def _table_event(e: dict, viewer: Viewer) -> str:
-    return narrate_table_event(e)
+    def promise(self, p: dict) -> str:
+        return self.t("promise", promiser=self.seat(p.get("promiser")), promisee=self.seat(p.get("promisee")),
+                      text=p.get("text", ""))
+
+    def _e_DealProposed(self, e: dict, viewer: Viewer) -> str:
+        others = [s for s in e.get("parties") or [] if s != e.get("proposer")]
+        parts = [self.transfer(t) for t in e.get("transfers") or []] + [self.promise(p) for p in e.get("promises") or []]
+        args = {"proposer": self.seat(e["proposer"]), "deal": e["deal"], "others": self.seats(others),
+                "parts": self.list(parts)}
+        if e.get("note"):
+            return self.t("DealProposed.note", note=e["note"], **args)
+        return self.t("DealProposed", **args)
+
+    def _e_DealAccepted(self, e: dict, viewer: Viewer) -> str:
+        return self.t("DealAccepted", seat=self.seat(e["seat"]), deal=e["deal"])
+
+    def _e_DealClosed(self, e: dict, viewer: Viewer) -> str:
+        reason = e.get("reason")
+        deal = e["deal"]
+        if reason in ("declined", "withdrawn"):
+            if e.get("seat") is not None:
+                return self.t(f"DealClosed.{reason}_by", deal=deal, seat=self.seat(e["seat"]))
+            return self.t(f"DealClosed.{reason}", deal=deal)
+        if reason in ("void", "lapsed"):
+            return self.t(f"DealClosed.{reason}", deal=deal)
+        return self.t("DealClosed", deal=deal, reason=reason)
+
+    def _e_DealExecuted(self, e: dict, viewer: Viewer) -> str:
+        transfers = [self.transfer(t) for t in e.get("transfers") or []]
+        moved = self.list(transfers) if transfers else self.t("DealExecuted.nothing")
+        ids = e.get("promise_ids") or []
+        if ids:
+            return self.t("DealExecuted.promises", deal=e["deal"], transfers=moved,
+                          ids=self.list(f"#{i}" for i in ids))
+        return self.t("DealExecuted", deal=e["deal"], transfers=moved)
+
+    def _e_PromiseSettled(self, e: dict, viewer: Viewer) -> str:
+        status = e.get("status")
+        args = {"promiser": self.seat(e["promiser"]), "promise": e["promise"]}
+        if status == "released":
+            return self.t("PromiseSettled.released", **args)
+        word = self.t(f"status.{status}") if f"status.{status}" in self.words else str(status)
+        if e.get("by") is not None:
+            return self.t("PromiseSettled.by", status=word, by=self.seat(e["by"]), **args)
+        return self.t("PromiseSettled", status=word, **args)
+
+    # -- the table's own events (PROTOCOL.md, table events) ------------------------------
+
+    def table_event(self, e: dict) -> str:
+        t = e["type"]
+        seat = e.get("seat")
+        if t in ("TableOpened", "TableStarted"):
+            return self.t(t)
+        if t == "SeatTaken":
+            return self.t(t, name=e.get("name", "?"), n=seat)
+        if t == "SeatLeft":
+            return self.t(t, n=seat)
+        if t == "Chat":
+            return self.t(t, name=e.get("name") or self.seat(seat), n=seat, text=e.get("text", ""))
+        who = self.seat(seat)
+        if t in ("SeatAway", "SeatBack", "ProxyOn", "ProxyOff"):
+            return _cap(self.t(t, seat=who)) if t != "ProxyOn" else self.t(t, seat=who)
+        if t == "SeatPresence":
+            return _cap(self.t("SeatPresence.on" if e.get("connected") else "SeatPresence.off", seat=who))
+        if t == "TableFailed":
+            return self.t(t)
+        return ""  # TableFinished: the GameEnded line has said it all
+
+    def describe_result(self, result: dict) -> str:
+        """The final table of a plain GameEnded: one row per seat, best rank
+        first, with the cards that broke ties (R9.4)."""
+        scores = result.get("scores") or []
+        ranks = result.get("ranks") or []
+        inhabitants = result.get("inhabitants") or []
+        tiebreaks = result.get("tiebreaks") or []
+        reason = self.reason(result.get("reason"))
+        victor = result.get("ninja_victor")
+        lines = [self.t("result.title_ninja", reason=reason, victor=self.seat(victor)) if victor is not None
+                 else self.t("result.title", reason=reason), self.t("result.header")]
+        order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
+        for s in order:
+            inh = inhabitants[s] if s < len(inhabitants) else None
+            name = self.name(inh) if inh is not None else "-"
+            values = " ".join(str(v) for v in (tiebreaks[s] if s < len(tiebreaks) else []))
+            rank = ranks[s] if s < len(ranks) else "?"
+            lines.append(f"{rank:>4}  {s:>4}  {scores[s]:>5}  {name:<11}  {values}")
+        return "\n".join(lines)
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
                 "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed")
-
-_NARRATORS: dict[str, Callable[[dict, Viewer], str]] = {
-    **{t: _table_event for t in TABLE_EVENTS},
-    "GameStarted": _game_started,
-    "SeasonBegan": _season_began,
-    "Passed": _passed,
-    "Announced": _announced,
-    "PrivilegeRoundOpened": _privilege_round_opened,
-    "PrivilegePassed": _privilege_passed,
-    "Fulfilled": _fulfilled,
-    "BonusAwarded": _bonus_awarded,
-    "IncomeDrawn": _income_drawn,
-    "SuccessionDone": _succession_done,
-    "CreditTaken": _credit_taken,
-    "TradeDone": _trade_done,
-    "Incited": _incited,
-    "Assassinated": _assassinated,
-    "InhabitantDrawn": _inhabitant_drawn,
-    "TransformationBegan": _transformation_began,
-    "TransformationDone": _transformation_done,
-    "FightBegan": _fight_began,
-    "NegotiationDone": _negotiation_done,
-    "NegotiationClosed": _negotiation_closed,
-    "SupportDeclared": _support_declared,
-    "SupportersRevealed": _supporters_revealed,
-    "ReinforcementTurned": _reinforcement_turned,
-    "FightResolved": _fight_resolved,
-    "ReinforcementTaken": _reinforcement_taken,
-    "RevolutionRoundOpened": _revolution_round_opened,
-    "RevolutionAnswered": _revolution_answered,
-    "RevolutionResolved": _revolution_resolved,
-    "SeasonEnded": _season_ended,
-    "GeishaDrawn": _geisha_drawn,
-    "GameEnded": _game_ended,
-    "DealProposed": _deal_proposed,
-    "DealAccepted": _deal_accepted,
-    "DealClosed": _deal_closed,
-    "DealExecuted": _deal_executed,
-    "PromiseSettled": _promise_settled,
-}
-
-KNOWN_TYPES = frozenset(_NARRATORS) - frozenset(TABLE_EVENTS)  # the game's own events
+KNOWN_TYPES = frozenset(name[3:] for name in vars(Narrator) if name.startswith("_e_"))  # the game's own events
 
 
-def _fallback(e: dict) -> str:
-    fields = ", ".join(f"{k}={v!r}" for k, v in e.items() if k != "type")
-    return f"Something happened ({e.get('type', 'unknown event')}" + (f": {fields})." if fields else ").")
+@lru_cache(maxsize=8)
+def _narrator(lang: str) -> Narrator:
+    return Narrator(lang)
 
 
-def narrate(event: dict, viewer: Viewer = None) -> str:
-    """One or a few lines for one projected event, worded for `viewer` (a
-    seat number says "you"; SPECTATOR or EVERYONE do not). An event this
-    version does not know, or one it cannot read, still gets a line: a
-    newer server must not break an older client."""
-    fn = _NARRATORS.get(event.get("type"))  # type: ignore[arg-type]
-    if fn is None:
-        return _fallback(event)
-    try:
-        return fn(event, viewer)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return _fallback(event)
+def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en") -> str:
+    """One or a few lines for one projected event (see `Narrator.narrate`);
+    table events too, with seats as "seat N"."""
+    if event.get("type") in TABLE_EVENTS:
+        return _narrator(lang).table_event(event)
+    return _narrator(lang).narrate(event, viewer)
 
 
-def describe_result(result: dict) -> str:
-    """The final table of a plain GameEnded (Game.record()["result"]): one
-    row per seat, best rank first, with the cards that broke ties (R9.4)."""
-    scores = result.get("scores") or []
-    ranks = result.get("ranks") or []
-    inhabitants = result.get("inhabitants") or []
-    tiebreaks = result.get("tiebreaks") or []
-    reason = _REASONS.get(result.get("reason"), str(result.get("reason")))  # type: ignore[arg-type]
-    lines = [f"Final result ({reason}):"]
-    victor = result.get("ninja_victor")
-    if victor is not None:
-        lines[0] = lines[0][:-1] + f"; {_seat(victor)} wins by the Ninjas:"
-    lines.append(f"{'rank':>4}  {'seat':>4}  {'score':>5}  {'inhabitant':<11}  card values, highest first")
-    order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
-    for s in order:
-        inh = inhabitants[s] if s < len(inhabitants) else None
-        name = card_name(inh) if inh is not None else "-"
-        values = " ".join(str(v) for v in (tiebreaks[s] if s < len(tiebreaks) else []))
-        rank = ranks[s] if s < len(ranks) else "?"
-        lines.append(f"{rank:>4}  {s:>4}  {scores[s]:>5}  {name:<11}  {values}")
-    return "\n".join(lines)
+def narrate_table_event(e: dict, label: Label | None = None, *, lang: str = "en") -> str:
+    """The table's own events around the game. `label` names a seat
+    ("seat 3 (bob)"); clients that know names pass one."""
+    narrator = Narrator(lang, label) if label is not None else _narrator(lang)
+    return narrator.table_event(e)
+
+
+def action_phrase(action: dict | None, *, bare: bool = False, lang: str = "en") -> str:
+    """An announced action as words: 'an attack on seat 4' (or, bare,
+    'attack on seat 4', as after 'with a Daimyo:')."""
+    return _narrator(lang).action(action, bare=bare)
+
+
+def describe_result(result: dict, *, lang: str = "en") -> str:
+    return _narrator(lang).describe_result(result)

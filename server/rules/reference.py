@@ -185,3 +185,8 @@ def card_name_in(card: int, lang: str) -> str:
     kind = KIND[card]
     name = _NAMES[kind].get(lang, _NAMES[kind]["en"])[0]
     return f"{name} {VALUE[card]}" if kind is Kind.TREASURE else name
+
+
+def kind_id(card: int) -> str:
+    """The kind of a card as the reference names it: 'akindo', 'treasure'."""
+    return _KIND_IDS[KIND[card]]
