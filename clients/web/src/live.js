@@ -1,0 +1,186 @@
+// A live table as this page knows it: built from the frames of one
+// subscription (snapshot, events, prompt, view), nothing else.
+import { Narrator } from "./narrate.js";
+import { app, changed, say, seats } from "./state.js";
+
+export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose"]);
+// Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
+const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
+const REMATCH = /^rematch → #\/t\/([A-Za-z0-9_-]{6,24})$/;
+
+export class TableState {
+  constructor(id) {
+    this.id = id;
+    this.you = null;
+    this.info = null;
+    this.view = null;
+    this.prompt = null;
+    this.promptAt = 0;
+    this.events = [];
+    this.seq = 0;
+    this.proxied = new Set();
+    this.rematch = null;
+    this.loaded = false;
+    this.lines = new Map();
+    this.linesLang = null;
+    this.sentFor = null; // (decision, pivot) last answered from this page
+  }
+
+  get seated() { return typeof this.you === "number"; }
+
+  name(s) {
+    const slot = this.info && this.info.seats ? this.info.seats[s] : null;
+    return slot ? slot.name : app.t("seat.n", { n: s });
+  }
+
+  narrator() {
+    if (!this._narrator || this._narrator.lang !== app.lang || this._narratorRef !== app.ref) {
+      this._narrator = new Narrator(app.cat, app.en, app.ref, (s) => (s === this.you ? app.t("seat.you_named", { name: this.name(s) }) : this.name(s)));
+      this._narratorRef = app.ref;
+    }
+    return this._narrator;
+  }
+
+  line(e) {
+    if (this.linesLang !== app.lang) { this.lines.clear(); this.linesLang = app.lang; }
+    let text = this.lines.get(e.seq);
+    if (text === undefined) {
+      const viewer = this.seated ? this.you : null;
+      text = this.narrator().narrate(e, viewer);
+      this.lines.set(e.seq, text);
+    }
+    return text;
+  }
+
+  takeEvent(e) {
+    if (e.seq <= this.seq) return;
+    this.seq = e.seq;
+    this.events.push(e);
+    const info = this.info;
+    if (info) {
+      const slots = info.seats;
+      switch (e.type) {
+        case "SeatTaken": slots[e.seat] = { seat: e.seat, name: e.name, connected: true, away: false }; break;
+        case "SeatLeft": slots[e.seat] = null; break;
+        case "SeatPresence": if (slots[e.seat]) slots[e.seat].connected = e.connected; break;
+        case "SeatAway": if (slots[e.seat]) slots[e.seat].away = true; break;
+        case "SeatBack": if (slots[e.seat]) slots[e.seat].away = false; break;
+        case "TableStarted": info.status = "running"; break;
+        case "TableFinished": info.status = "finished"; info.result = e.result; break;
+        default: break;
+      }
+    }
+    if (e.type === "ProxyOn") this.proxied.add(e.seat);
+    if (e.type === "ProxyOff") this.proxied.delete(e.seat);
+    if (e.type === "Chat") {
+      const m = REMATCH.exec(e.text || "");
+      if (m) this.rematch = m[1];
+    }
+  }
+
+  frame(f) {
+    if (f.t === "snapshot") {
+      this.you = f.you;
+      this.info = f.table_info;
+      this.view = f.view;
+      this.prompt = f.prompt;
+      this.promptAt = performance.now();
+      if (f.seq > this.seq) this.seq = f.seq;
+      this.loaded = true;
+    } else if (f.t === "events") {
+      for (const e of f.events) this.takeEvent(e);
+      if (!f.history) {
+        this.prompt = f.prompt;
+        this.promptAt = performance.now();
+        if (f.view) this.view = f.view;
+      }
+    }
+    app.net.seen(this.id, this.seq);
+  }
+
+  waitsOnMe() {
+    const p = this.prompt;
+    return Boolean(p && this.seated && p.pivot === this.you && (p.legal || []).some((c) => DECISIONS.has(c.type)));
+  }
+
+  async act(cmd) {
+    if (DECISIONS.has(cmd.type) && this.prompt) this.sentFor = `${this.prompt.id}/${this.prompt.pivot}`;
+    try {
+      await app.net.request({ t: "act", table: this.id, cmd }, { resend: true });
+      return true;
+    } catch (err) {
+      if (!BENIGN.has(err.code)) say(err.message || err.code);
+      return false;
+    }
+  }
+
+  async chat(text) {
+    try {
+      await app.net.request({ t: "chat", table: this.id, text });
+      return true;
+    } catch (err) {
+      say(err.message || err.code);
+      return false;
+    }
+  }
+}
+
+export function onFrame(f) {
+  if (!f.table) return;
+  const ts = app.tables.get(f.table);
+  if (!ts) return;
+  ts.frame(f);
+  changed();
+}
+
+// Subscribe this page to a table: as its seat when the browser holds the
+// token, as a spectator otherwise. The whole story so far comes first
+// (after: 0), so a reload shows the same feed.
+export function enterTable(id) {
+  if (app.tables.has(id)) return app.tables.get(id);
+  const ts = new TableState(id);
+  app.tables.set(id, ts);
+  const mine = seats.get(id);
+  app.net.subscribe(id, { token: mine ? mine.token : null, after: 0, views: true });
+  if (app.up) {
+    const msg = mine
+      ? { t: "resume", table: id, token: mine.token, after: 0, views: true }
+      : { t: "spectate", table: id, after: 0, views: true };
+    app.net.request(msg).catch((err) => {
+      if (err.code === "auth/bad_token") {
+        seats.drop(id);
+        app.tables.delete(id);
+        app.net.unsubscribe(id);
+        enterTable(id);
+      } else {
+        ts.missing = err.message || err.code;
+        changed();
+      }
+    });
+  }
+  return ts;
+}
+
+export function leaveTable(id) {
+  if (!app.tables.has(id)) return;
+  app.tables.delete(id);
+  app.net.unsubscribe(id);
+  app.net.request({ t: "unsubscribe", table: id }).catch(() => {});
+}
+
+export async function joinTable(id, seat = null) {
+  const name = (app.name || "").trim();
+  if (!name) { say(app.t("lobby.need_name")); return null; }
+  try {
+    const ok = await app.net.request({ t: "join", table: id, name, seat, views: true });
+    seats.put(id, { token: ok.token, seat: ok.seat, name });
+    let ts = app.tables.get(id);
+    if (!ts) { ts = new TableState(id); app.tables.set(id, ts); }
+    ts.you = ok.seat;
+    app.net.subscribe(id, { token: ok.token, after: ok.seq, views: true });
+    return ok;
+  } catch (err) {
+    say(err.message || err.code);
+    return null;
+  }
+}

@@ -1,0 +1,158 @@
+// The lobby: your name, the tables with their seats and timers, and a
+// table of your own (seats, timers, private, bots for the empty seats).
+import { h } from "preact";
+import htm from "htm";
+import { useEffect, useState } from "preact/hooks";
+import { joinTable } from "./live.js";
+import { app, changed, say, seats } from "./state.js";
+
+const html = htm.bind(h);
+
+export const PRESETS = {
+  relaxed: { prompt_ms: 90000, window_ms: 30000, bank_ms: 120000, bank_refill_ms: 30000, zero_wait: false, away_after: 2 },
+  normal: { prompt_ms: 60000, window_ms: 20000, bank_ms: 60000, bank_refill_ms: 15000, zero_wait: false, away_after: 2 },
+  quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
+  bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
+};
+
+export function timerText(timers) {
+  const t = app.t;
+  if (!timers) return "";
+  if (timers.zero_wait) return t("lobby.timers_bots", { s: Math.round(timers.prompt_ms / 1000) });
+  return t("lobby.timers", { s: Math.round(timers.prompt_ms / 1000), w: Math.round(timers.window_ms / 1000), b: Math.round(timers.bank_ms / 1000) });
+}
+
+async function refresh() {
+  try {
+    const ok = await app.net.request({ t: "list_tables" });
+    app.listing = ok.tables;
+    app.listed = true;
+    changed();
+  } catch (e) { /* offline: the banner says so */ }
+}
+
+export async function addBots(table, token, policy, count) {
+  try {
+    await app.net.request({ t: "add_bots", table, token, policy, count });
+    return true;
+  } catch (err) {
+    say(err.message || err.code);
+    return false;
+  }
+}
+
+export async function createTable(form) {
+  const settings = {
+    t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
+    timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
+  };
+  let ok;
+  try {
+    ok = await app.net.request(settings);
+  } catch (err) {
+    say(err.message || err.code);
+    return null;
+  }
+  const joined = await joinTable(ok.table, 0);
+  if (!joined) return null;
+  const kinds = (app.net.welcome && app.net.welcome.bots) || [];
+  const kind = kinds.includes(form.kind) ? form.kind : kinds.includes("heuristic") ? "heuristic" : kinds[0];
+  if (form.bots > 0 && kind) await addBots(ok.table, joined.token, kind, Math.min(form.bots, form.seats - 1));
+  return ok.table;
+}
+
+function NameBox() {
+  const t = app.t;
+  return html`<label class="field namebox">${t("lobby.your_name")}
+    <input id="name" maxlength="32" value=${app.name} autocomplete="nickname"
+      onInput=${(e) => { app.name = e.target.value; localStorage.setItem("oriente.name", app.name); changed(); }} /></label>`;
+}
+
+function TableRow({ info }) {
+  const t = app.t;
+  const mine = seats.get(info.table);
+  const taken = info.seats.filter((s) => s !== null);
+  const free = info.settings.seats - taken.length;
+  const go = async (seat) => {
+    if (await joinTable(info.table, seat)) location.hash = `#/t/${info.table}`;
+  };
+  return html`<li class="table-row">
+    <div class="title"><b>${info.settings.name || t("table.untitled")}</b>
+      <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span></div>
+    <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers)}</div>
+    <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${s.name}</span>`)}</div>
+    <div class="actions">
+      ${mine ? html`<a class="button primary" href=${`#/t/${info.table}`}>${t("lobby.return")}</a>`
+        : info.status === "open" && free > 0 && html`<button type="button" class="primary" onClick=${() => go(null)}>${t("lobby.join")}</button>`}
+      ${info.status !== "finished" && !mine && html`<a class="button" href=${`#/t/${info.table}`}>${t("lobby.watch")}</a>`}
+      ${info.status === "finished" && html`<a class="button" href=${`#/r/${info.table}`}>${t("lobby.replay")}</a>`}
+    </div>
+  </li>`;
+}
+
+function CreateForm() {
+  const t = app.t;
+  const kinds = (app.net.welcome && app.net.welcome.bots) || [];
+  const [form, setForm] = useState({ name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: kinds.includes("heuristic") ? "heuristic" : kinds[0] || "", proxy: "" });
+  const [busy, setBusy] = useState(false);
+  const set = (patch) => setForm({ ...form, ...patch });
+  const submit = async (ev) => {
+    ev.preventDefault();
+    if (!app.name.trim()) { say(t("lobby.need_name")); document.getElementById("name").focus(); return; }
+    setBusy(true);
+    const id = await createTable(form);
+    setBusy(false);
+    if (id) location.hash = `#/t/${id}`;
+  };
+  return html`<form class="create" onSubmit=${submit} aria-label=${t("lobby.create")}>
+    <h2>${t("lobby.create")}</h2>
+    <label class="field">${t("lobby.table_name")}<input maxlength="64" value=${form.name} placeholder=${t("lobby.table_name_hint")} onInput=${(e) => set({ name: e.target.value })} /></label>
+    <label class="field">${t("lobby.seat_count")}<select value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
+      ${[4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
+    <label class="field">${t("lobby.timers_label")}<select value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
+      ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
+    ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
+      ${Array.from({ length: form.seats }, (_, i) => i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
+    <label class="field">${t("lobby.bot_kind")}<select value=${kinds.includes(form.kind) ? form.kind : kinds.includes("heuristic") ? "heuristic" : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
+      ${kinds.map((k) => html`<option key=${k} value=${k}>${t(`bot.${k}`)}</option>`)}</select></label>`}
+    <label class="field">${t("lobby.proxy")}<select value=${form.proxy} onChange=${(e) => set({ proxy: e.target.value })}>
+      <option value="">${t("lobby.proxy_never")}</option>${[1, 2, 3, 5].map((n) => html`<option key=${n} value=${String(n)}>${t("lobby.proxy_after", { n })}</option>`)}</select></label>
+    <label class="check"><input type="checkbox" checked=${form.private} onChange=${(e) => set({ private: e.target.checked })} /> ${t("lobby.private")}</label>
+    <button type="submit" class="primary" disabled=${busy || !app.up}>${t("lobby.create_button")}</button>
+  </form>`;
+}
+
+function ById() {
+  const t = app.t;
+  const [id, setId] = useState("");
+  return html`<form class="byid" onSubmit=${(e) => { e.preventDefault(); if (id.trim()) location.hash = `#/t/${id.trim()}`; }}>
+    <label class="field">${t("lobby.by_id")}<input value=${id} onInput=${(e) => setId(e.target.value)} placeholder="XAEha4bFs9xk" /></label>
+    <button type="submit">${t("lobby.open")}</button></form>`;
+}
+
+export function Lobby() {
+  const t = app.t;
+  useEffect(() => {
+    refresh();
+    const id = setInterval(refresh, 3000);
+    return () => clearInterval(id);
+  }, [app.up]);
+  const tables = [...app.listing].sort((a, b) => ["open", "running", "finished"].indexOf(a.status) - ["open", "running", "finished"].indexOf(b.status));
+  const mine = Object.keys(seats.all()).filter((id) => !tables.some((x) => x.table === id));
+  return html`<main class="lobby page">
+    <section class="intro">
+      <${NameBox} />
+      <p class="muted">${t("lobby.intro")}</p>
+    </section>
+    <div class="lobby-grid">
+      <section aria-label=${t("lobby.tables")}>
+        <h2>${t("lobby.tables")}</h2>
+        ${app.listed ? (tables.length ? html`<ul class="tables" data-ready="1">${tables.map((x) => html`<${TableRow} key=${x.table} info=${x} />`)}</ul>`
+          : html`<p class="muted" data-ready="1">${t("lobby.none")}</p>`) : html`<p class="muted">${t("lobby.loading")}</p>`}
+        ${mine.length > 0 && html`<p class="small">${t("lobby.your_other")} ${mine.map((id) => html`<a key=${id} href=${`#/t/${id}`}>${id}</a> `)}</p>`}
+        <${ById} />
+      </section>
+      <${CreateForm} />
+    </div>
+  </main>`;
+}

@@ -1,0 +1,166 @@
+// The Oriente web client: boots the catalogue, the card reference and the
+// connection, then draws the lobby, a table or a replay from the address.
+import { h, render } from "preact";
+import htm from "htm";
+import { useEffect } from "preact/hooks";
+import { CardReference, makeRef, openReference } from "./cards.js";
+import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
+import { enterTable, leaveTable, onFrame } from "./live.js";
+import { addBots, createTable, Lobby, PRESETS } from "./lobby.js";
+import { Net, serverUrl } from "./net.js";
+import { ReplayPage } from "./replay.js";
+import { app, changed, seats, useApp } from "./state.js";
+import { rememberTitle, TablePage } from "./table.js";
+
+const html = htm.bind(h);
+
+function parseRoute() {
+  const hash = location.hash.replace(/^#/, "");
+  let m = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
+  if (m) return { page: "table", id: m[1] };
+  m = /^\/r\/([A-Za-z0-9_-]+)(?:\?as=(\w+))?$/.exec(hash);
+  if (m) return { page: "replay", id: m[1], as: m[2] || null };
+  return { page: "lobby" };
+}
+
+function route() {
+  const next = parseRoute();
+  const prev = app.route;
+  if (prev.page === "table" && (next.page !== "table" || next.id !== prev.id)) leaveTable(prev.id);
+  app.route = next;
+  app.dialog = null;
+  if (next.page === "table") {
+    const ts = enterTable(next.id);
+    ts.onRematch = () => rematch(ts);
+    ts.onFill = () => {
+      const mine = seats.get(ts.id);
+      const kinds = app.net.welcome.bots || [];
+      if (mine) addBots(ts.id, mine.token, kinds.includes("heuristic") ? "heuristic" : kinds[0], null);
+    };
+  }
+  changed();
+  window.scrollTo(0, 0);
+}
+
+async function rematch(ts) {
+  const s = ts.info.settings;
+  const bots = ts.info.seats.filter((x) => x && / \(bot\)$/.test(x.name)).length;
+  const preset = Object.entries(PRESETS).find(([, v]) => v.prompt_ms === s.timers.prompt_ms)?.[0] || "normal";
+  const id = await createTable({ name: s.name, seats: s.seats, preset, private: !s.public, bots, kind: "heuristic", proxy: "" });
+  if (!id) return;
+  await ts.chat(`rematch → #/t/${id}`);
+  location.hash = `#/t/${id}`;
+}
+
+async function setLang(lang) {
+  app.cat = await loadCatalogue(lang);
+  app.lang = lang;
+  app.t = translator(app.cat, app.en);
+  document.documentElement.lang = lang;
+  localStorage.setItem("oriente.lang", lang);
+  changed();
+}
+
+let beeped = null;
+function beep() {
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.4);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.4);
+  } catch (e) { /* no audio: the title still says it */ }
+}
+
+function Header() {
+  const t = app.t;
+  return html`<header class="top">
+    <a class="brand" href="#/">Oriente</a>
+    <nav>
+      <a href="#/">${t("nav.lobby")}</a>
+      <button type="button" onClick=${() => openReference()} accesskey="r">${t("nav.cards")}</button>
+      <label class="sr-only" for="lang">${t("nav.language")}</label>
+      <select id="lang" value=${app.lang} onChange=${(e) => setLang(e.target.value)} aria-label=${t("nav.language")}>
+        ${LANGS.map((l) => html`<option key=${l} value=${l}>${{ en: "English", de: "Deutsch", fr: "Français" }[l]}</option>`)}
+      </select>
+      <label class="check small"><input type="checkbox" checked=${app.sound}
+        onChange=${(e) => { app.sound = e.target.checked; localStorage.setItem("oriente.sound", app.sound ? "on" : "off"); changed(); }} /> ${t("nav.sound")}</label>
+      <span class=${`conn ${app.up ? "up" : "down"}`} role="status">${app.up ? t("conn.up") : t("conn.down")}</span>
+    </nav>
+  </header>`;
+}
+
+function Dialog() {
+  const d = app.dialog;
+  const t = app.t;
+  useEffect(() => {
+    if (!d) return undefined;
+    const el = document.querySelector(".dialog .close");
+    if (el) el.focus();
+    if (d.focus) { const target = document.getElementById(`ref-${d.focus}`); if (target) target.scrollIntoView({ block: "center" }); }
+    const onKey = (ev) => { if (ev.key === "Escape") { app.dialog = null; changed(); } };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [d]);
+  if (!d) return null;
+  return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) { app.dialog = null; changed(); } }}>
+    <div class="dialog" role="dialog" aria-modal="true" aria-label=${t("nav.cards")}>
+      <div class="dialog-head"><h2>${t("ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
+      <${CardReference} focus=${d.focus} />
+    </div>
+  </div>`;
+}
+
+function App() {
+  useApp();
+  if (!app.ready) return html`<p class="page">…</p>`;
+  const waiting = rememberTitle();
+  const r = app.route;
+  let key = null;
+  for (const ts of app.tables.values()) if (ts.waitsOnMe()) key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`;
+  if (waiting && key !== beeped && app.sound) beep();
+  beeped = key;
+  let page;
+  if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
+  else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} />`;
+  else page = html`<${Lobby} />`;
+  return html`<div class="app">
+    <a class="skip" href="#main">${app.t("nav.skip")}</a>
+    <${Header} />
+    ${!app.up && html`<div class="banner" role="alert">${app.t("conn.banner")}</div>`}
+    ${app.error && html`<div class="toast" role="alert">${app.error}</div>`}
+    <div id="main">${page}</div>
+    <${Dialog} />
+  </div>`;
+}
+
+async function boot() {
+  render(html`<${App} />`, document.getElementById("app"));
+  const lang = preferredLang();
+  const [en, cards] = await Promise.all([loadCatalogue("en"), fetch("/data/cards.json").then((r) => r.json())]);
+  app.en = en;
+  app.ref = makeRef(cards);
+  await setLang(lang);
+  const net = new Net(serverUrl());
+  app.net = net;
+  net.onFrame(onFrame);
+  net.onStatus((up) => {
+    app.up = up;
+    if (up) {
+      for (const ts of app.tables.values()) if (!ts.loaded) { app.tables.delete(ts.id); net.unsubscribe(ts.id); }
+      if (app.route.page === "table") route();
+    }
+    changed();
+  });
+  window.addEventListener("hashchange", route);
+  app.ready = true;
+  app.route = { page: "none" };
+  net.connect();
+  route();
+}
+
+boot();

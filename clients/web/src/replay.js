@@ -1,0 +1,70 @@
+// A finished game step by step, forwards and backwards, as any seat saw it,
+// as a spectator, or with everything revealed. The server replays the
+// record through the rules and projects each step for the chosen viewer
+// (/data/replay/ID.json?as=...): the page never judges what is hidden.
+import { h } from "preact";
+import htm from "htm";
+import { useEffect, useState } from "preact/hooks";
+import { Feed, Ring } from "./table.js";
+import { TableState } from "./live.js";
+import { app } from "./state.js";
+
+const html = htm.bind(h);
+
+export function ReplayPage({ id, as }) {
+  const t = app.t;
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  const [step, setStep] = useState(0);
+  const viewer = as || "spectator";
+  useEffect(() => {
+    setData(null);
+    fetch(`/data/replay/${encodeURIComponent(id)}.json?as=${encodeURIComponent(viewer)}`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+      .then((d) => { setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
+      .catch(() => setError(t("replay.missing")));
+  }, [id, viewer]);
+  useEffect(() => {
+    const onKey = (ev) => {
+      if (!data || (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName))) return;
+      const last = data.steps.length - 1;
+      const moves = { ArrowRight: (s) => Math.min(last, s + 1), ArrowLeft: (s) => Math.max(0, s - 1), Home: () => 0, End: () => last };
+      if (moves[ev.key]) { setStep(moves[ev.key]); ev.preventDefault(); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [data]);
+  if (error) return html`<main class="page"><p class="error">${error}</p><a href="#/">${t("nav.lobby")}</a></main>`;
+  if (!data) return html`<main class="page"><p>${t("replay.loading")}</p></main>`;
+  const last = data.steps.length - 1;
+  const ts = new TableState(id);
+  ts.you = typeof data.viewer === "number" ? data.viewer : null;
+  ts.info = { settings: { seats: data.seats, name: "" }, seats: data.names.map((n, s) => (n === null ? null : { seat: s, name: n, connected: true, away: false })), status: "finished" };
+  ts.loaded = true;
+  const events = data.steps.slice(0, step + 1).flatMap((s) => s.events);
+  const view = data.steps[step].view;
+  const setViewer = (v) => { location.hash = `#/r/${id}?as=${v}`; };
+  return html`<main class="table-page replay">
+    <div class="table-head">
+      <h1>${t("replay.title")} <span class="muted small">${id}</span></h1>
+      <label class="field inline">${t("replay.as")}
+        <select id="replay-as" value=${String(viewer)} onChange=${(e) => setViewer(e.target.value)}>
+          <option value="spectator">${t("replay.spectator")}</option>
+          <option value="all">${t("replay.all")}</option>
+          ${data.names.map((n, s) => html`<option key=${s} value=${String(s)}>${n} (#${s})</option>`)}
+        </select></label>
+    </div>
+    <div class="stepper" role="group" aria-label=${t("replay.steps")}>
+      <button type="button" onClick=${() => setStep(0)} aria-label=${t("replay.first")}>⏮</button>
+      <button type="button" id="replay-back" onClick=${() => setStep(Math.max(0, step - 1))} aria-label=${t("replay.back")}>◀</button>
+      <input type="range" min="0" max=${last} value=${step} aria-label=${t("replay.step")} onInput=${(e) => setStep(Number(e.target.value))} />
+      <button type="button" id="replay-next" onClick=${() => setStep(Math.min(last, step + 1))} aria-label=${t("replay.next")}>▶</button>
+      <button type="button" onClick=${() => setStep(last)} aria-label=${t("replay.last")}>⏭</button>
+      <span class="small" id="replay-pos">${t("replay.position", { step, last })}</span>
+    </div>
+    <div class="table-main">
+      <div class="stage"><${Ring} ts=${ts} view=${view} /></div>
+      <aside class="side"><${Feed} ts=${ts} events=${events} /></aside>
+    </div>
+  </main>`;
+}

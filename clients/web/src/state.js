@@ -1,0 +1,66 @@
+// The page's state in one place, and a hook that re-renders on change.
+import { useEffect, useState } from "preact/hooks";
+
+export const app = {
+  ready: false,
+  lang: "en",
+  cat: null, // the current catalogue
+  en: null, // English, the fallback
+  t: (k) => k,
+  ref: null, // the card reference (cards.js)
+  net: null,
+  up: false,
+  name: localStorage.getItem("oriente.name") || "",
+  sound: localStorage.getItem("oriente.sound") === "on",
+  tables: new Map(), // live subscriptions: table id -> TableState
+  listing: [],
+  route: { page: "lobby" },
+  dialog: null, // {kind: "cards", focus} | {kind: "deal"}
+  error: null,
+};
+
+const subscribers = new Set();
+let queued = false;
+
+export function changed() {
+  if (queued) return;
+  queued = true;
+  queueMicrotask(() => {
+    queued = false;
+    for (const fn of subscribers) fn();
+  });
+}
+
+export function useApp() {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const fn = () => tick((x) => x + 1);
+    subscribers.add(fn);
+    return () => subscribers.delete(fn);
+  }, []);
+  return app;
+}
+
+// Tokens are kept in the browser: the only way back to a seat.
+export const seats = {
+  all() {
+    try { return JSON.parse(localStorage.getItem("oriente.seats") || "{}"); } catch (e) { return {}; }
+  },
+  get(table) { return this.all()[table] || null; },
+  put(table, entry) {
+    const all = this.all();
+    all[table] = entry;
+    localStorage.setItem("oriente.seats", JSON.stringify(all));
+  },
+  drop(table) {
+    const all = this.all();
+    delete all[table];
+    localStorage.setItem("oriente.seats", JSON.stringify(all));
+  },
+};
+
+export function say(text) {
+  app.error = text;
+  changed();
+  setTimeout(() => { if (app.error === text) { app.error = null; changed(); } }, 6000);
+}

@@ -1,0 +1,329 @@
+// The table screen: seats around the table, the village square, the open
+// decision with its legal choices, the story so far, chat and deals. The
+// same components draw a live table and a replay step.
+import { h } from "preact";
+import htm from "htm";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Card } from "./cards.js";
+import { DealsPanel } from "./deals.js";
+import { DECISIONS } from "./live.js";
+import { app, changed } from "./state.js";
+
+const html = htm.bind(h);
+
+export function seatLabel(ts, s) {
+  return s === ts.you ? app.t("seat.you_named", { name: ts.name(s) }) : ts.name(s);
+}
+
+export function actionLabel(ts, action) {
+  if (!action) return "";
+  const name = app.ref.action(action.kind, app.lang);
+  return action.target !== null && action.target !== undefined ? app.t("action.target", { action: name, target: seatLabel(ts, action.target) }) : name;
+}
+
+function fmt(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function Countdown({ prompt, at, bank = false }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => tick((x) => x + 1), 250);
+    return () => clearInterval(id);
+  }, []);
+  if (!prompt || prompt.deadline_ms === undefined) return null;
+  const left = prompt.deadline_ms - (performance.now() - at);
+  const urgent = left < 10000;
+  return html`<span class=${`countdown${urgent ? " urgent" : ""}`} role="timer" aria-label=${app.t("decision.time_left", { time: fmt(left) })}>
+    ⏱ ${fmt(left)}${bank && prompt.bank_ms ? html` <span class="muted">${app.t("decision.bank", { time: fmt(prompt.bank_ms) })}</span>` : ""}
+  </span>`;
+}
+
+function answerText(ts, topic, answer) {
+  const t = app.t;
+  if (answer === null || answer === undefined) return t("answer.pass");
+  if (topic === "support") return t("answer.support", { side: t(`side.${answer}`) });
+  if (topic === "revolution") return t("answer.joined");
+  return String(answer);
+}
+
+// -- seats -------------------------------------------------------------------------
+
+function Presence({ ts, s }) {
+  const slot = ts.info && ts.info.seats ? ts.info.seats[s] : null;
+  const t = app.t;
+  let cls = "on", label = t("presence.connected"), glyph = "●";
+  if (ts.proxied && ts.proxied.has(s)) { cls = "proxy"; label = t("presence.proxied"); glyph = "⚙"; }
+  else if (slot && slot.away) { cls = "away"; label = t("presence.away"); glyph = "◐"; }
+  else if (!slot || !slot.connected) { cls = "off"; label = t("presence.offline"); glyph = "○"; }
+  return html`<span class=${`presence p-${cls}`} title=${label} aria-label=${label}>${glyph}<span class="plabel">${label}</span></span>`;
+}
+
+function Seat({ ts, view, s, style }) {
+  const t = app.t;
+  const seat = view ? view.seats[s] : null;
+  const p = ts.prompt || (view && view.decision);
+  const pivot = p && p.pivot === s;
+  const fight = view && view.fight;
+  const role = fight ? (fight.attacker === s ? "attacker" : fight.defender === s ? "defender" : null) : null;
+  const published = p && p.published ? p.published.find(([x]) => x === s) : null;
+  const asked = p && (p.asked || []).includes(s);
+  const pile = seat ? seat.pile : [];
+  const points = pile.reduce((sum, c) => sum + (app.ref.value(c) || 0), 0);
+  let known = null;
+  if (seat && !seat.empty && !seat.revealed && Array.isArray(seat.known_to)) {
+    const others = seat.known_to.filter((x) => x !== s);
+    if (others.length) known = t("seat.known_to", { list: others.map((x) => seatLabel(ts, x)).join(", ") });
+    else if (s === ts.you) known = t("seat.only_you");
+  }
+  const classes = ["seat", s === ts.you ? "me" : "", pivot ? "pivot" : "", role || "", view && view.announcer === s ? "announcer" : ""].join(" ");
+  return html`<section class=${classes} style=${style} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
+    <header>
+      <${Presence} ts=${ts} s=${s} />
+      <b class="who">${ts.name(s)}</b>
+      ${s === ts.you && html`<span class="badge you">${t("seat.you")}</span>`}
+      <span class="muted num">#${s}</span>
+      ${view && view.stone_holder === s && html`<span class="badge stone" title=${t("seat.stone")} aria-label=${t("seat.stone")}>◉</span>`}
+      ${seat && html`<span class=${`badge disc ${seat.disc ? "held" : "used"}`} title=${seat.disc ? t("seat.disc") : t("seat.no_disc")}
+                          aria-label=${seat.disc ? t("seat.disc") : t("seat.no_disc")}>${seat.disc ? "⬤" : "◯"}</span>`}
+    </header>
+    ${seat && html`<div class="hand">
+      <div class="inh">
+        ${seat.empty ? html`<span class="card empty m" aria-label=${t("seat.empty")}></span>`
+          : html`<${Card} card=${seat.inhabitant} mine=${!seat.revealed && seat.inhabitant !== null} />`}
+        <span class="small muted">${seat.empty ? t("seat.empty") : seat.revealed ? t("seat.revealed") : t("seat.face_down")}</span>
+      </div>
+      <div class="pile" aria-label=${t("seat.pile_aria", { n: pile.length, points })}>
+        <div class="cards">${pile.map((c) => html`<${Card} key=${c} card=${c} size="s" />`)}</div>
+        <span class="pts">${t("seat.points", { n: points })}</span>
+      </div>
+    </div>`}
+    ${known && html`<div class="small known">${known}</div>`}
+    <div class="tags">
+      ${role && html`<span class=${`tag ${role}`}>${t(`role.${role}`)}</span>`}
+      ${published && html`<span class="tag">${answerText(ts, p.topic, published[1])}</span>`}
+      ${asked && !published && !pivot && p.kind !== "window" && html`<span class="tag muted">${t("seat.asked")}</span>`}
+      ${seat && (seat.kept || seat.broken) ? html`<span class="tag record" title=${t("seat.record")}>✓${seat.kept} ✗${seat.broken}</span>` : ""}
+      ${pivot && ts.prompt && html`<${Countdown} prompt=${ts.prompt} at=${ts.promptAt} />`}
+    </div>
+  </section>`;
+}
+
+function Board({ ts, view }) {
+  const t = app.t;
+  if (!view) return html`<div class="board"><p>${t("board.waiting")}</p></div>`;
+  const w = view.workers;
+  const dots = (n, cls) => Array.from({ length: n }, (_, i) => html`<span key=${i} class=${`worker ${cls}`} aria-hidden="true">●</span>`);
+  return html`<div class="board" aria-label=${t("board.aria")}>
+    <div class="line"><b>${t("board.season", { n: view.season })}</b> · ${t(`phase.${view.phase}`)}</div>
+    <div class="village">
+      <div><span class="small muted">${t("board.supply")}</span><div>${dots(w.supply, "supply")}</div></div>
+      ${w.hut_used && html`<div><span class="small muted">${t("board.hut")}</span><div>${dots(w.hut, "hut")}</div></div>`}
+      <div><span class="small muted">${t("board.square")}</span><div>${dots(w.square, "square")}</div></div>
+    </div>
+    <div class="piles">
+      <div class="stack" title=${t("board.deck")}><span class="card back s"></span> ${t("board.deck_n", { n: view.deck_size })}</div>
+      <div class="stack" title=${t("board.bonus")}><span class="card back s bonus"></span> ${t("board.bonus_n", { n: view.bonus_size })}${view.bonus_set_aside ? " " + t("board.set_aside", { n: view.bonus_set_aside }) : ""}</div>
+    </div>
+    ${view.deck_bottom && view.deck_bottom.length > 0 && html`<div class="small">${t("board.bottom")} ${view.deck_bottom.map((c) => html`<${Card} key=${c} card=${c} size="s" />`)}</div>`}
+    ${view.announcer !== null && view.announcer !== undefined && view.action && html`<div class="announce">
+      ${t("board.announced", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) })}</div>`}
+    ${view.fight && html`<div class="fight">${t("board.fight", { attacker: seatLabel(ts, view.fight.attacker), defender: seatLabel(ts, view.fight.defender) })}
+      ${view.in_play && view.in_play.length > 0 && html`<div>${view.in_play.map((c, i) => html`<${Card} key=${i} card=${c} size="s" />`)}</div>`}</div>`}
+  </div>`;
+}
+
+export function Ring({ ts, view }) {
+  const n = view ? view.seats.length : ts.info ? ts.info.settings.seats : 0;
+  const base = ts.seated ? ts.you : 0;
+  const seatsEls = [];
+  for (let k = 0; k < n; k++) {
+    const s = (base + k) % n;
+    const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+    const style = { "--x": `${50 + 41 * Math.cos(angle)}%`, "--y": `${50 + 38 * Math.sin(angle)}%` };
+    seatsEls.push(html`<${Seat} key=${s} ts=${ts} view=${view} s=${s} style=${style} />`);
+  }
+  return html`<div class=${`ring n${n}`}>
+    <${Board} ts=${ts} view=${view} />
+    ${seatsEls}
+  </div>`;
+}
+
+// -- the decision --------------------------------------------------------------------
+
+export function choiceLabel(ts, cmd, topic) {
+  const t = app.t, view = ts.view || {};
+  switch (cmd.type) {
+    case "Pass": return t(`pass.${topic}`);
+    case "Announce": return actionLabel(ts, cmd.action);
+    case "Claim": return t("choice.claim", { action: actionLabel(ts, cmd.action) });
+    case "Support": {
+      const fight = view.fight || {};
+      const who = cmd.side === "attacker" ? fight.attacker : fight.defender;
+      return t("choice.support", { side: t(`side.${cmd.side}`), name: who !== undefined && who !== null ? seatLabel(ts, who) : "" });
+    }
+    case "Join": return t("choice.join");
+    case "Choose": return app.ref.name(cmd.card, app.lang);
+    default: return cmd.type;
+  }
+}
+
+export function Decision({ ts }) {
+  const t = app.t;
+  const p = ts.prompt;
+  const me = ts.you;
+  if (!p) {
+    const status = ts.info ? ts.info.status : "open";
+    return html`<section class="decision idle" aria-label=${t("decision.aria")}>
+      <p>${status === "open" ? t("decision.waiting_players") : status === "finished" ? t("decision.over") : t("decision.none")}</p></section>`;
+  }
+  const answers = (p.legal || []).filter((c) => DECISIONS.has(c.type) && c.decision === p.id);
+  const mine = p.pivot === me;
+  const early = !mine && (p.early || []).includes(me);
+  const canAnswer = answers.length > 0 && (mine || early);
+  const who = p.pivot === null || p.pivot === undefined ? t("decision.window") : mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
+  const silence = t(`silence.${p.topic}`) !== `silence.${p.topic}` ? t(`silence.${p.topic}`) : p.silence;
+  const sent = ts.sentFor === `${p.id}/${p.pivot}`;
+  return html`<section class=${`decision${mine ? " mine" : ""}`} aria-label=${t("decision.aria")}>
+    <h2>${t(`topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
+    <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
+    ${(p.published || []).length > 0 && html`<p class="small">${t("decision.so_far")} ${p.published.map(([s, a]) => `${seatLabel(ts, s)}: ${answerText(ts, p.topic, a)}`).join(" · ")}</p>`}
+    ${canAnswer && html`<div>
+      ${early && html`<p class="small note">${t(p.kind === "window" ? "decision.early_window" : "decision.early")}</p>`}
+      ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: choiceLabel(ts, p.sealed, p.topic) })}</p>`}
+      <div class="choices" role="group" aria-label=${t("decision.choices")}>
+        ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
+            disabled=${sent && mine} onClick=${() => ts.act(c)}>
+          ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}
+          ${c.type === "Choose" ? html`<${Card} card=${c.card} size="s" />` : ""}
+          <span>${choiceLabel(ts, c, p.topic)}</span></button>`)}
+      </div>
+    </div>`}
+    <p class="small muted">${t("decision.silence", { what: silence })}</p>
+  </section>`;
+}
+
+// -- the story and the chat ------------------------------------------------------------
+
+export function Feed({ ts, events }) {
+  const ref = useRef(null);
+  const stick = useRef(true);
+  const list = events || ts.events;
+  useEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  const onScroll = () => {
+    const el = ref.current;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+  const shown = list.filter((e) => e.type !== "TableFinished");
+  const last = shown.length ? ts.line(shown[shown.length - 1]) : "";
+  return html`<div class="feed" ref=${ref} onScroll=${onScroll} tabindex="0" aria-label=${app.t("feed.aria")}>
+    <ol>
+      ${shown.map((e) => html`<li key=${e.seq} class=${e.type === "Chat" ? "chat" : e.type === "DealProposed" || e.type === "DealExecuted" ? "deal" : ""}>${ts.line(e)}</li>`)}
+    </ol>
+    <div class="sr-only" aria-live="polite">${last}</div>
+  </div>`;
+}
+
+function ChatBox({ ts }) {
+  const [text, setText] = useState("");
+  const send = async (ev) => {
+    ev.preventDefault();
+    const value = text.trim();
+    if (value && (await ts.chat(value))) setText("");
+  };
+  if (!ts.seated) return html`<p class="small muted">${app.t("chat.spectator")}</p>`;
+  return html`<form class="chatbox" onSubmit=${send}>
+    <label class="sr-only" for="chat-input">${app.t("chat.label")}</label>
+    <input id="chat-input" maxlength="500" value=${text} onInput=${(e) => setText(e.target.value)} placeholder=${app.t("chat.placeholder")} />
+    <button type="submit">${app.t("chat.send")}</button>
+  </form>`;
+}
+
+function Result({ ts, view }) {
+  const t = app.t;
+  const r = (view && view.result) || (ts.info && ts.info.result);
+  if (!r) return null;
+  const order = r.scores.map((_, s) => s).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+  return html`<section class="result" aria-label=${t("result.aria")}>
+    <h2>${t("result.title")}</h2>
+    <p>${ts.narrator().reason(r.reason)}</p>
+    <table>
+      <thead><tr><th>${t("result.rank")}</th><th>${t("result.player")}</th><th>${t("result.score")}</th><th>${t("result.inhabitant")}</th></tr></thead>
+      <tbody>${order.map((s) => html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td>${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td><td>${r.scores[s]}</td>
+        <td>${r.inhabitants[s] !== null ? html`<${Card} card=${r.inhabitants[s]} size="s" />` : "–"}</td></tr>`)}</tbody>
+    </table>
+    <p class="actions">
+      <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
+      ${ts.rematch ? html`<a class="button primary" href=${`#/t/${ts.rematch}`}>${t("result.join_rematch")}</a>`
+        : ts.seated && html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>${t("result.rematch")}</button>`}
+      <a class="button" href="#/">${t("nav.lobby")}</a>
+    </p>
+  </section>`;
+}
+
+export function TablePage({ ts }) {
+  const t = app.t;
+  const [tab, setTab] = useState("feed");
+  useEffect(() => {
+    const onKey = (ev) => {
+      if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (/^[1-9]$/.test(ev.key)) {
+        const button = document.querySelector(`.decision .choices button[data-key="${ev.key}"]`);
+        if (button && !button.disabled) { button.click(); ev.preventDefault(); }
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+  if (ts.missing) return html`<main class="page"><p class="error">${ts.missing}</p><a href="#/">${t("nav.lobby")}</a></main>`;
+  if (!ts.loaded) return html`<main class="page"><p>${t("table.loading")}</p></main>`;
+  const info = ts.info;
+  const view = ts.view;
+  const settings = info.settings;
+  const openDeals = view ? view.deals.length : 0;
+  return html`<main class="table-page">
+    <div class="table-head">
+      <h1>${settings.name || t("table.untitled")} <span class="muted small">${ts.id}</span></h1>
+      <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
+      ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
+    </div>
+    <div class="table-main">
+      <div class="stage">
+        <${Ring} ts=${ts} view=${view} />
+        <${Result} ts=${ts} view=${view} />
+      </div>
+      <aside class="side">
+        <${Decision} ts=${ts} />
+        <div class="tabs" role="tablist">
+          ${["feed", "deals"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>
+            ${t(`tab.${k}`)}${k === "deals" && openDeals ? ` (${openDeals})` : ""}</button>`)}
+        </div>
+        ${tab === "feed" ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
+      </aside>
+    </div>
+  </main>`;
+}
+
+function Waiting({ ts }) {
+  const t = app.t;
+  const info = ts.info;
+  const free = info.seats.filter((s) => s === null).length;
+  return html`<div class="waiting">
+    <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
+    ${ts.seated && free > 0 && app.net.welcome && app.net.welcome.bots && html`<button type="button" onClick=${() => ts.onFill && ts.onFill()}>${t("table.fill_bots")}</button>`}
+  </div>`;
+}
+
+export function rememberTitle() {
+  let waiting = false;
+  for (const ts of app.tables.values()) if (ts.waitsOnMe()) waiting = true;
+  document.title = waiting ? `● ${app.t("title.your_turn")} — Oriente` : "Oriente";
+  return waiting;
+}
+
+export function triggerChanged() { changed(); }
