@@ -57,7 +57,7 @@ export function Card({ card, size = "m", mine = false, note = null }) {
   return html`<button type="button" class=${`card face k-${kind} ${size}${mine ? " mine" : ""}`} title=${label} aria-label=${label}
       onClick=${() => openReference(kind)}>
     <span class="corner">${corner}</span>
-    <span class="nm">${kind === "treasure" ? ref.name(card, lang).replace(/ \d+$/, "") : ref.name(card, lang)}</span>
+    ${!(kind === "treasure" && size === "s") && html`<span class="nm">${kind === "treasure" ? ref.name(card, lang).replace(/ \d+$/, "") : ref.name(card, lang)}</span>`}
     ${size !== "s" && html`<span class="sub">${ref.title(card, lang)}</span>`}
     ${note && html`<span class="note">${note}</span>`}
   </button>`;

@@ -36,7 +36,7 @@ export function Countdown({ prompt, at, bank = false }) {
   const left = prompt.deadline_ms - (performance.now() - at);
   const urgent = left < 10000;
   return html`<span class=${`countdown${urgent ? " urgent" : ""}`} role="timer" aria-label=${app.t("decision.time_left", { time: fmt(left) })}>
-    ⏱ ${fmt(left)}${bank && prompt.bank_ms ? html` <span class="muted">${app.t("decision.bank", { time: fmt(prompt.bank_ms) })}</span>` : ""}
+    ${fmt(left)}${bank && prompt.bank_ms ? html` <span class="muted">${app.t("decision.bank", { time: fmt(prompt.bank_ms) })}</span>` : ""}
   </span>`;
 }
 
@@ -60,7 +60,7 @@ function Presence({ ts, s }) {
   return html`<span class=${`presence p-${cls}`} title=${label} aria-label=${label}>${glyph}<span class="plabel">${label}</span></span>`;
 }
 
-function Seat({ ts, view, s, style }) {
+function Seat({ ts, view, s }) {
   const t = app.t;
   const seat = view ? view.seats[s] : null;
   const p = ts.prompt || (view && view.decision);
@@ -78,7 +78,7 @@ function Seat({ ts, view, s, style }) {
     else if (s === ts.you) known = t("seat.only_you");
   }
   const classes = ["seat", s === ts.you ? "me" : "", pivot ? "pivot" : "", role || "", view && view.announcer === s ? "announcer" : ""].join(" ");
-  return html`<section class=${classes} style=${style} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
+  return html`<section class=${classes} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
     <header>
       <${Presence} ts=${ts} s=${s} />
       <b class="who">${ts.name(s)}</b>
@@ -134,19 +134,27 @@ function Board({ ts, view }) {
   </div>`;
 }
 
+// Seats sit around the square, clockwise from the viewer at the bottom:
+// (bottom extras each side, seats per side column, top row) by seat count.
+const LAYOUT = { 4: [0, 1, 1], 5: [0, 1, 2], 6: [0, 1, 3], 7: [0, 2, 2], 8: [0, 2, 3], 9: [0, 2, 4], 10: [1, 2, 3], 11: [1, 2, 4], 12: [1, 2, 5] };
+
 export function Ring({ ts, view }) {
   const n = view ? view.seats.length : ts.info ? ts.info.settings.seats : 0;
   const base = ts.seated ? ts.you : 0;
-  const seatsEls = [];
-  for (let k = 0; k < n; k++) {
-    const s = (base + k) % n;
-    const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
-    const style = { "--x": `${50 + 41 * Math.cos(angle)}%`, "--y": `${50 + 38 * Math.sin(angle)}%` };
-    seatsEls.push(html`<${Seat} key=${s} ts=${ts} view=${view} s=${s} style=${style} />`);
-  }
+  const [be, side, top] = LAYOUT[n] || [0, Math.floor((n - 1) / 3), n - 1 - 2 * Math.floor((n - 1) / 3)];
+  const at = (k) => (base + k) % n;
+  const seat = (k) => { const s = at(k); return html`<${Seat} key=${s} ts=${ts} view=${view} s=${s} />`; };
+  const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
+  const bottom = [...range(1, be + 1).reverse(), 0, ...range(n - be, n).reverse()];
+  const left = range(be + 1, be + 1 + side).reverse();
+  const topRow = range(be + 1 + side, be + 1 + side + top);
+  const right = range(be + 1 + side + top, be + 1 + 2 * side + top);
   return html`<div class=${`ring n${n}`}>
+    <div class="r-top">${topRow.map(seat)}</div>
+    <div class="r-left">${left.map(seat)}</div>
     <${Board} ts=${ts} view=${view} />
-    ${seatsEls}
+    <div class="r-right">${right.map(seat)}</div>
+    <div class="r-bottom">${bottom.map(seat)}</div>
   </div>`;
 }
 

@@ -1,0 +1,138 @@
+"""Fixtures for the browser tests: a real server (its own trio loop in a
+thread, the real store, the shipped web client) and Debian's Chromium
+driven by Playwright.
+
+Without Chromium the tests skip with the reason, except in CI (`CI` set),
+where they fail: `.ci/run` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterator
+
+import pytest
+import trio
+
+from oriente.clients.web import mounts
+from oriente.server.app import App
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+class ServerThread:
+    """An `App` with the web client on 127.0.0.1 in a thread of its own;
+    `spawn` starts a coroutine in its loop (scripted bots), `call` runs one
+    to completion and returns its result."""
+
+    def __init__(self, store: str, bot_delay: float = 0.0) -> None:
+        self.app = App(store, port=0, web=mounts(), bot_delay=bot_delay)
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._token: Any = None
+        self._nursery: trio.Nursery | None = None
+        self._thread = threading.Thread(target=self._main, daemon=True)
+
+    @property
+    def port(self) -> int:
+        assert self.app.port is not None
+        return self.app.port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> "ServerThread":
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._token = trio.lowlevel.current_trio_token()
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                await nursery.start(self.app.run)
+                self._ready.set()
+                await self.app.stopped.wait()
+                nursery.cancel_scope.cancel()
+        try:
+            trio.run(run)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
+            self._error = exc
+            self._ready.set()
+
+    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        assert self._nursery is not None
+        trio.from_thread.run_sync(self._nursery.start_soon, fn, *args, trio_token=self._token)
+
+    def call(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        return trio.from_thread.run(fn, *args, trio_token=self._token)
+
+    def stop(self) -> None:
+        if self._token is not None:
+            try:
+                trio.from_thread.run_sync(self.app.stop, trio_token=self._token)
+            except trio.RunFinishedError:
+                pass
+        self._thread.join(15)
+
+
+@pytest.fixture
+def server() -> Iterator[ServerThread]:
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = ServerThread(str(Path(tmp) / "store.sqlite")).start()
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
+        pytest.skip("Chromium is not installed (apt-get install chromium); the browser tests need it")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("Playwright for Python is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh profile (no stored names or tokens) at a desktop size."""
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = context.new_page()
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))  # type: ignore[attr-defined]
+    pg.set_default_timeout(15_000)
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -1,0 +1,94 @@
+"""Scripted protocol bots for the browser tests: each follows a plan, so a
+game against them goes the same way every time."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import trio
+
+from ..e2e.wsclient import Client, open_client
+
+Plan = Callable[[dict, int], dict | None]
+
+
+def passer(prompt: dict, seat: int) -> dict | None:
+    """Pass where passing is allowed; otherwise the first legal answer."""
+    options = [c for c in prompt.get("legal", []) if c.get("decision") == prompt["id"]]
+    passes = [c for c in options if c["type"] == "Pass"]
+    return (passes or options or [None])[0]
+
+
+def attacker_of(target: int) -> Plan:
+    """Announce an attack on `target` whenever asked to announce; else pass."""
+    def plan(prompt: dict, seat: int) -> dict | None:
+        if prompt["topic"] == "announce":
+            for c in prompt.get("legal", []):
+                if c["type"] == "Announce" and c["action"]["kind"] == "attack" and c["action"]["target"] == target:
+                    return c
+        return passer(prompt, seat)
+    return plan
+
+
+def randomly(rng: random.Random) -> Plan:
+    def plan(prompt: dict, seat: int) -> dict | None:
+        options = [c for c in prompt.get("legal", []) if c.get("decision") == prompt["id"]]
+        return rng.choice(options) if options else None
+    return plan
+
+
+async def play(port: int, table: str, seat: int, name: str, plan: Plan, *, accept_deals: bool = False,
+               log: list | None = None) -> None:
+    """Join `seat` and answer every decision that waits on it by `plan`,
+    accepting every deal it is a party to if asked, until the game ends."""
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()
+        reply = await c.request({"t": "join", "table": table, "name": name, "seat": seat})
+        assert reply["t"] == "ok", reply
+        answered: set = set()
+        accepted: set = set()
+        while True:
+            f = await c.recv(timeout=120)
+            if log is not None:
+                log.append(f)
+            if f["t"] != "events":
+                continue
+            if any(e["type"] == "TableFinished" for e in f["events"]):
+                return
+            prompt = f.get("prompt")
+            if not prompt:
+                continue
+            if accept_deals:
+                for cmd in prompt.get("legal", []):
+                    if cmd["type"] == "AcceptDeal" and cmd["deal"] not in accepted:
+                        accepted.add(cmd["deal"])
+                        await c.send({"t": "act", "table": table, "cmd": cmd})
+            key = (prompt["id"], prompt.get("pivot"))
+            if prompt.get("pivot") == seat and key not in answered:
+                answered.add(key)
+                cmd = plan(prompt, seat)
+                if cmd is not None:
+                    await c.send({"t": "act", "table": table, "cmd": cmd})
+
+
+async def create(port: int, **settings: Any) -> str:
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()
+        reply = await c.request({"t": "create_table", **settings})
+        assert reply["t"] == "ok", reply
+        return reply["table"]
+
+
+async def record(port: int, table: str) -> dict:
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()
+        with trio.fail_after(30):
+            while True:
+                reply = await c.request({"t": "record", "table": table})
+                if reply["t"] == "ok":
+                    return reply["record"]
+                await trio.sleep(0.1)
