@@ -1,0 +1,42 @@
+"""The committed build of the web client (clients/web/dist) is what its
+sources build to: rebuilt with the pinned esbuild and compared byte for
+byte. Skips without Node.js, except in CI, where it fails."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+
+
+def _node() -> tuple[str, str]:
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check that clients/web/dist is fresh")
+        pytest.skip("Node.js (node and npm) is not installed; it is needed only to rebuild the web client")
+    if not (WEB / "node_modules" / "esbuild").is_dir():
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True, timeout=300,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return node, npm
+
+
+def test_the_committed_build_is_fresh() -> None:
+    node, _ = _node()
+    run = subprocess.run([node, "build.mjs", "--check"], cwd=WEB, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr + run.stdout
+
+
+def test_the_page_loads_nothing_from_elsewhere() -> None:
+    """No CDN, no fonts from outside: every URL in the built files is local."""
+    for name in ("index.html", "app.js", "app.css"):
+        text = (WEB / "dist" / name).read_text(encoding="utf-8")
+        for url in ("http://", "https://", "//cdn", "//fonts."):
+            hits = [i for i in range(len(text)) if text.startswith(url, i)]
+            allowed = [i for i in hits if text[i:i + 40].startswith(("http://www.w3.org", "https://www.w3.org"))]
+            assert hits == allowed, f"{name} refers to {text[hits[0]:hits[0] + 60]!r}"

@@ -1,0 +1,88 @@
+"""The page and the Python narrator tell every event in the same words.
+
+Both read the same catalogue (clients/i18n/LANG.json); the logic that picks
+templates exists twice, in clients/narrate.py and clients/web/src/narrate.js.
+Node runs the page's narrator over every projected event of several games,
+for several viewers, in every language, and the lines must be equal."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from oriente.clients.narrate import LANGUAGES, Narrator
+from oriente.clients.randomplay import random_move
+from oriente.server.rules import EVERYONE, SPECTATOR, Game, GameConfig, project
+from oriente.server.rules.reference import reference
+
+from ..clients.test_narrate import _deal_game
+
+WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+
+SCRIPT = """
+import { readFileSync } from "node:fs";
+import { Narrator } from "%(narrate)s";
+const input = JSON.parse(readFileSync(0, "utf8"));
+const ref = input.reference;
+const kinds = new Map(ref.kinds.map((k) => [k.kind, k]));
+const cards = {
+  kind: (c) => ref.cards[c].kind,
+  name: (c, lang) => { const k = kinds.get(ref.cards[c].kind); const n = k.name[lang] ?? k.name.en;
+                       return k.kind === "treasure" ? `${n} ${ref.cards[c].value}` : n; },
+};
+const out = {};
+for (const lang of input.languages) {
+  const n = new Narrator(input.catalogues[lang], input.catalogues.en, cards);
+  out[lang] = input.events.map(([e, viewer]) => n.narrate(e, viewer));
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def _games() -> list[Game]:
+    games = [_deal_game()]
+    for seats, seed in ((4, 1), (6, 2), (8, 3), (12, 4), (5, 9)):
+        game = Game(GameConfig(seats=seats, seed=seed))
+        rng = random.Random(seed)
+        while (move := random_move(game.state, rng)) is not None:
+            game.apply(*move)
+        games.append(game)
+    return games
+
+
+def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check the page's narrator")
+        pytest.skip("Node.js is not installed; it runs the page's narrator here")
+    events = []
+    for game in _games():
+        for e in game.events:
+            for viewer in (SPECTATOR, EVERYONE, 0, 1):
+                events.append([project(e, viewer), viewer if isinstance(viewer, int) else None])
+    events.append([{"type": "Chat", "seat": 1, "name": "bob", "text": "<b>hi</b>", "seq": 3}, None])
+    events.append([{"type": "SeatPresence", "seat": 2, "connected": False, "seq": 4}, None])
+    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+                  for lang in LANGUAGES}
+    script = tmp_path / "narrate.mjs"
+    script.write_text(SCRIPT % {"narrate": (WEB / "src" / "narrate.js").as_uri()})
+    run = subprocess.run([node, str(script)], input=json.dumps({
+        "reference": reference(), "languages": list(LANGUAGES), "catalogues": catalogues, "events": events,
+    }), capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    page = json.loads(run.stdout)
+    for lang in LANGUAGES:
+        narrator = Narrator(lang)
+        python = [narrator.table_event(e) if e["type"] in ("Chat", "SeatPresence") else narrator.narrate(e, v)
+                  for e, v in events]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
+        assert not any(line.startswith(narrator.t("unknown", type="", fields="")[:8]) for line in python)
+    assert len(events) > 5000
