@@ -54,7 +54,6 @@ _TYPES = {
     ".css": "text/css; charset=utf-8",
     ".json": "application/json; charset=utf-8",
     ".svg": "image/svg+xml",
-    ".png": "image/png",
     ".ico": "image/x-icon",
     ".woff2": "font/woff2",
     ".txt": "text/plain; charset=utf-8",

@@ -545,6 +545,11 @@ async def _table_session(book: Book, s: Session) -> None:
     frames = await eve.send({"t": "record", "id": "s6", "table": table})
     book.server("server/error/record_not_finished", expect(frames, "error")[0],
                 "The record exists once the game has ended.")
+    frames = await eve.send({"t": "add_bots", "id": "s7", "table": table, "token": "not-a-token",
+                             "policy": "heuristic", "count": None}, "client/add_bots",
+                            "Fill free seats of an open table with the server's own bots, for a seated player.")
+    book.server("server/error/bots_unavailable", expect(frames, "error")[0],
+                "A server that runs no bots says so; the welcome frame lists the kinds it has.")
 
 
 async def _finished_table(book: Book, s: Session) -> None:

@@ -30,6 +30,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "act": {"t": "act", "id": 11, "table": TABLE, "cmd": {"type": "Pass", "decision": 3}},
     "chat": {"t": "chat", "id": 12, "table": TABLE, "text": "hi"},
     "record": {"t": "record", "id": 13, "table": TABLE},
+    "add_bots": {"t": "add_bots", "id": 14, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "policy": "heuristic", "count": 2},
 }
 
 
