@@ -1,0 +1,140 @@
+"""Regenerates docs/screenshots/*.png: the web client's key screens.
+
+A server with the web client (its own process, a fresh store), the
+server's bots, and Debian's Chromium through Playwright:
+
+    .venv/bin/python docs/screenshots.py
+
+lobby (wide and on a phone), a 4-seat table mid-game with a decision
+waiting, the deal builder, a 12-seat table, the card reference, the end
+of a game, a replay seen by everyone, and a table in German and French.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parent / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def start_server(store: str, delay: float) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "oriente.server.cli", "serve", "--port", "0", "--store", store,
+                             "--quiet", "--bot-delay", str(delay)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline().split("ws://127.0.0.1:")[1].split()[0])
+    return proc, f"http://127.0.0.1:{port}/"
+
+
+def create(page: Any, url: str, name: str, seats: int, bots: int, preset: str = "normal", table: str = "") -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    page.fill("#name", name)
+    form = page.locator("form.create")
+    form.locator("input").first.fill(table)
+    form.locator("select").nth(0).select_option(str(seats))
+    form.locator("select").nth(1).select_option(preset)
+    form.locator("select").nth(2).select_option(str(bots))
+    form.get_by_role("button").last.click()
+    page.wait_for_selector(".seat.me")
+
+
+def wait_for_choice(page: Any, timeout: float = 60) -> bool:
+    end = time.time() + timeout
+    while time.time() < end:
+        if page.locator(".decision.mine .choices button").count():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        proc, url = start_server(str(Path(tmp) / "shots.sqlite"), 0.4)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        try:
+            wide = browser.new_context(viewport={"width": 1440, "height": 1000}, device_scale_factor=1)
+            page = wide.new_page()
+            # A finished bot game first, so the lobby lists every state.
+            create(page, url, "Ren", 5, 4, "bots", "Bots only")
+            page.wait_for_selector(".result", timeout=120_000)
+            page.screenshot(path=str(OUT / "game-over.png"), full_page=True)
+            finished = page.url.split("/t/")[1]
+
+            create(page, url, "Luca", 4, 3, "relaxed", "Evening game")
+            wait_for_choice(page)
+            page.goto(url)
+            page.wait_for_selector(".table-row")
+            page.screenshot(path=str(OUT / "lobby.png"), full_page=True)
+            page.go_back()
+            wait_for_choice(page)
+            page.screenshot(path=str(OUT / "table-4.png"), full_page=True)
+            page.get_by_role("tab", name="Deals").click()
+            page.get_by_role("button", name="Propose a deal").click()
+            builder = page.locator("form.builder")
+            builder.get_by_role("button", name="+ a card").click()
+            row = builder.locator("fieldset").nth(0)
+            row.locator("select").nth(2).select_option(index=2)
+            row.locator("select").nth(1).select_option(index=1)
+            row.locator("input").fill("for your support in the next fight")
+            builder.get_by_role("button", name="+ a promise").click()
+            prom = builder.locator("fieldset").nth(1)
+            prom.locator("select").nth(1).select_option(index=2)
+            prom.locator("select").nth(2).select_option("no_attack")
+            prom.locator("select").nth(3).select_option(index=2)
+            prom.locator("input").fill("I will not attack you this season")
+            page.screenshot(path=str(OUT / "deal-builder.png"), full_page=True)
+            page.get_by_role("button", name="Cards").click()
+            page.wait_for_selector(".dialog")
+            page.screenshot(path=str(OUT / "card-reference.png"))
+            page.keyboard.press("Escape")
+
+            create(page, url, "Luca", 12, 11, "normal", "Twelve lords")
+            wait_for_choice(page, 90)
+            page.screenshot(path=str(OUT / "table-12.png"), full_page=True)
+
+            page.goto(f"{url}#/r/{finished}?as=all")
+            page.wait_for_selector("#replay-pos")
+            for _ in range(25):
+                page.keyboard.press("ArrowRight")
+            time.sleep(0.3)
+            page.screenshot(path=str(OUT / "replay.png"), full_page=True)
+
+            for lang in ("de", "fr"):
+                page.goto(f"{url}#/t/{finished}")
+                page.select_option("#lang", lang)
+                page.wait_for_selector(".result")
+                time.sleep(0.3)
+                page.screenshot(path=str(OUT / f"game-over-{lang}.png"), full_page=True)
+            page.select_option("#lang", "en")
+            wide.close()
+
+            phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True,
+                                        device_scale_factor=2)
+            page = phone.new_page()
+            page.goto(url)
+            page.wait_for_selector("[data-ready]")
+            page.screenshot(path=str(OUT / "lobby-phone.png"))
+            create(page, url, "Mika", 4, 3, "normal", "On the bus")
+            wait_for_choice(page)
+            page.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
+            phone.close()
+        finally:
+            browser.close()
+            proc.terminate()
+            proc.wait(10)
+    for path in sorted(OUT.glob("*.png")):
+        print(path.relative_to(OUT.parent.parent))
+
+
+if __name__ == "__main__":
+    main()
