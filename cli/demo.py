@@ -116,17 +116,18 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
 WATCH_DELAY = 1.2
 
 
-def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str, delay: float,
-         quiet: bool, play: bool, name: str, quick: bool = False, watch: bool = False, port: int = 0) -> int:
+def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
+         delay: float | None, quiet: bool, play: bool, name: str, quick: bool = False, watch: bool = False,
+         port: int = 0) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if watch:
         trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
-                                   delay=max(delay, WATCH_DELAY), out=out, port=port,
+                                   delay=WATCH_DELAY if delay is None else delay, out=out, port=port,
                                    watch=lambda record: _finish(record, record_path, print)))
         return 0
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
-                                            delay=delay, out=out))
+                                            delay=0.05 if delay is None else delay, out=out))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
                              policy=policy, name=name, quick=quick)

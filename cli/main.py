@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the game record (default records/demo-TABLE.json)")
     demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
     demo.add_argument("--bots", choices=("heuristic", "random"), default="heuristic", help="bot policy")
-    demo.add_argument("--delay", type=float, default=0.05, help="seconds a bot waits before answering")
+    demo.add_argument("--delay", type=float, default=None,
+                      help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")
     demo.add_argument("--name", default=None, help="your name with --play")
     demo.add_argument("--timers", choices=("people", "quick"), default="people",

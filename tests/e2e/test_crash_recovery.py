@@ -201,6 +201,9 @@ async def test_health_and_metrics_over_plain_http(server_process):
     assert (status, body) == (200, "ok\n")
     status, body = await http_get(srv.port, "/metrics")
     assert status == 200 and "oriente_frames_out_total" in body and 'oriente_tables{status="open"} 0' in body
+    # `oriente serve` serves the web client on the same port (PROTOCOL.md 13).
     status, body = await http_get(srv.port, "/")
-    assert status == 426 and "oriente.v1" in body
+    assert status == 200 and 'src="/app.js"' in body
+    status, body = await http_get(srv.port, "/nowhere")
+    assert status == 404
     srv.terminate()

@@ -82,6 +82,11 @@ async def test_files_are_gzipped_and_revalidated_by_etag(site: App) -> None:
     assert status == 200 and raw == plain  # no gzip for a client that did not ask
 
 
+async def test_without_the_web_client_plain_http_still_gets_426(server: App) -> None:
+    status, _, body = await http_get(server.port, "/")
+    assert status == 426 and b"oriente.v1" in body
+
+
 async def test_unknown_paths_are_404_and_health_still_answers(site: App) -> None:
     assert (await http_get(site.port, "/no/such/file.js"))[0] == 404
     assert (await http_get(site.port, "/../server/app.py"))[0] == 404
