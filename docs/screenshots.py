@@ -93,7 +93,7 @@ def main() -> None:
             prom.locator("select").nth(3).select_option(index=2)
             prom.locator("input").fill("I will not attack you this season")
             page.screenshot(path=str(OUT / "deal-builder.png"), full_page=True)
-            page.get_by_role("button", name="Cards").click()
+            page.get_by_role("button", name="Cards", exact=True).click()
             page.wait_for_selector(".dialog")
             page.screenshot(path=str(OUT / "card-reference.png"))
             page.keyboard.press("Escape")

@@ -56,9 +56,9 @@ def replay_steps(record: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         merged.append((e["seq"], None, e))
     merged.sort(key=lambda m: m[0])
     current = 0
-    for seq, step, e in merged:
-        if step is not None:
-            current = step
+    for seq, owner, e in merged:
+        if owner is not None:
+            current = owner
         steps[current]["events"].append({**e, "seq": seq})
     return {
         "format": "oriente.replay.v1",

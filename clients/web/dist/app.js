@@ -148,7 +148,7 @@ var gs=Object.defineProperty;var $s=(s,e,t)=>e in s?gs(s,e,{enumerable:!0,config
     </header>
     ${i&&$`<div class="hand">
       <div class="inh">
-        ${i.empty?$`<span class="card empty m" aria-label=${n("seat.empty")}></span>`:$`<${F} card=${i.inhabitant} mine=${!i.revealed&&i.inhabitant!==null} />`}
+        ${i.empty?$`<span class="card empty m" aria-label=${n("seat.empty")}></span>`:$`<${F} card=${i.inhabitant} mine=${t===s.you&&!i.revealed&&i.inhabitant!==null} />`}
         <span class="small muted">${i.empty?n("seat.empty"):i.revealed?n("seat.revealed"):n("seat.face_down")}</span>
       </div>
       <div class="pile" aria-label=${n("seat.pile_aria",{n:m.length,points:u})}>

@@ -91,7 +91,7 @@ function Seat({ ts, view, s }) {
     ${seat && html`<div class="hand">
       <div class="inh">
         ${seat.empty ? html`<span class="card empty m" aria-label=${t("seat.empty")}></span>`
-          : html`<${Card} card=${seat.inhabitant} mine=${!seat.revealed && seat.inhabitant !== null} />`}
+          : html`<${Card} card=${seat.inhabitant} mine=${s === ts.you && !seat.revealed && seat.inhabitant !== null} />`}
         <span class="small muted">${seat.empty ? t("seat.empty") : seat.revealed ? t("seat.revealed") : t("seat.face_down")}</span>
       </div>
       <div class="pile" aria-label=${t("seat.pile_aria", { n: pile.length, points })}>
