@@ -56,7 +56,7 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     out: Callable[[str], None], person: bool = False, quick: bool = False,
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
-                    watch: Callable[[dict[str, Any]], None] | None = None, port: int = 0) -> dict[str, Any]:
+                    watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0) -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
     spectator; return the finished game's record. With `watch`, the server
     also serves the web client, says where to watch, hands the record to

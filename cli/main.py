@@ -115,10 +115,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import trio
 
+    from oriente.clients.web import mounts
     from oriente.server.app import App, serve_until_signalled
     from oriente.server.stores import StoreLocked
-
-    from oriente.clients.web import mounts
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")

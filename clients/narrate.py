@@ -21,24 +21,34 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from oriente.server.rules.reference import card_name_in, kind_id
 
 Viewer = int | str | None
 Label = Callable[[Any], str]
 
-__all__ = ["narrate", "describe_result", "action_phrase", "narrate_table_event", "Narrator", "catalogue",
-           "LANGUAGES", "TABLE_EVENTS", "KNOWN_TYPES"]
+__all__ = [
+    "KNOWN_TYPES",
+    "LANGUAGES",
+    "TABLE_EVENTS",
+    "Narrator",
+    "action_phrase",
+    "catalogue",
+    "describe_result",
+    "narrate",
+    "narrate_table_event",
+]
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
 LANGUAGES = ("en", "de", "fr")
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, Any]:
     """The whole catalogue of one language (narration and page texts)."""
     return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
@@ -249,7 +259,8 @@ class Narrator:
                       card=self.name(e.get("card")))
 
     def _e_InhabitantDrawn(self, e: dict, viewer: Viewer) -> str:
-        return self.t("InhabitantDrawn", seat=self.seat(e["seat"]), secret=self.secret(e.get("card"), e["seat"], viewer))
+        return self.t("InhabitantDrawn", seat=self.seat(e["seat"]),
+                      secret=self.secret(e.get("card"), e["seat"], viewer))
 
     def _e_TransformationBegan(self, e: dict, viewer: Viewer) -> str:
         seen = [(s, c) for s, c in e.get("taken") or [] if c is not None]
@@ -394,7 +405,8 @@ class Narrator:
 
     def _e_DealProposed(self, e: dict, viewer: Viewer) -> str:
         others = [s for s in e.get("parties") or [] if s != e.get("proposer")]
-        parts = [self.transfer(t) for t in e.get("transfers") or []] + [self.promise(p) for p in e.get("promises") or []]
+        parts = [*(self.transfer(t) for t in e.get("transfers") or []),
+                 *(self.promise(p) for p in e.get("promises") or [])]
         args = {"proposer": self.seat(e["proposer"]), "deal": e["deal"], "others": self.seats(others),
                 "parts": self.list(parts)}
         if e.get("note"):

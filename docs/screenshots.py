@@ -25,7 +25,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 
 def start_server(store: str, delay: float) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "oriente.server.cli", "serve", "--port", "0", "--store", store,
+    proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", store,
                              "--quiet", "--bot-delay", str(delay)], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     port = int(proc.stdout.readline().split("ws://127.0.0.1:")[1].split()[0])

@@ -30,9 +30,10 @@ import json
 import logging
 import mimetypes
 import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Mapping
+from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from websockets.datastructures import Headers
@@ -73,7 +74,7 @@ class Asset:
     content_type: str
 
     @classmethod
-    def of(cls, body: bytes, content_type: str, compressible: bool = True) -> "Asset":
+    def of(cls, body: bytes, content_type: str, compressible: bool = True) -> Asset:
         packed = gzip.compress(body, 9, mtime=0) if compressible and len(body) > 256 else None
         if packed is not None and len(packed) >= len(body):
             packed = None

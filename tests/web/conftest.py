@@ -12,8 +12,9 @@ import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 import trio
@@ -55,7 +56,7 @@ class ServerThread:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
-    def start(self) -> "ServerThread":
+    def start(self) -> ServerThread:
         self._thread.start()
         self._ready.wait(30)
         if self._error is not None:
@@ -73,7 +74,7 @@ class ServerThread:
                 nursery.cancel_scope.cancel()
         try:
             trio.run(run)
-        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
+        except BaseException as exc:  # reported to the test thread
             self._error = exc
             self._ready.set()
 

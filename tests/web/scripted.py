@@ -4,7 +4,8 @@ game against them goes the same way every time."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import trio
 

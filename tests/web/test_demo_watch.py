@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 def test_demo_watch_serves_the_game_until_interrupted(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "oriente.server.cli", "demo", "--watch", "--seats", "4",
+    proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "demo", "--watch", "--seats", "4",
                              "--seed", "3", "--delay", "0", "--quiet", "--record", str(tmp_path / "r.json")],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             stdin=subprocess.DEVNULL)
