@@ -136,17 +136,30 @@ class GetRecord(_Msg, tag="record"):
 class AddBots(_Msg, tag="add_bots"):
     """Fill free seats of an open table with the server's own bots, on
     behalf of a seated player (the token). `count` null: every free seat.
-    `policy` names one of the kinds the welcome frame lists in `bots`."""
+    `policy` names one of the kinds the welcome frame lists in `bots` for
+    the table's game; null: the first of them (the game's default)."""
 
     table: str
     token: str
-    policy: str = "heuristic"
+    policy: str | None = None
     count: int | None = None
+
+
+class Rematch(_Msg, tag="rematch"):
+    """Play an ended table's game again, on behalf of one of its players
+    (the token): a new table with the same settings and a new seed, the
+    server's bots at their seats again. The first request creates it and
+    the old table's viewers hear of it (RematchOffered); every request is
+    answered as a join of the requester's own seat at the new table."""
+
+    table: str
+    token: str
+    views: bool = False
 
 
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
-    | Act | Chat | GetRecord | AddBots
+    | Act | Chat | GetRecord | AddBots | Rematch
 )
 
 CLIENT_TYPES = tuple(
@@ -156,9 +169,10 @@ CLIENT_TYPES = tuple(
 
 # -- server messages ------------------------------------------------------------
 
-def welcome(server: str, limits: dict[str, Any], bots: list[str] | None = None) -> dict[str, Any]:
-    """`bots`: the kinds of server bots `add_bots` offers (absent: none)."""
-    frame = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
+def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """`bots`: per game, the kinds of server bots `add_bots` offers (absent:
+    the server runs none)."""
+    frame: dict[str, Any] = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
              "server": server, "limits": limits}
     if bots:
         frame["bots"] = bots

@@ -20,14 +20,11 @@ from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
 from .bots import BotRunner
-from .game_port import GamePort
+from .game_port import SPECTATOR, GamePort
 from .games import PORTS
 from .lobby import Lobby
 from .metrics import Metrics
-from .policies import POLICIES
-from .rules import EVERYONE, SPECTATOR
-from .rules.reference import reference
-from .rules.steps import replay_steps
+from .replays import replay_steps, viewer_of
 from .stores import SQLiteStore
 from .transport import Limits, Transport
 from .web import WebSite
@@ -81,7 +78,9 @@ class App:
                 async with trio.open_nursery() as tables:
                     self.lobby = Lobby(self.games, store, tables)
                     self.recovered = await self.lobby.recover()
-                    bots = BotRunner(POLICIES, tables, delay=self.bot_delay) if self.bots else None
+                    bots = BotRunner(tables, delay=self.bot_delay) if self.bots else None
+                    if bots is not None:
+                        bots.recover(self.lobby.tables.values())
                     site = self._site(self.lobby) if self.web is not None else None
                     transport = Transport(self.lobby, self.metrics, self.limits, web=site,
                                           allow_origins=self.allow_origins, bots=bots)
@@ -107,26 +106,23 @@ class App:
         self.stopped.set()
 
     def _site(self, lobby: Lobby) -> WebSite:
-        """The web client's files, the card reference, and finished games
-        step by step (`/data/replay/TABLE.json?as=SEAT|spectator|all`)."""
+        """The web client's files, each game's reference data
+        (`/data/GAME/reference.json`), and ended games step by step
+        (`/data/replay/TABLE.json?as=SEAT|spectator|all`)."""
 
         async def replay(tail: str, query: Mapping[str, str]) -> dict[str, Any] | None:
-            table_id = tail.removesuffix(".json")
-            record = await lobby.record(table_id)
+            record = await lobby.record(tail.removesuffix(".json"))
             if record is None or record.get("result") is None:
                 return None
-            who = query.get("as", SPECTATOR)
-            viewer: int | str
-            if who in (SPECTATOR, EVERYONE):
-                viewer = who
-            elif who.isdigit() and int(who) < record["config"]["seats"]:
-                viewer = int(who)
-            else:
+            port = self.games.get(record.get("game", M.DEFAULT_GAME))
+            viewer = viewer_of(query.get("as", SPECTATOR), len(record.get("names") or []))
+            if port is None or viewer is None:
                 return None
-            return await trio.to_thread.run_sync(replay_steps, record, viewer)
+            return await trio.to_thread.run_sync(replay_steps, port, record, viewer)
 
         assert self.web is not None
-        return WebSite(self.web, data={"/data/cards.json": reference}, dynamic={"/data/replay/": replay})
+        data = {f"/data/{name}/reference.json": port.reference for name, port in self.games.items()}
+        return WebSite(self.web, data=data, dynamic={"/data/replay/": replay})
 
     async def _heartbeat(self, store: SQLiteStore) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume

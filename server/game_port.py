@@ -35,10 +35,18 @@ What every port guarantees, and what the actor may do with what it gets:
 
 Viewers are a seat number, `"spectator"` (public information only) or
 `"all"` (everything: the record after the end).
+
+Bots. A port names the reference bots the server may seat for its game
+(`policies`) and says what such a bot sends (`bot_move`), from the frames
+its seat receives (the seat's own view and prompt) and nothing else, so a
+server bot knows no more than a person in that seat. `proxy_command`, the
+bot that plays an away seat, is the same reference play on the seat's view
+and prompt, with a generator seeded by the decision.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -48,6 +56,9 @@ Viewer = int | str
 
 # The seat number of commands the table itself sends: a timeout.
 TABLE_SEAT = -1
+# The viewers that are not a seat.
+SPECTATOR = "spectator"
+EVERYONE = "all"
 
 
 class RulesRejection(Exception):
@@ -101,6 +112,18 @@ class Waiting:
     timer: str
 
 
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """What a bot sends now (`command`), and which answer it is (`key`). A
+    decision stays open over several frames (other seats' moves, chat), so
+    a bot would answer it again and again: the bot runner sends each key
+    once. Two moves with the same key are the same answer (the decision and
+    the seat, a reply to one offer); an offer made in a window has its own."""
+
+    key: tuple[Any, ...]
+    command: dict[str, Any]
+
+
 class GamePort(Protocol):
     """One game behind the seam. See the module docstring for the rules every
     method keeps; `server/games/oriente.py` is the reference port and
@@ -111,6 +134,10 @@ class GamePort(Protocol):
 
     seats: range
     """The seat counts the game is played with; the lobby refuses others."""
+
+    policies: tuple[str, ...]
+    """The reference bots the server may seat at this game's tables
+    (`add_bots`), the default first; empty if it has none."""
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -124,6 +151,18 @@ class GamePort(Protocol):
 
     def start(self, config: Any) -> tuple[Any, list[PlainEvent]]:
         """A new game state from `GameSetup.config`, and the events of the start."""
+        ...
+
+    def restart(self, record: Mapping[str, Any]) -> tuple[Any, list[PlainEvent]]:
+        """What `start` gave, from a record's `config` (`GameSetup.record`):
+        the same state and events, so that re-applying the record's commands
+        replays the game (a replay steps through it this way)."""
+        ...
+
+    def reference(self) -> dict[str, Any]:
+        """The game's public reference data, which depends on the code alone
+        (its cards: names, values, texts): clients draw the game from it
+        rather than copy the rules. Served as /data/NAME/reference.json."""
         ...
 
     def apply(self, state: Any, seat: int, command: Any) -> list[PlainEvent]:
@@ -171,4 +210,14 @@ class GamePort(Protocol):
     def proxy_command(self, state: Any, seat: int) -> dict[str, Any] | None:
         """What a reference bot would send for `seat` now, judging from that
         seat's own view and prompt only; None to let the silence apply."""
+        ...
+
+    def bot_move(self, policy: str, seat: int, view: dict[str, Any], prompt: dict[str, Any] | None,
+                 rng: random.Random, memo: dict[str, Any]) -> BotMove | None:
+        """What the reference bot `policy` (one of `policies`) playing `seat`
+        sends now, given the view and prompt of that seat's newest frame; or
+        None to wait. `rng` and `memo` are the bot's own, kept by the caller
+        for the whole game (a policy may note in `memo` what it must
+        remember between calls, such as the offers it made): the game state
+        holds no part of a bot."""
         ...

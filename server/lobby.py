@@ -15,6 +15,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import trio
@@ -24,7 +25,7 @@ from ..protocol.codec import decode_any
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .stores import Store
-from .table import ENDED, Table, TableError, TableSettings
+from .table import ENDED, Table, TableError, TableSettings, token_hash
 
 log = logging.getLogger("oriente.lobby")
 
@@ -41,6 +42,19 @@ class LobbyError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """An ended table's rematch for one of its players: the new `table`,
+    the player's `seat` and `name` at the old one, the server's bots of the
+    old table by seat, and whether this request `created` the new table."""
+
+    table: Table
+    seat: int
+    name: str
+    bots: dict[int, str]
+    created: bool
+
+
 class Lobby:
     def __init__(self, ports: Mapping[str, GamePort], store: Store, nursery: trio.Nursery,
                  *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S) -> None:
@@ -50,6 +64,8 @@ class Lobby:
         self.nursery = nursery
         self.wall = wall
         self.tables: dict[str, Table] = {}
+        self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
+        self._rematching = trio.Lock()
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)
@@ -114,6 +130,48 @@ class Lobby:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
             self.tables.pop(table.id, None)
+
+    async def rematch(self, table_id: str, token: str) -> Rematch:
+        """The rematch of ended table `table_id` for the player holding
+        `token` (LobbyError otherwise): the same settings with a new seed.
+        The first request creates it; the next ones get the same table
+        while it lives, so a table's players meet again at one table. The
+        ended table may be gone from memory: its settings and seats come
+        from the store then."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            status, meta = live.status, decode_any(live.meta())
+        else:
+            row = await self.store.table(table_id)
+            if row is None:
+                raise LobbyError("table/unknown", f"there is no table {table_id!r}")
+            status, meta = row.status, decode_any(row.meta)
+        if status not in ENDED:
+            raise LobbyError("rematch/not_ended", "a rematch is offered once the game has ended")
+        settings, _ = TableSettings.from_plain(meta["settings"])
+        slots = meta["slots"]
+        mine = token_hash(token)
+        seat = next((i for i, s in enumerate(slots) if s is not None and secrets.compare_digest(s[1], mine)), None)
+        if seat is None:
+            raise LobbyError("auth/bad_token", "that token holds no seat at this table")
+        bots = {i: s[2] for i, s in enumerate(slots) if s is not None and len(s) > 2 and s[2]}
+        async with self._rematching:
+            known = self.tables.get(self.rematches.get(table_id, ""))
+            if known is not None and known.status not in ENDED:
+                return Rematch(known, seat, slots[seat][0], bots, created=False)
+            port = self.ports.get(settings.game)
+            if port is None:
+                raise LobbyError("table/unknown_game", f"this server does not play {settings.game!r} any more")
+            seed = secrets.randbits(63)
+            try:
+                setup = port.configure(settings.seats, seed, settings.options, {})
+            except SettingsError as exc:
+                raise LobbyError(exc.code, exc.message) from None
+            table = await self.create(replace(settings, seed=seed, options=setup.options), setup)
+            self.rematches[table_id] = table.id
+            while len(self.rematches) > MAX_TABLES:
+                del self.rematches[next(iter(self.rematches))]
+        return Rematch(table, seat, slots[seat][0], bots, created=True)
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public]

@@ -44,7 +44,7 @@ RECORD_FORMAT = "oriente.record.v1"
 # Events the table itself records around the game; all of them are public.
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff",
+    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered",
 })
 # What a table's viewers are told when a bug ends it. The error itself stays
 # in the server's log: its text could name a hidden card.
@@ -104,14 +104,54 @@ class TableSettings:
 
 @dataclass(slots=True)
 class Slot:
+    """A taken seat. `bot`: the policy of the server's own bot that holds
+    it (None: a client holds it with its token)."""
+
     name: str
     token_hash: str
     connections: int = 0
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Disconnected:
     outbox: Outbox
+
+
+# Messages from the server's own parts, never from a client: the transport
+# only passes on the protocol's messages.
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """Seat one of the server's bots (`server/bots.py`): a join whose seat
+    the server owns, stored with the table so that a restarted server runs
+    the bot again. `seat` None takes the first free seat."""
+
+    id: str
+    name: str
+    policy: str
+    seat: int | None = None
+    views: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeBot:
+    """After a restart, the server's bot at `seat` takes its frames again
+    (no token: only the server can hold a bot's seat)."""
+
+    id: str
+    seat: int
+    views: bool = True
+    after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OfferRematch:
+    """Tell this ended table's viewers that `table` is its rematch, asked
+    for by `seat` (RematchOffered)."""
+
+    table: str
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,13 +252,19 @@ class Table:
                 await self._presence(viewer, -1)
 
     async def _handle(self, outbox: Outbox | None, msg: Any) -> None:
-        if isinstance(msg, Disconnected):
-            await self._disconnected(msg.outbox)
-            return
+        match msg:
+            case Disconnected():
+                await self._disconnected(msg.outbox)
+                return
+            case OfferRematch():
+                await self._offer_rematch(msg)
+                return
         assert outbox is not None
         match msg:
-            case M.Join():
+            case M.Join() | SeatBot():
                 await self._join(outbox, msg)
+            case ResumeBot():
+                await self._resume_bot(outbox, msg)
             case M.Leave():
                 await self._leave(outbox, msg)
             case M.Start():
@@ -308,11 +354,16 @@ class Table:
         return {
             "table": self.id, "game": self.settings.game, "status": self.status,
             "settings": self.settings.public_plain(self.setup.public),
-            "seats": [None if s is None else {"seat": i, "name": s.name, "connected": s.connections > 0,
-                                               "away": self.clock.seats[i].away}
-                      for i, s in enumerate(self.slots)],
+            "seats": [None if s is None else self._seat_info(i, s) for i, s in enumerate(self.slots)],
             "seq": self.seq, "result": self.result,
         }
+
+    def _seat_info(self, seat: int, slot: Slot) -> dict[str, Any]:
+        info = {"seat": seat, "name": slot.name, "connected": slot.connections > 0,
+                "away": self.clock.seats[seat].away}
+        if slot.bot is not None:
+            info["bot"] = slot.bot
+        return info
 
     # -- durability ----------------------------------------------------------------
 
@@ -338,9 +389,14 @@ class Table:
             self._commands.append(encode([command["seat"], command["cmd"]]))
         self._events.extend(r.body for r in records if r.kind == "event")
 
+    def meta(self) -> bytes:
+        """The table as the store keeps it: settings and seats."""
+        return self._meta()
+
     def _meta(self) -> bytes:
         return encode({"settings": self.settings.to_plain(),
-                       "slots": [None if s is None else [s.name, s.token_hash] for s in self.slots]})
+                       "slots": [None if s is None else [s.name, s.token_hash, *([s.bot] if s.bot else [])]
+                                 for s in self.slots]})
 
     async def create(self) -> None:
         """First write of a new table."""
@@ -349,7 +405,8 @@ class Table:
 
     # -- lobby phase -----------------------------------------------------------------
 
-    async def _join(self, outbox: Outbox, msg: M.Join) -> None:
+    async def _join(self, outbox: Outbox, msg: M.Join | SeatBot) -> None:
+        bot = msg.policy if isinstance(msg, SeatBot) else None
         if self.status != "open":
             self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
             return
@@ -371,9 +428,11 @@ class Table:
             self._reply(outbox, M.error(msg.id, "seat/taken", f"seat {seat} is taken"))
             return
         token = secrets.token_urlsafe(24)
-        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1)
+        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot)
         await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
-        event = {"type": "SeatTaken", "seat": seat, "name": name}
+        event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
+        if bot is not None:
+            event["bot"] = bot
         await self._commit(None, [event])
         self._publish([event])
         self.subscribers[outbox] = seat
@@ -471,6 +530,13 @@ class Table:
             self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
             return
         await self._subscribe(outbox, seat, msg)
+
+    async def _resume_bot(self, outbox: Outbox, msg: ResumeBot) -> None:
+        slot = self.slots[msg.seat] if 0 <= msg.seat < len(self.slots) else None
+        if slot is None or slot.bot is None:
+            self._reply(outbox, M.error(msg.id, "seat/not_bot", f"seat {msg.seat} is not the server's"))
+            return
+        await self._subscribe(outbox, msg.seat, msg)
 
     async def _spectate(self, outbox: Outbox, msg: M.Spectate) -> None:
         await self._subscribe(outbox, SPECTATOR, msg)
@@ -650,6 +716,14 @@ class Table:
         self._publish([event])
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
+    async def _offer_rematch(self, msg: OfferRematch) -> None:
+        """Everyone who watched this game hears of its rematch, once."""
+        if self.status not in ENDED:
+            return
+        event = {"type": "RematchOffered", "table": msg.table, "seat": msg.seat}
+        await self._commit(None, [event])
+        self._publish([event])
+
     def record(self) -> dict[str, Any]:
         """The game, fully revealed: its game and config (enough to replay the
         commands), commands, events, and the table's own events (names, chat)
@@ -692,7 +766,8 @@ class Table:
         except SettingsError as exc:
             raise TableError(f"table {table_id}: its stored settings no longer configure: {exc}") from None
         table = cls(table_id, replace(settings, options=setup.options), port, setup, store, wall=wall)
-        table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1]) for s in m["slots"]]
+        table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None)
+                       for s in m["slots"]]
         regenerated: list[dict[str, Any]] = []
         recorded: list[dict[str, Any]] = []
         for rec in records:

@@ -20,11 +20,11 @@ from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
 from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
+from .bots import BotError, BotRunner
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
-from .bots import BotError, BotRunner
-from .table import ENDED, Disconnected
+from .table import ENDED, Disconnected, OfferRematch
 from .web import WebSite, origin_allowed
 
 log = logging.getLogger("oriente.transport")
@@ -106,8 +106,7 @@ class Transport:
         conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
-        outbox.put(encode(M.welcome(self.server_name, self.limits.plain(),
-                                    self.bots.kinds if self.bots is not None else None)))
+        outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds())))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
@@ -126,6 +125,12 @@ class Transport:
                     table = self.lobby.get(table_id)
                     if table is not None:
                         await table.send(None, Disconnected(outbox))
+
+    def _bot_kinds(self) -> dict[str, list[str]] | None:
+        """Per game, the server bots `add_bots` offers; None without bots."""
+        if self.bots is None:
+            return None
+        return {name: list(port.policies) for name, port in sorted(self.lobby.ports.items()) if port.policies}
 
     async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
         """Send queued frames. The watchdog below evicts the client if one
@@ -232,6 +237,8 @@ class Transport:
                 outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
             case M.AddBots():
                 await self._add_bots(conn, msg)
+            case M.Rematch():
+                await self._rematch(conn, msg)
             case M.GetRecord():
                 await self._record(conn, msg)
             case _:  # pragma: no cover - the codec yields catalogue types only
@@ -263,3 +270,23 @@ class Transport:
             conn.outbox.put(encode(M.error(msg.id, exc.code, exc.message)))
             return
         conn.outbox.put(encode(M.ok(msg.id, seats=seats)))
+
+    async def _rematch(self, conn: _Conn, msg: M.Rematch) -> None:
+        """Find or create the rematch; the request that creates it seats the
+        server's bots again and tells the old table's viewers. Then the
+        requester joins its own seat, and the table answers as to a join."""
+        try:
+            rematch = await self.lobby.rematch(msg.table, msg.token)
+        except LobbyError as exc:
+            self._refuse(conn, msg.id, exc.code, exc.message)
+            return
+        table = rematch.table
+        if rematch.created:
+            if rematch.bots and self.bots is not None:
+                await self.bots.seat(table, rematch.bots)
+            old = self.lobby.get(msg.table)
+            if old is not None:
+                await old.send(None, OfferRematch(table=table.id, seat=rematch.seat))
+        conn.tables.add(table.id)
+        await table.send(conn.outbox, M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat,
+                                             views=msg.views))

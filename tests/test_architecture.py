@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GAME_AGNOSTIC = sorted([
     *(ROOT / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
-                                          "outbox.py", "metrics.py", "game_port.py")),
+                                          "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
+                                          "replays.py")),
     *(ROOT / "server" / "stores").glob("*.py"),
     ROOT / "server" / "games" / "__init__.py",
     ROOT / "protocol" / "messages.py",

@@ -604,6 +604,15 @@ async def _finished_table(book: Book, s: Session) -> None:
                 "Everything revealed: config (seed and deal), commands, events, table events, result.")
     frames = await fay.send({"t": "act", "id": 8, "table": table, "cmd": {"type": "Pass", "decision": 6}})
     book.server("server/error/game_over", expect(frames, "error")[0], "The game has ended.")
+    frames = await fay.send({"t": "rematch", "id": 9, "table": table, "token": fay_token}, "client/rematch",
+                            "Play the ended table's game again: a new table with the same settings.")
+    # Two actors answer: the old table tells its viewers, the new one seats fay.
+    by_type = {decode_any(f)["t"]: f for f in frames}
+    assert sorted(by_type) == ["events", "ok", "snapshot"], sorted(by_type)
+    book.server("server/events/rematch_offered", by_type["events"],
+                "The ended table's viewers hear of its rematch (a table event).")
+    book.server("server/ok/rematch", by_type["ok"],
+                "The reply to rematch is a join's: the requester's own seat at the new table, and its token.")
 
 
 async def _refusals(book: Book, s: Session) -> None:

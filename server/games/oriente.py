@@ -3,8 +3,9 @@
 Everything the table server needs to know about Oriente and nothing else:
 its options (a configured deal, R2.8, and the cap on open deal proposals,
 R8.6) and how an earlier revision of the protocol spelt them, its seat range
-(R1.4), its record's config, its silences, its time-bank refills (R10.3) and
-its reference bot for away seats.
+(R1.4), its record's config, its silences, its time-bank refills (R10.3),
+its card reference, and its reference bots (`server/policies`) for the
+server's own bots and for away seats.
 """
 
 from __future__ import annotations
@@ -15,8 +16,17 @@ from typing import Any
 
 import msgspec
 
-from ..game_port import TABLE_SEAT, GameSetup, PlainEvent, RulesRejection, SettingsError, Viewer, Waiting
-from ..policies import POLICIES
+from ..game_port import (
+    TABLE_SEAT,
+    BotMove,
+    GameSetup,
+    PlainEvent,
+    RulesRejection,
+    SettingsError,
+    Viewer,
+    Waiting,
+)
+from ..policies import POLICIES, Choose
 from ..rules import (
     TABLE,
     ConfigError,
@@ -33,6 +43,8 @@ from ..rules import (
     view,
 )
 from ..rules.config import MAX_SEATS, MIN_SEATS
+from ..rules.game import config_from_plain
+from ..rules.reference import reference as card_reference
 from ..rules.views import decision_views
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
@@ -40,6 +52,12 @@ assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts
 OPTIONS = ("deal", "max_open_proposals")
 DEFAULT_MAX_OPEN_PROPOSALS = 3
 MAX_OPEN_PROPOSALS = 20
+# The server's bots, the default first; away seats get the negotiator's proxy mode.
+BOT_POLICIES: tuple[str, ...] = ("heuristic", "negotiator", "random")
+PROXY_POLICY = "negotiator"
+assert set(BOT_POLICIES) == set(POLICIES)
+# Answers to a deal or a promise, open at any time to the seats they concern (R8).
+DEAL_ANSWERS = frozenset({"AcceptDeal", "DeclineDeal", "WithdrawDeal", "SettlePromise"})
 
 
 class Deal(msgspec.Struct, kw_only=True):
@@ -61,6 +79,7 @@ class OrientePort:
 
     name = "oriente"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
+    policies: tuple[str, ...] = BOT_POLICIES
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -107,6 +126,13 @@ class OrientePort:
         state, events = new_game(config)
         return state, [plain(e) for e in events]
 
+    def restart(self, record: Mapping[str, Any]) -> tuple[GameState, list[PlainEvent]]:
+        return self.start(config_from_plain(dict(record)))
+
+    def reference(self) -> dict[str, Any]:
+        """The cards as printed, in the rulebooks' three languages."""
+        return card_reference()
+
     def apply(self, state: GameState, seat: int, command: Any) -> list[PlainEvent]:
         try:
             cmd = command_from_plain(command)
@@ -146,12 +172,46 @@ class OrientePort:
         """The negotiator's proxy mode for an away seat (R10.3), from that
         seat's own view and prompt only (what its owner would see), so the
         proxy knows nothing its owner did not: it answers as the pivot only,
-        keeps the owner's promises and makes no deal in the owner's name."""
+        keeps the owner's promises and makes no deal in the owner's name.
+        The same reference play as `bot_move`, without offers."""
         prompt = decision_views(state, [seat])[seat]
         if not prompt or not prompt.get("legal"):
             return None
         rng = random.Random(hash((state.config.seed, seat, prompt["id"])) & 0xFFFFFFFF)
-        return POLICIES["negotiator"].as_proxy(view(state, seat), prompt, rng)
+        proxy = POLICIES[PROXY_POLICY]
+        move = _move(proxy.proxy or proxy.choose, None, view(state, seat), prompt, rng, None)
+        return move.command if move is not None else None
+
+    def bot_move(self, policy: str, seat: int, view: dict[str, Any], prompt: dict[str, Any] | None,
+                 rng: random.Random, memo: dict[str, Any]) -> BotMove | None:
+        """The policy's choice from the seat's newest frame: a deal answer at
+        any time (R8), an answer to the open decision (as its pivot, or
+        early where it may, R10.2), a fighter's Done (R10.2b1), or else a
+        deal it offers, once per decision, at the topics the policy
+        bargains at (R8.1)."""
+        if prompt is None:
+            return None
+        bot = POLICIES[policy]
+        offer = bot.offer if prompt.get("topic") in bot.topics else None
+        return _move(bot.choose, offer, view, prompt, rng, memo)
+
+
+def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: dict[str, Any],
+          rng: random.Random, memo: dict[str, Any] | None) -> BotMove | None:
+    """A policy's command as a BotMove, keyed by what it answers: a deal or
+    promise, the decision (a seat answers a decision once; a fighter says
+    Done once), or an offer made at this decision."""
+    cmd = choose(view, prompt, rng, memo)
+    if cmd is not None:
+        if cmd.get("type") in DEAL_ANSWERS:
+            return BotMove(key=(cmd["type"], cmd.get("deal"), cmd.get("promise")), command=cmd)
+        if cmd.get("decision") == prompt["id"] and cmd in (prompt.get("legal") or []):
+            return BotMove(key=("Done" if cmd["type"] == "Done" else "answer", prompt["id"]), command=cmd)
+    if offer is not None:
+        proposal = offer(view, prompt, rng, memo)
+        if proposal is not None:
+            return BotMove(key=("offer", prompt["id"]), command=proposal)
+    return None
 
 
 __all__ = ["OrientePort"]

@@ -95,7 +95,7 @@ async def test_unknown_paths_are_404_and_health_still_answers(site: App) -> None
 
 
 async def test_the_card_reference_comes_from_the_rules(site: App) -> None:
-    status, headers, body = await http_get(site.port, "/data/cards.json")
+    status, headers, body = await http_get(site.port, "/data/oriente/reference.json")
     assert status == 200 and headers["content-type"].startswith("application/json")
     ref = json.loads(body)
     assert [c["id"] for c in ref["cards"]] == list(range(53))
@@ -136,7 +136,7 @@ async def test_server_bots_fill_the_free_seats_and_play_to_the_end(site: App) ->
     async with open_client(site.port) as ws:
         c = Client(ws)
         welcome = await c.recv()
-        assert welcome["bots"] == ["heuristic", "random"]
+        assert welcome["bots"] == {"oriente": ["heuristic", "negotiator", "random"]}
         table = (await c.request({"t": "create_table", "seats": 5, "seed": 3, "timers": BOT_TIMERS}))["table"]
         assert (await c.request({"t": "add_bots", "table": table, "token": "nope"}))["code"] == "auth/bad_token"
         me = await c.request({"t": "join", "table": table, "name": "ana"})

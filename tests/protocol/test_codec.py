@@ -31,6 +31,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "chat": {"t": "chat", "id": 12, "table": TABLE, "text": "hi"},
     "record": {"t": "record", "id": 13, "table": TABLE},
     "add_bots": {"t": "add_bots", "id": 14, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "policy": "heuristic", "count": 2},
+    "rematch": {"t": "rematch", "id": 15, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "views": True},
 }
 
 

@@ -3,10 +3,11 @@ server needs to serve it (see server/game_port.py)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from oriente.server.game_port import TABLE_SEAT, GameSetup, RulesRejection, SettingsError, Viewer, Waiting
+from oriente.server.game_port import TABLE_SEAT, BotMove, GameSetup, RulesRejection, SettingsError, Viewer, Waiting
 
 from . import rules
 
@@ -14,6 +15,7 @@ from . import rules
 class ToyPort:
     name = "highcard"
     seats = range(2, 4)  # H1
+    policies: tuple[str, ...] = ("bold", "shy")  # raise on a high card / never raise
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -30,6 +32,12 @@ class ToyPort:
 
     def start(self, config: tuple[int, int, int]) -> tuple[rules.State, list[dict[str, Any]]]:
         return rules.new_game(*config)
+
+    def restart(self, record: Mapping[str, Any]) -> tuple[rules.State, list[dict[str, Any]]]:
+        return rules.new_game(record["seats"], record["seed"], record["rounds"])
+
+    def reference(self) -> dict[str, Any]:
+        return {"deck": list(rules.DECK)}
 
     def apply(self, state: rules.State, seat: int, command: Any) -> list[dict[str, Any]]:
         if isinstance(command, dict) and command.get("type") == "Timeout" and seat != TABLE_SEAT:
@@ -62,9 +70,15 @@ class ToyPort:
         return sum(1 for e in events if e["type"] == "RoundDealt" and e["round"] > 1)
 
     def proxy_command(self, state: rules.State, seat: int) -> dict[str, Any] | None:
-        """Raise on a high card, from the seat's own view only."""
-        prompt = rules.prompt(state, seat)
-        if not prompt or not prompt["legal"]:
+        """The bold bot's bid, from the seat's own view only."""
+        move = self.bot_move("bold", seat, rules.view(state, seat), rules.prompt(state, seat), random.Random(0), {})
+        return move.command if move is not None else None
+
+    def bot_move(self, policy: str, seat: int, view: dict[str, Any], prompt: dict[str, Any] | None,
+                 rng: random.Random, memo: dict[str, Any]) -> BotMove | None:
+        """Bid on its turn: bold raises on a high card (7 or more), shy never."""
+        if not prompt or not prompt.get("legal") or prompt["pivot"] != seat:
             return None
-        card = rules.view(state, seat)["cards"][seat]
-        return {"type": "Bid", "decision": prompt["id"], "raise": card is not None and card >= 7}
+        card = view["cards"][seat]
+        raise_ = policy == "bold" and card is not None and card >= 7
+        return BotMove(key=("bid", prompt["id"]), command={"type": "Bid", "decision": prompt["id"], "raise": raise_})

@@ -1,4 +1,5 @@
-// Cards drawn from the server's card reference (/data/cards.json): the
+// Cards drawn from the card reference the server serves for the game
+// (/data/oriente/reference.json, from its port): the
 // page holds no card data of its own.
 import { h } from "preact";
 import htm from "htm";

@@ -4,7 +4,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { joinTable } from "./live.js";
-import { app, changed, say, seats } from "./state.js";
+import { app, botKinds, changed, say, seats } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -55,8 +55,8 @@ export async function createTable(form) {
   }
   const joined = await joinTable(ok.table, 0);
   if (!joined) return null;
-  const kinds = (app.net.welcome && app.net.welcome.bots) || [];
-  const kind = kinds.includes(form.kind) ? form.kind : kinds.includes("heuristic") ? "heuristic" : kinds[0];
+  const kinds = botKinds();
+  const kind = kinds.includes(form.kind) ? form.kind : kinds[0];
   if (form.bots > 0 && kind) await addBots(ok.table, joined.token, kind, Math.min(form.bots, form.seats - 1));
   return ok.table;
 }
@@ -92,8 +92,8 @@ function TableRow({ info }) {
 
 function CreateForm() {
   const t = app.t;
-  const kinds = (app.net.welcome && app.net.welcome.bots) || [];
-  const [form, setForm] = useState({ name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: kinds.includes("heuristic") ? "heuristic" : kinds[0] || "", proxy: "" });
+  const kinds = botKinds();
+  const [form, setForm] = useState({ name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: kinds[0] || "", proxy: "" });
   const [busy, setBusy] = useState(false);
   const set = (patch) => setForm({ ...form, ...patch });
   const submit = async (ev) => {
@@ -113,7 +113,7 @@ function CreateForm() {
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
     ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
       ${Array.from({ length: form.seats }, (_, i) => i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    <label class="field">${t("lobby.bot_kind")}<select value=${kinds.includes(form.kind) ? form.kind : kinds.includes("heuristic") ? "heuristic" : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
+    <label class="field">${t("lobby.bot_kind")}<select value=${kinds.includes(form.kind) ? form.kind : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
       ${kinds.map((k) => html`<option key=${k} value=${k}>${t(`bot.${k}`)}</option>`)}</select></label>`}
     <label class="field">${t("lobby.proxy")}<select value=${form.proxy} onChange=${(e) => set({ proxy: e.target.value })}>
       <option value="">${t("lobby.proxy_never")}</option>${[1, 2, 3, 5].map((n) => html`<option key=${n} value=${String(n)}>${t("lobby.proxy_after", { n })}</option>`)}</select></label>

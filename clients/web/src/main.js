@@ -9,7 +9,7 @@ import { enterTable, leaveTable, onFrame } from "./live.js";
 import { addBots, createTable, Lobby, PRESETS } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
-import { app, changed, seats, useApp } from "./state.js";
+import { app, changed, GAME, seats, useApp } from "./state.js";
 import { rememberTitle, TablePage } from "./table.js";
 
 const html = htm.bind(h);
@@ -34,8 +34,7 @@ function route() {
     ts.onRematch = () => rematch(ts);
     ts.onFill = () => {
       const mine = seats.get(ts.id);
-      const kinds = app.net.welcome.bots || [];
-      if (mine) addBots(ts.id, mine.token, kinds.includes("heuristic") ? "heuristic" : kinds[0], null);
+      if (mine) addBots(ts.id, mine.token, null, null); // the game's default bot
     };
   }
   changed();
@@ -141,7 +140,7 @@ function App() {
 async function boot() {
   render(html`<${App} />`, document.getElementById("app"));
   const lang = preferredLang();
-  const [en, cards] = await Promise.all([loadCatalogue("en"), fetch("/data/cards.json").then((r) => r.json())]);
+  const [en, cards] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json())]);
   app.en = en;
   app.ref = makeRef(cards);
   await setLang(lang);

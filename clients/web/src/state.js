@@ -41,6 +41,17 @@ export function useApp() {
   return app;
 }
 
+// The game this page draws. The server may play others; the page knows
+// Oriente's cards and words only.
+export const GAME = "oriente";
+
+// The server's bots for a game, its default first (welcome.bots); none
+// when the server runs no bots.
+export function botKinds(game = GAME) {
+  const bots = app.net && app.net.welcome ? app.net.welcome.bots : null;
+  return (bots && bots[game]) || [];
+}
+
 // Tokens are kept in the browser: the only way back to a seat.
 export const seats = {
   all() {

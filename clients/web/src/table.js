@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "./cards.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS } from "./live.js";
-import { app, changed } from "./state.js";
+import { app, botKinds, changed } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -323,7 +323,7 @@ function Waiting({ ts }) {
   const free = info.seats.filter((s) => s === null).length;
   return html`<div class="waiting">
     <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
-    ${ts.seated && free > 0 && app.net.welcome && app.net.welcome.bots && html`<button type="button" onClick=${() => ts.onFill && ts.onFill()}>${t("table.fill_bots")}</button>`}
+    ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => ts.onFill && ts.onFill()}>${t("table.fill_bots")}</button>`}
   </div>`;
 }
 
