@@ -3,11 +3,13 @@ game against them goes the same way every time."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
 
 import trio
+from websockets.exceptions import ConnectionClosed
 
 from ..e2e.wsclient import Client, open_client
 
@@ -42,7 +44,15 @@ def randomly(rng: random.Random) -> Plan:
 async def play(port: int, table: str, seat: int, name: str, plan: Plan, *, accept_deals: bool = False,
                log: list | None = None) -> None:
     """Join `seat` and answer every decision that waits on it by `plan`,
-    accepting every deal it is a party to if asked, until the game ends."""
+    accepting every deal it is a party to if asked, until the game ends or
+    the server goes away (the end of a test: the bot must not take the
+    server's loop down with it, nor leave the server waiting for its close)."""
+    with contextlib.suppress(ConnectionClosed):
+        await _play(port, table, seat, name, plan, accept_deals=accept_deals, log=log)
+
+
+async def _play(port: int, table: str, seat: int, name: str, plan: Plan, *, accept_deals: bool,
+                log: list | None) -> None:
     async with open_client(port) as ws:
         c = Client(ws)
         await c.recv()
