@@ -466,6 +466,8 @@ class Narrator:
             return _cap(self.t("SeatPresence.on" if e.get("connected") else "SeatPresence.off", seat=who))
         if t == "TableFailed":
             return self.t(t)
+        if t == "RematchOffered":
+            return _cap(self.t(t, seat=who, table=e.get("table", "")))
         return ""  # TableFinished: the GameEnded line has said it all
 
     def describe_result(self, result: dict) -> str:
@@ -490,7 +492,7 @@ class Narrator:
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed")
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered")
 KNOWN_TYPES = frozenset(name[3:] for name in vars(Narrator) if name.startswith("_e_"))  # the game's own events
 
 

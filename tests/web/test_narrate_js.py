@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from oriente.clients.narrate import LANGUAGES, Narrator
+from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS, Narrator
 from oriente.clients.randomplay import random_move
 from oriente.server.rules import EVERYONE, SPECTATOR, Game, GameConfig, project
 from oriente.server.rules.reference import reference
@@ -69,6 +69,9 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
                 events.append([project(e, viewer), viewer if isinstance(viewer, int) else None])
     events.append([{"type": "Chat", "seat": 1, "name": "bob", "text": "<b>hi</b>", "seq": 3}, None])
     events.append([{"type": "SeatPresence", "seat": 2, "connected": False, "seq": 4}, None])
+    events.append([{"type": "TableFailed", "message": "an error", "seq": 5}, None])
+    events.append([{"type": "RematchOffered", "table": "XAEha4bFs9xk", "seat": 0, "seq": 6}, None])
+    events.append([{"type": "SeatTaken", "seat": 3, "name": "Aiko (bot)", "bot": "heuristic", "seq": 7}, None])
     catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in LANGUAGES}
     script = tmp_path / "narrate.mjs"
@@ -80,7 +83,7 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
     page = json.loads(run.stdout)
     for lang in LANGUAGES:
         narrator = Narrator(lang)
-        python = [narrator.table_event(e) if e["type"] in ("Chat", "SeatPresence") else narrator.narrate(e, v)
+        python = [narrator.table_event(e) if e["type"] in TABLE_EVENTS else narrator.narrate(e, v)
                   for e, v in events]
         mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"

@@ -88,6 +88,18 @@ def test_a_person_plays_a_whole_game_by_clicking(server: Any, page: Any) -> None
     expect(page.locator(".ledger")).to_contain_text(f"I defend you {MARKUP}")
     assert page.evaluate("typeof window.__x") == "undefined"
     assert page.locator(".feed img, .seat img, .deals img").count() == 0
+
+    # A rematch: the same settings at a new table, the person at its own
+    # seat; the server's bots fill the seats the others have not taken yet.
+    finished = page.url
+    page.get_by_role("button", name="Rematch").click()
+    expect(page).not_to_have_url(finished)
+    expect(page.locator(".table-head h1")).to_contain_text("complete game")
+    expect(page.locator(".waiting")).to_contain_text("3 of 4 seats free")
+    expect(page.locator(".seat.me")).to_contain_text(MARKUP)
+    page.get_by_role("button", name="Fill the empty seats with bots").click()
+    expect(page.locator(".seat .badge.bot")).to_have_count(3)
+    expect(page.locator(".decision")).not_to_contain_text("Waiting for players")
     assert page.errors == []
 
 

@@ -90,8 +90,27 @@ def test_the_lobby_works_on_a_phone(server: Any, browser: Any) -> None:
         expect(page.locator(".seat")).to_have_count(4)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"the table page is {width} px wide on a 375 px screen"
+        # The deal builder fits too, every field of a structured promise included.
+        page.get_by_role("tab", name="Deals").click()
+        page.get_by_role("button", name="Propose a deal").click()
+        builder = page.locator("form.builder")
+        builder.get_by_role("button", name="+ a card").click()
+        builder.get_by_role("button", name="+ a promise").click()
+        builder.locator("fieldset").nth(1).locator("select").nth(2).select_option("support")
+        expect(builder.locator("fieldset").nth(1).locator("select")).to_have_count(6)
+        for box in (builder.locator("select, input").all()):
+            edge = box.evaluate("e => e.getBoundingClientRect().right")
+            assert edge <= 375, f"a field of the deal builder ends at {edge} px"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"the deal builder makes the page {width} px wide on a 375 px screen"
         page.goto(server.url)
         expect(page.locator(".table-row")).to_contain_text("Back to your seat")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        # A refusal is told in the page's language (its stable code), with the way on.
+        page.select_option("#lang", "de")
+        page.goto(f"{server.url}#/t/noSuchTable1")
+        expect(page.locator("main .error")).to_have_text(
+            "Diesen Tisch gibt es nicht (ein beendeter Tisch bleibt nur als Wiederholung).")
+        expect(page.get_by_role("link", name="Partie wiederholen")).to_have_attribute("href", "#/r/noSuchTable1")
     finally:
         context.close()

@@ -24,6 +24,13 @@ export function makeRef(data) {
     },
     title(c, lang) { const k = kinds.get(cards[c].kind); return k.title[lang] ?? k.title.en; },
     action(kind, lang) { const a = data.actions[kind]; return a ? a[lang] ?? a.en : kind; },
+    // What an announced ability does (the card's text), or null (an attack).
+    actionText(kind, lang) {
+      for (const k of data.kinds) {
+        for (const a of k.abilities) if (a.action === kind) return a.text[lang] ?? a.text.en;
+      }
+      return null;
+    },
   };
   return ref;
 }

@@ -6,7 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
 import { Card } from "./cards.js";
-import { app } from "./state.js";
+import { app, errorText } from "./state.js";
 
 const html = htm.bind(h);
 const KINDS = ["free", "support", "pay", "no_attack"];
@@ -100,7 +100,7 @@ export function DealBuilder({ ts, onDone }) {
       await app.net.request({ t: "act", table: ts.id, cmd });
       onDone();
     } catch (err) {
-      setError(err.message || err.code);
+      setError(errorText(err));
     }
   };
   return html`<form class="builder" onSubmit=${submit} aria-label=${t("deals.builder")}>

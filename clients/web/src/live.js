@@ -1,12 +1,11 @@
 // A live table as this page knows it: built from the frames of one
 // subscription (snapshot, events, prompt, view), nothing else.
 import { Narrator } from "./narrate.js";
-import { app, changed, say, seats } from "./state.js";
+import { app, changed, errorText, say, seats } from "./state.js";
 
 export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose"]);
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
-const REMATCH = /^rematch → #\/t\/([A-Za-z0-9_-]{6,24})$/;
 
 export class TableState {
   constructor(id) {
@@ -19,7 +18,7 @@ export class TableState {
     this.events = [];
     this.seq = 0;
     this.proxied = new Set();
-    this.rematch = null;
+    this.rematch = null; // {table, seat} once someone asked for a rematch (RematchOffered)
     this.loaded = false;
     this.lines = new Map();
     this.linesLang = null;
@@ -60,22 +59,20 @@ export class TableState {
     if (info) {
       const slots = info.seats;
       switch (e.type) {
-        case "SeatTaken": slots[e.seat] = { seat: e.seat, name: e.name, connected: true, away: false }; break;
+        case "SeatTaken": slots[e.seat] = { seat: e.seat, name: e.name, connected: true, away: false, ...(e.bot ? { bot: e.bot } : {}) }; break;
         case "SeatLeft": slots[e.seat] = null; break;
         case "SeatPresence": if (slots[e.seat]) slots[e.seat].connected = e.connected; break;
         case "SeatAway": if (slots[e.seat]) slots[e.seat].away = true; break;
         case "SeatBack": if (slots[e.seat]) slots[e.seat].away = false; break;
         case "TableStarted": info.status = "running"; break;
         case "TableFinished": info.status = "finished"; info.result = e.result; break;
+        case "TableFailed": info.status = "failed"; break;
         default: break;
       }
     }
     if (e.type === "ProxyOn") this.proxied.add(e.seat);
     if (e.type === "ProxyOff") this.proxied.delete(e.seat);
-    if (e.type === "Chat") {
-      const m = REMATCH.exec(e.text || "");
-      if (m) this.rematch = m[1];
-    }
+    if (e.type === "RematchOffered") this.rematch = { table: e.table, seat: e.seat };
   }
 
   frame(f) {
@@ -109,7 +106,7 @@ export class TableState {
       await app.net.request({ t: "act", table: this.id, cmd }, { resend: true });
       return true;
     } catch (err) {
-      if (!BENIGN.has(err.code)) say(err.message || err.code);
+      if (!BENIGN.has(err.code)) say(errorText(err));
       return false;
     }
   }
@@ -119,7 +116,7 @@ export class TableState {
       await app.net.request({ t: "chat", table: this.id, text });
       return true;
     } catch (err) {
-      say(err.message || err.code);
+      say(errorText(err));
       return false;
     }
   }
@@ -153,7 +150,8 @@ export function enterTable(id) {
         app.net.unsubscribe(id);
         enterTable(id);
       } else {
-        ts.missing = err.message || err.code;
+        ts.missing = errorText(err);
+        ts.missingCode = err.code;
         changed();
       }
     });
@@ -180,7 +178,32 @@ export async function joinTable(id, seat = null) {
     app.net.subscribe(id, { token: ok.token, after: ok.seq, views: true });
     return ok;
   } catch (err) {
-    say(err.message || err.code);
+    say(errorText(err));
+    return null;
+  }
+}
+
+// Take this browser's seat again at an ended table's rematch (the server
+// creates it on the first request, PROTOCOL.md rematch): its answer is a
+// join's, so the new table is entered like a joined one. Returns the table
+// to open, or null.
+export async function rematchTable(ts) {
+  const mine = seats.get(ts.id);
+  if (!mine) return ts.rematch ? ts.rematch.table : null;
+  try {
+    const ok = await app.net.request({ t: "rematch", table: ts.id, token: mine.token, views: true });
+    seats.put(ok.table, { token: ok.token, seat: ok.seat, name: mine.name });
+    let next = app.tables.get(ok.table);
+    if (!next) { next = new TableState(ok.table); app.tables.set(ok.table, next); }
+    next.you = ok.seat;
+    app.net.subscribe(ok.table, { token: ok.token, after: ok.seq, views: true });
+    return ok.table;
+  } catch (err) {
+    if (ts.rematch && (err.code === "seat/taken" || err.code === "table/started")) {
+      if (!seats.get(ts.rematch.table)) say(app.t("result.rematch_taken"));
+      return ts.rematch.table;
+    }
+    say(errorText(err));
     return null;
   }
 }

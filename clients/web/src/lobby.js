@@ -4,7 +4,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { joinTable } from "./live.js";
-import { app, botKinds, changed, say, seats } from "./state.js";
+import { app, botKinds, changed, errorText, say, seats } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -14,6 +14,12 @@ export const PRESETS = {
   quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
   bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
 };
+
+export function gameName(game) {
+  const key = `game.${game}`;
+  const text = app.t(key);
+  return text === key ? game : text;
+}
 
 export function timerText(timers) {
   const t = app.t;
@@ -36,7 +42,7 @@ export async function addBots(table, token, policy, count) {
     await app.net.request({ t: "add_bots", table, token, policy, count });
     return true;
   } catch (err) {
-    say(err.message || err.code);
+    say(errorText(err));
     return false;
   }
 }
@@ -50,7 +56,7 @@ export async function createTable(form) {
   try {
     ok = await app.net.request(settings);
   } catch (err) {
-    say(err.message || err.code);
+    say(errorText(err));
     return null;
   }
   const joined = await joinTable(ok.table, 0);
@@ -78,6 +84,7 @@ function TableRow({ info }) {
   };
   return html`<li class="table-row">
     <div class="title"><b>${info.settings.name || t("table.untitled")}</b>
+      <span class="tag game">${gameName(info.game)}</span>
       <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span></div>
     <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers)}</div>
     <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${s.name}</span>`)}</div>

@@ -5,8 +5,8 @@ import htm from "htm";
 import { useEffect } from "preact/hooks";
 import { CardReference, makeRef, openReference } from "./cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
-import { enterTable, leaveTable, onFrame } from "./live.js";
-import { addBots, createTable, Lobby, PRESETS } from "./lobby.js";
+import { enterTable, leaveTable, onFrame, rematchTable } from "./live.js";
+import { addBots, Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, changed, GAME, seats, useApp } from "./state.js";
@@ -31,7 +31,10 @@ function route() {
   app.dialog = null;
   if (next.page === "table") {
     const ts = enterTable(next.id);
-    ts.onRematch = () => rematch(ts);
+    ts.onRematch = async () => {
+      const id = await rematchTable(ts);
+      if (id) location.hash = `#/t/${id}`;
+    };
     ts.onFill = () => {
       const mine = seats.get(ts.id);
       if (mine) addBots(ts.id, mine.token, null, null); // the game's default bot
@@ -39,16 +42,6 @@ function route() {
   }
   changed();
   window.scrollTo(0, 0);
-}
-
-async function rematch(ts) {
-  const s = ts.info.settings;
-  const bots = ts.info.seats.filter((x) => x && / \(bot\)$/.test(x.name)).length;
-  const preset = Object.entries(PRESETS).find(([, v]) => v.prompt_ms === s.timers.prompt_ms)?.[0] || "normal";
-  const id = await createTable({ name: s.name, seats: s.seats, preset, private: !s.public, bots, kind: "heuristic", proxy: "" });
-  if (!id) return;
-  await ts.chat(`rematch → #/t/${id}`);
-  location.hash = `#/t/${id}`;
 }
 
 async function setLang(lang) {

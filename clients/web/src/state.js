@@ -70,6 +70,15 @@ export const seats = {
   },
 };
 
+// What to tell a person about a refused request: the catalogue's sentence
+// for its stable code where there is one, else the server's own words.
+export function errorText(err) {
+  if (!err) return "";
+  const key = `error.${err.code}`;
+  const text = app.t(key);
+  return text !== key ? text : err.message || err.code || "";
+}
+
 export function say(text) {
   app.error = text;
   changed();

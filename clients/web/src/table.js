@@ -63,6 +63,7 @@ function Presence({ ts, s }) {
 function Seat({ ts, view, s }) {
   const t = app.t;
   const seat = view ? view.seats[s] : null;
+  const slot = ts.info && ts.info.seats ? ts.info.seats[s] : null;
   const p = ts.prompt || (view && view.decision);
   const pivot = p && p.pivot === s;
   const fight = view && view.fight;
@@ -81,8 +82,9 @@ function Seat({ ts, view, s }) {
   return html`<section class=${classes} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
     <header>
       <${Presence} ts=${ts} s=${s} />
-      <b class="who">${ts.name(s)}</b>
+      <b class="who">${slot && slot.bot ? ts.name(s).replace(/ \(bot\)$/, "") : ts.name(s)}</b>
       ${s === ts.you && html`<span class="badge you">${t("seat.you")}</span>`}
+      ${slot && slot.bot && html`<span class="badge bot" title=${t("seat.bot_aria", { kind: t(`bot.${slot.bot}`) })}>${t("seat.bot")}</span>`}
       <span class="muted num">#${s}</span>
       ${view && view.stone_holder === s && html`<span class="badge stone" title=${t("seat.stone")} aria-label=${t("seat.stone")}>◉</span>`}
       ${seat && html`<span class=${`badge disc ${seat.disc ? "held" : "used"}`} title=${seat.disc ? t("seat.disc") : t("seat.no_disc")}
@@ -177,6 +179,30 @@ export function choiceLabel(ts, cmd, topic) {
   }
 }
 
+// What each kind of answer does, once per kind: the card reference's text
+// for an announced ability, the catalogue's words for everything else.
+function choiceHelp(ts, answers, topic) {
+  const t = app.t, lang = app.lang;
+  const has = (key) => t(key) !== key;
+  const out = new Map();
+  const action = (kind) => {
+    const text = kind === "attack" ? t("help.attack") : app.ref.actionText(kind, lang);
+    if (text) out.set(`a-${kind}`, [app.ref.action(kind, lang), text]);
+  };
+  for (const c of answers) {
+    switch (c.type) {
+      case "Pass": if (has(`help.pass.${topic}`)) out.set("pass", [t(`pass.${topic}`), t(`help.pass.${topic}`)]); break;
+      case "Announce": action(c.action.kind); break;
+      case "Claim": out.set("claim", [t("term.claim"), t("help.claim")]); action(c.action.kind); break;
+      case "Support": out.set("support", [t("term.support"), t("help.support")]); break;
+      case "Join": out.set("join", [t("choice.join"), t("help.join")]); break;
+      case "Choose": if (has(`help.choose.${topic}`)) out.set("choose", [t(`topic.${topic}`), t(`help.choose.${topic}`)]); break;
+      default: break;
+    }
+  }
+  return [...out.values()];
+}
+
 export function Decision({ ts }) {
   const t = app.t;
   const p = ts.prompt;
@@ -193,9 +219,14 @@ export function Decision({ ts }) {
   const who = p.pivot === null || p.pivot === undefined ? t("decision.window") : mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`silence.${p.topic}`) !== `silence.${p.topic}` ? t(`silence.${p.topic}`) : p.silence;
   const sent = ts.sentFor === `${p.id}/${p.pivot}`;
+  const view = ts.view;
+  const context = p.topic === "privilege" && view && view.announcer !== null && view.announcer !== undefined && view.action
+    ? t("decision.context_privilege", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) }) : null;
+  const help = canAnswer ? choiceHelp(ts, answers, p.topic) : [];
   return html`<section class=${`decision${mine ? " mine" : ""}`} aria-label=${t("decision.aria")}>
     <h2>${t(`topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
     <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
+    ${context && html`<p class="small context">${context}</p>`}
     ${(p.published || []).length > 0 && html`<p class="small">${t("decision.so_far")} ${p.published.map(([s, a]) => `${seatLabel(ts, s)}: ${answerText(ts, p.topic, a)}`).join(" · ")}</p>`}
     ${canAnswer && html`<div>
       ${early && html`<p class="small note">${t(p.kind === "window" ? "decision.early_window" : "decision.early")}</p>`}
@@ -207,6 +238,10 @@ export function Decision({ ts }) {
           ${c.type === "Choose" ? html`<${Card} card=${c.card} size="s" />` : ""}
           <span>${choiceLabel(ts, c, p.topic)}</span></button>`)}
       </div>
+      ${help.length > 0 && html`<details class="help" open>
+        <summary>${t("decision.help")}</summary>
+        <dl>${help.map(([term, text]) => html`<div key=${term}><dt>${term}</dt><dd>${text}</dd></div>`)}</dl>
+      </details>`}
     </div>`}
     <p class="small muted">${t("decision.silence", { what: silence })}</p>
   </section>`;
@@ -264,10 +299,12 @@ function Result({ ts, view }) {
       <tbody>${order.map((s) => html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td>${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td><td>${r.scores[s]}</td>
         <td>${r.inhabitants[s] !== null ? html`<${Card} card=${r.inhabitants[s]} size="s" />` : "–"}</td></tr>`)}</tbody>
     </table>
+    ${ts.rematch && html`<p class="rematch-note" role="status">${t("result.rematch_offered", { name: seatLabel(ts, ts.rematch.seat) })}</p>`}
     <p class="actions">
+      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>
+          ${t(ts.rematch ? "result.join_rematch" : "result.rematch")}</button>`
+        : ts.rematch && html`<a class="button primary" href=${`#/t/${ts.rematch.table}`}>${t("result.join_rematch")}</a>`}
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
-      ${ts.rematch ? html`<a class="button primary" href=${`#/t/${ts.rematch}`}>${t("result.join_rematch")}</a>`
-        : ts.seated && html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>${t("result.rematch")}</button>`}
       <a class="button" href="#/">${t("nav.lobby")}</a>
     </p>
   </section>`;
@@ -288,7 +325,11 @@ export function TablePage({ ts }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, []);
-  if (ts.missing) return html`<main class="page"><p class="error">${ts.missing}</p><a href="#/">${t("nav.lobby")}</a></main>`;
+  if (ts.missing) {
+    return html`<main class="page"><p class="error" role="alert">${ts.missing}</p>
+      ${ts.missingCode === "table/unknown" && html`<p>${t("table.missing_replay")} <a href=${`#/r/${ts.id}`}>${t("result.replay")}</a></p>`}
+      <p><a href="#/">${t("nav.lobby")}</a></p></main>`;
+  }
   if (!ts.loaded) return html`<main class="page"><p>${t("table.loading")}</p></main>`;
   const info = ts.info;
   const view = ts.view;
