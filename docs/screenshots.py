@@ -6,8 +6,9 @@ server's bots, and Debian's Chromium through Playwright:
     .venv/bin/python docs/screenshots.py
 
 lobby (wide and on a phone), a 4-seat table mid-game with a decision
-waiting, the deal builder, a 12-seat table, the card reference, the end
-of a game, a replay seen by everyone, and a table in German and French.
+waiting, the deal builder (wide and on a phone), a 12-seat table, the card
+reference, the end of a game (in English, German and French), and a replay
+seen by everyone.
 """
 
 from __future__ import annotations
@@ -54,6 +55,24 @@ def wait_for_choice(page: Any, timeout: float = 60) -> bool:
     return False
 
 
+def build_deal(page: Any) -> None:
+    """Open the deal builder with a card for a promise of support, and a promise."""
+    page.get_by_role("tab", name="Deals").click()
+    page.get_by_role("button", name="Propose a deal").click()
+    builder = page.locator("form.builder")
+    builder.get_by_role("button", name="+ a card").click()
+    row = builder.locator("fieldset").nth(0)
+    row.locator("select").nth(2).select_option(index=2)
+    row.locator("select").nth(1).select_option(index=1)
+    row.locator("input").fill("for your support in the next fight")
+    builder.get_by_role("button", name="+ a promise").click()
+    prom = builder.locator("fieldset").nth(1)
+    prom.locator("select").nth(1).select_option(index=2)
+    prom.locator("select").nth(2).select_option("no_attack")
+    prom.locator("select").nth(3).select_option(index=2)
+    prom.locator("input").fill("I will not attack you this season")
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -69,6 +88,11 @@ def main() -> None:
             page.wait_for_selector(".result", timeout=120_000)
             page.screenshot(path=str(OUT / "game-over.png"), full_page=True)
             finished = page.url.split("/t/")[1]
+            for lang in ("de", "fr"):  # while the finished table is still live
+                page.select_option("#lang", lang)
+                time.sleep(0.3)
+                page.screenshot(path=str(OUT / f"game-over-{lang}.png"), full_page=True)
+            page.select_option("#lang", "en")
 
             create(page, url, "Luca", 4, 3, "relaxed", "Evening game")
             wait_for_choice(page)
@@ -78,20 +102,7 @@ def main() -> None:
             page.go_back()
             wait_for_choice(page)
             page.screenshot(path=str(OUT / "table-4.png"), full_page=True)
-            page.get_by_role("tab", name="Deals").click()
-            page.get_by_role("button", name="Propose a deal").click()
-            builder = page.locator("form.builder")
-            builder.get_by_role("button", name="+ a card").click()
-            row = builder.locator("fieldset").nth(0)
-            row.locator("select").nth(2).select_option(index=2)
-            row.locator("select").nth(1).select_option(index=1)
-            row.locator("input").fill("for your support in the next fight")
-            builder.get_by_role("button", name="+ a promise").click()
-            prom = builder.locator("fieldset").nth(1)
-            prom.locator("select").nth(1).select_option(index=2)
-            prom.locator("select").nth(2).select_option("no_attack")
-            prom.locator("select").nth(3).select_option(index=2)
-            prom.locator("input").fill("I will not attack you this season")
+            build_deal(page)
             page.screenshot(path=str(OUT / "deal-builder.png"), full_page=True)
             page.get_by_role("button", name="Cards", exact=True).click()
             page.wait_for_selector(".dialog")
@@ -109,13 +120,6 @@ def main() -> None:
             time.sleep(0.3)
             page.screenshot(path=str(OUT / "replay.png"), full_page=True)
 
-            for lang in ("de", "fr"):
-                page.goto(f"{url}#/t/{finished}")
-                page.select_option("#lang", lang)
-                page.wait_for_selector(".result")
-                time.sleep(0.3)
-                page.screenshot(path=str(OUT / f"game-over-{lang}.png"), full_page=True)
-            page.select_option("#lang", "en")
             wide.close()
 
             phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True,
@@ -127,6 +131,9 @@ def main() -> None:
             create(page, url, "Mika", 4, 3, "normal", "On the bus")
             wait_for_choice(page)
             page.screenshot(path=str(OUT / "table-phone.png"), full_page=True)
+            build_deal(page)
+            page.locator("form.builder").scroll_into_view_if_needed()
+            page.screenshot(path=str(OUT / "deal-builder-phone.png"))
             phone.close()
         finally:
             browser.close()
