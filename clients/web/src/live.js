@@ -3,7 +3,7 @@
 import { Narrator } from "./narrate.js";
 import { app, changed, errorText, say, seats } from "./state.js";
 
-export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose"]);
+export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
 

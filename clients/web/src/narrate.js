@@ -172,6 +172,7 @@ export class Narrator {
     if (e.defender_card === null || e.defender_card === undefined) return this.t("FightBegan.hidden", args);
     return this.t("FightBegan", { card: this.a(e.defender_card), ...args });
   }
+  e_NegotiationDone(e) { return cap(this.t("NegotiationDone", { seat: this.seat(e.seat) })); }
   e_NegotiationClosed() { return this.t("NegotiationClosed"); }
   e_SupportDeclared(e) {
     if (e.side === null || e.side === undefined) return this.t("SupportDeclared.none", { seat: this.seat(e.seat) });

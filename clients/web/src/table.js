@@ -174,6 +174,7 @@ export function choiceLabel(ts, cmd, topic) {
       return t("choice.support", { side: t(`side.${cmd.side}`), name: who !== undefined && who !== null ? seatLabel(ts, who) : "" });
     }
     case "Join": return t("choice.join");
+    case "Done": return t("choice.done");
     case "Choose": return app.ref.name(cmd.card, app.lang);
     default: return cmd.type;
   }
@@ -196,6 +197,7 @@ function choiceHelp(ts, answers, topic) {
       case "Claim": out.set("claim", [t("term.claim"), t("help.claim")]); action(c.action.kind); break;
       case "Support": out.set("support", [t("term.support"), t("help.support")]); break;
       case "Join": out.set("join", [t("choice.join"), t("help.join")]); break;
+      case "Done": out.set("done", [t("choice.done"), t("help.done")]); break;
       case "Choose": if (has(`help.choose.${topic}`)) out.set("choose", [t(`topic.${topic}`), t(`help.choose.${topic}`)]); break;
       default: break;
     }
@@ -215,7 +217,9 @@ export function Decision({ ts }) {
   const answers = (p.legal || []).filter((c) => DECISIONS.has(c.type) && c.decision === p.id);
   const mine = p.pivot === me;
   const early = !mine && (p.early || []).includes(me);
-  const canAnswer = answers.length > 0 && (mine || early);
+  // The rules list what this seat may send now: as the pivot, early, or as
+  // a fighter saying it is done bargaining (R10.2b1).
+  const canAnswer = answers.length > 0;
   const who = p.pivot === null || p.pivot === undefined ? t("decision.window") : mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`silence.${p.topic}`) !== `silence.${p.topic}` ? t(`silence.${p.topic}`) : p.silence;
   const sent = ts.sentFor === `${p.id}/${p.pivot}`;
@@ -227,6 +231,7 @@ export function Decision({ ts }) {
     <h2>${t(`topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
     <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
     ${context && html`<p class="small context">${context}</p>`}
+    ${(p.done || []).length > 0 && html`<p class="small">${t("decision.done", { list: p.done.map((s) => seatLabel(ts, s)).join(", ") })}</p>`}
     ${(p.published || []).length > 0 && html`<p class="small">${t("decision.so_far")} ${p.published.map(([s, a]) => `${seatLabel(ts, s)}: ${answerText(ts, p.topic, a)}`).join(" · ")}</p>`}
     ${canAnswer && html`<div>
       ${early && html`<p class="small note">${t(p.kind === "window" ? "decision.early_window" : "decision.early")}</p>`}
