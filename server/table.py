@@ -486,7 +486,8 @@ class Table:
     # -- subscriptions -------------------------------------------------------------
 
     def seat_of(self, token: str) -> int | None:
-        """The seat `token` holds here, or None (for helpers outside the actor)."""
+        """The seat `token` holds here, or None (for the server's own parts outside
+        the actor, such as its bots)."""
         return self._seat_of_token(token)
 
     def _seat_of_token(self, token: str) -> int | None:
