@@ -85,7 +85,10 @@ def unknown_fields(frame: bytes | str, msg: msgspec.Struct) -> dict[str, Any]:
 
 def client_id_of(frame: bytes | str) -> Any:
     """Best effort: the `id` of a frame we could not decode as a message,
-    so that even its error reply can be matched by the client."""
+    so that even its error reply can be matched by the client. An id of
+    the wrong kind that msgpack can still carry as a scalar (true, false) is
+    echoed too: the message is refused, but the client can tell which one
+    (PROTOCOL.md 14). Floats, lists and maps are not echoed."""
     if isinstance(frame, str):
         return None
     try:
@@ -94,6 +97,6 @@ def client_id_of(frame: bytes | str) -> Any:
         return None
     if isinstance(raw, dict):
         cid = raw.get("id")
-        if cid is None or (isinstance(cid, (int, str)) and not isinstance(cid, bool)):
+        if cid is None or isinstance(cid, (int, str)):  # bool is an int: true and false are echoed
             return cid
     return None

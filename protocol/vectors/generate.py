@@ -727,6 +727,8 @@ def _invalid_client(book: Book, table: str) -> None:
                  "join needs a name.")
     book.invalid("client/invalid/id_float", encode({"t": "ping", "id": 1.5}),
                  "An id is an integer, a string or null; the reply cannot echo it (re null).")
+    book.invalid("client/invalid/id_bool", encode({"t": "ping", "id": True}),
+                 "An id of true or false is refused too, but the reply echoes it (re true).")
     book.invalid("client/invalid/cmd_not_map", encode({"t": "act", "id": 6, "table": table, "cmd": ["Pass", 1]}),
                  "cmd must be a map.")
     book.invalid("client/invalid/nested_type",

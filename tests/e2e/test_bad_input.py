@@ -59,8 +59,12 @@ async def test_malformed_frames_get_clear_errors_and_the_connection_survives(ser
             frame = await error_for(c, raw)
             assert frame["code"] == code, (what, frame)
             assert frame["message"], what
-        # Ids survive into error replies when the frame had one.
+        # Ids survive into error replies when the frame had one, even an id
+        # the message is refused for (PROTOCOL.md 14).
         assert c.frames[-3]["re"] == 9
+        for bad_id in (True, False):
+            frame = await error_for(c, pack({"t": "ping", "id": bad_id}))
+            assert (frame["code"], frame["re"]) == ("message/invalid", bad_id)
         await still_alive(c)
     finally:
         await cm.__aexit__(None, None, None)

@@ -184,6 +184,8 @@ def test_unknown_type_wins_over_bad_fields() -> None:
     (encode({"t": "join", "id": -3, "table": TABLE}), -3),
     (encode({"t": "ping"}), None),
     (encode({"t": "ping", "id": 1.5}), None),
+    (encode({"t": "ping", "id": True}), True),  # refused, but echoed (PROTOCOL.md 14)
+    (encode({"t": "ping", "id": False}), False),
     (encode({"t": "ping", "id": [7]}), None),
     (encode({"t": "ping", "id": {"n": 7}}), None),
     (encode([{"id": 7}]), None),
