@@ -115,6 +115,12 @@ class Transport:
                 nursery.start_soon(self._evictor, ws, outbox, drained, nursery.cancel_scope)
                 try:
                     await self._reader(ws, conn)
+                    if outbox.evicted is not None:
+                        # The evictor sends what is still owed (the errors, a
+                        # goodbye), closes with the code the reason calls for,
+                        # and cancels this nursery: cancelling now would cut
+                        # those frames off and let the library close with 1000.
+                        await trio.sleep_forever()
                 finally:
                     nursery.cancel_scope.cancel()
         finally:
@@ -174,23 +180,30 @@ class Transport:
         scope.cancel()
 
     async def _reader(self, ws: ServerConnection, conn: _Conn) -> None:
+        """Read and answer frames until the client goes or is evicted. Every
+        frame read is answered (an error at worst) before the next is read;
+        nothing is read after an eviction, so nothing read goes unanswered."""
         try:
             async for frame in ws:
                 self.metrics.frames_in += 1
-                if not self._admit(conn):
-                    self._refuse(conn, client_id_of(frame), "rate/limited",
-                                 f"at most {self.limits.rate:g} messages a second; this one was dropped")
-                    continue
-                try:
-                    msg = decode_client(frame)
-                except ProtocolError as exc:
-                    self._refuse(conn, client_id_of(frame), exc.code, exc.message)
-                    continue
-                await self._dispatch(conn, msg, frame)
+                await self._one_frame(conn, frame)
                 if conn.outbox.evicted is not None:
                     return
         except ConnectionClosed:
             return
+
+    async def _one_frame(self, conn: _Conn, frame: bytes | str) -> None:
+        if not self._admit(conn):
+            self._refuse(conn, client_id_of(frame), "rate/limited",
+                         f"at most {self.limits.rate:g} messages a second (bursts of {self.limits.burst:g}); "
+                         "this one was not handled: send it again later")
+            return
+        try:
+            msg = decode_client(frame)
+        except ProtocolError as exc:
+            self._refuse(conn, client_id_of(frame), exc.code, exc.message)
+            return
+        await self._dispatch(conn, msg, frame)
 
     def _admit(self, conn: _Conn) -> bool:
         now = trio.current_time()

@@ -649,7 +649,7 @@ async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nurse
     await lee.send({"t": "ping", "id": 1})
     frames = await lee.send({"t": "ping", "id": 2})  # the clock does not move: the bucket is empty
     book.server("server/error/rate_limited", expect(frames, "error")[0],
-                "Over the rate limit: the frame was dropped (and counts as a strike).")
+                "Over the rate limit: the frame was not handled, and it counts as a strike. Send it again later.")
     transport = Transport(s.lobby, Metrics(), Limits(strikes=2))
     conn = _Conn(outbox=Outbox(8), tokens=1.0, last=trio.current_time())
     for cid in (1, 2):
