@@ -30,8 +30,10 @@ from .table import ENDED, Table, TableError, TableSettings, token_hash
 log = logging.getLogger("oriente.lobby")
 
 MAX_TABLES = 10_000
-# A finished table stays in memory this long for late spectators, then its
-# actor stops; its record is served from the store from then on.
+# An ended table stays in memory this long after its end (or after it was
+# last brought back from the store), then its actor stops. Until the store
+# lets it go it is brought back on demand (`find`), so resume, spectate and
+# record work for it whenever they come (PROTOCOL.md 5).
 LINGER_S = 60.0
 
 
@@ -66,9 +68,54 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
+        self._loading: dict[str, trio.Event] = {}  # ended tables being brought back from the store
 
     def get(self, table_id: str) -> Table | None:
+        """A table in memory: open, running, or ended a short while ago."""
         return self.tables.get(table_id)
+
+    async def find(self, table_id: str) -> Table | None:
+        """A table by id, wherever it is: in memory, or an ended (finished or
+        failed) table that has left memory, brought back from its log in the
+        store for another linger. None: no such table, or one that is
+        neither in memory nor ended (an abandoned log)."""
+        while True:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            loading = self._loading.get(table_id)
+            if loading is None:
+                break
+            await loading.wait()  # another request is bringing it back
+        if not 0 < len(table_id) <= 64:
+            return None
+        self._loading[table_id] = done = trio.Event()
+        try:
+            table = await self._load_ended(table_id)
+            if table is not None:
+                self.tables[table_id] = table
+                self.nursery.start_soon(self._host, table, name=f"table {table_id}")
+            return table
+        finally:
+            del self._loading[table_id]
+            done.set()
+
+    async def _load_ended(self, table_id: str) -> Table | None:
+        row = await self.store.table(table_id)
+        if row is None or row.status not in ENDED:
+            return None
+        port = self.ports.get(Table.stored_game(row.meta))
+        if port is None:
+            return None
+        records = await self.store.log(table_id)
+        try:
+            return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall)
+        except Exception:
+            # Its rules may no longer replay it (a failed table ended on a bug,
+            # say): serve its log as it is, without a game state behind it.
+            log.warning("table %s: served from its log without replaying it", table_id, exc_info=True)
+            return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall,
+                                 replay=False)
 
     def settings_from(self, msg: M.CreateTable,
                       legacy: Mapping[str, Any] | None = None) -> tuple[TableSettings, GameSetup]:
@@ -177,6 +224,7 @@ class Lobby:
         return [t.info() for t in self.tables.values() if t.settings.public]
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
+        """The record of an ended table, as saved at its end (or kept in memory)."""
         table = self.tables.get(table_id)
         if table is not None and table.status in ENDED:
             return table.record()

@@ -229,7 +229,7 @@ class Transport:
         outbox = conn.outbox
         match msg:
             case M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act() | M.Chat():
-                table = self.lobby.get(msg.table)
+                table = await self.lobby.find(msg.table)
                 if table is None:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
                     return
