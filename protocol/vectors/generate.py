@@ -361,8 +361,8 @@ async def _table_session(book: Book, s: Session) -> None:
     frames = await ana.receive()
     expect(frames, "events", "events", "events")
     book.server("server/events/table_started/seat0", frames[2],
-                "The same step as seat 0 sees it: only its own inhabitant is shown; the prompt has no "
-                "`legal` because seat 0 is not asked.")
+                "The same step as seat 0 sees it: only its own inhabitant is shown; the prompt's `legal` is "
+                "empty ([]) because seat 0 is not asked and has no deal to answer.")
     frames = await eve.receive()
     expect(frames, "events", "events", "events", "events", "events")
     book.server("server/events/table_started/spectator", frames[4],

@@ -170,6 +170,8 @@ def test_r9_2_geisha_drawn_by_income_ends_the_game():
     bonus = one_event(events, E.BonusAwarded)  # the set-aside bonus is already the Daimyo's
     assert bonus.seat == 0 and set(bonus.cards) <= set(state.pile[0])
     assert ended.scores[0] == score_of(state, 0)
+    drawn = one_event(events, E.GeishaDrawn)
+    assert events.index(drawn) < events.index(bonus) < events.index(ended), "the order PROTOCOL.md 8 gives"
 
 
 def test_r9_2_geisha_as_reinforcement_ends_the_game_unscored_reinforcements():
@@ -283,6 +285,7 @@ def test_r9_4_ranking_by_total_then_card_by_card():
     a, b, c, d, e = ended.ranks
     assert e == 1
     assert e < d < a == c < b
+    assert ended.ranks == (3, 5, 3, 2, 1), "a shared rank skips the next one (PROTOCOL.md 8)"
 
 
 def test_r9_4_ninja_victor_first_others_by_total():
@@ -1084,6 +1087,8 @@ def test_r10_4_everything_is_revealed_after_the_game_ends():
     ended = one_event(events, E.GameEnded)
     for viewer in (0, 1, SPECTATOR):
         assert [s["inhabitant"] for s in view(state, viewer)["seats"]] == list(state.inhabitant)
+        # Known to all, though still lying face down (PROTOCOL.md 8, after the end).
+        assert [(s["known_to"], s["revealed"]) for s in view(state, viewer)["seats"]] == [("all", False)] * 4
         assert project(ended, viewer)["inhabitants"] == list(state.inhabitant)
         assert view(state, viewer)["result"]["scores"] == list(ended.scores)
 
