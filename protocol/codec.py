@@ -7,6 +7,7 @@ standard msgpack, which any language's msgpack library reads.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -51,9 +52,59 @@ def decode_client(frame: bytes | str) -> ClientMessage:
         text = str(exc)
         if ("Invalid value" in text and "`$.t`" in text) or "missing required field `t`" in text:
             return _unknown_type(frame, text)
-        raise ProtocolError("message/invalid", text) from None
+        raise ProtocolError("message/invalid", readable(text, frame)) from None
     except msgspec.DecodeError as exc:
         raise ProtocolError("frame/malformed", f"not a valid msgpack frame: {exc}") from None
+
+
+# msgspec's names for the types it expected or found, in a bot author's words.
+_TYPE_WORDS = {"object": "a map", "array": "a list", "str": "a string", "int": "an integer", "float": "a float",
+               "bool": "a boolean", "None": "null", "null": "null", "bytes": "binary (msgpack bin)"}
+_EXPECTED = re.compile(r"^Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`(?: - at `(?P<key>key)` in)?"
+                       r"(?: - at)? ?`?(?P<path>\$[^`]*)?`?$")
+_MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`(?: - at `(?P<path>\$[^`]*)`)?$")
+
+
+def _words(types: str) -> str:
+    """'int | str | null' -> 'an integer, a string or null'."""
+    parts = [_TYPE_WORDS.get(t.strip(), t.strip()) for t in types.split("|")]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _field(path: str) -> str:
+    """'$.timers.prompt_ms' -> 'timers.prompt_ms'."""
+    return path.removeprefix("$").removeprefix(".")
+
+
+def readable(text: str, frame: bytes | str = b"", *, within: str = "") -> str:
+    """A validation error of msgspec, said for a person who writes a client:
+    which field, what it must be, what it was. `within` names the field the
+    validated value sits in (for a nested value validated on its own).
+    Unknown forms pass through."""
+    if m := _MISSING.match(text):
+        name = ".".join(p for p in (within, _field(m["path"] or "$"), m["field"]) if p)
+        kind = _message_type(frame)
+        return f"field '{name}' is missing" + (f": {kind} requires it" if kind else "")
+    if m := _EXPECTED.match(text):
+        want, got = _words(m["want"]), _words(m["got"])
+        path = ".".join(p for p in (within, _field(m["path"] or "$")) if p)
+        if m["key"]:
+            return f"map keys must be strings, not {got}" + (f" (in '{path}')" if path else "")
+        if not path:
+            return f"a frame holds one msgpack map, not {got}"
+        return f"field '{path}' must be {want}, not {got}"
+    return text
+
+
+def _message_type(frame: bytes | str) -> str | None:
+    if isinstance(frame, str):
+        return None
+    try:
+        raw = _any_decoder.decode(frame)
+    except msgspec.DecodeError:
+        return None
+    kind = raw.get("t") if isinstance(raw, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _unknown_type(frame: bytes, text: str) -> ClientMessage:

@@ -575,7 +575,7 @@ class Table:
         if self.status != "running":
             code, text = {"finished": ("game/over", "the game has ended"),
                           "failed": ("table/failed", FAILED_MESSAGE)}.get(
-                              self.status, ("table/not_started", "the game has not started"))
+                              self.status, ("table/not_started", self._not_started()))
             self._reply(outbox, M.error(msg.id, code, text))
             return
         if msg.id is not None and msg.id in self.cids[seat]:
@@ -604,6 +604,12 @@ class Table:
         command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
         await self._step(command, new, game_events, sender=outbox)
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    def _not_started(self) -> str:
+        taken = sum(s is not None for s in self.slots)
+        how = ("it starts when the last seat is taken" if self.settings.auto_start
+               else "once every seat is taken, a seated player starts it with `start`")
+        return f"the game has not started: {taken} of {self.settings.seats} seats are taken, and {how}"
 
     async def _expire(self) -> None:
         """The armed deadline passed: silence means what the rules say."""

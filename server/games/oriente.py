@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from ...protocol.codec import readable
 from ..game_port import (
     TABLE_SEAT,
     BotMove,
@@ -96,7 +97,7 @@ class OrientePort:
             try:
                 deal = msgspec.convert(chosen["deal"], Deal, strict=True)
             except msgspec.ValidationError as exc:
-                raise SettingsError("message/invalid", f"options.deal: {exc}") from None
+                raise SettingsError("message/invalid", readable(str(exc), within="options.deal")) from None
         cap = chosen.get("max_open_proposals", DEFAULT_MAX_OPEN_PROPOSALS)
         if not _int(cap):
             raise SettingsError("message/invalid", "options.max_open_proposals is an integer")

@@ -35,10 +35,13 @@ def _seat_ok(state: GameState, s: object) -> bool:
 
 def _check_text(text: object, what: str) -> None:
     if not isinstance(text, str) or not text.strip():
-        raise Rejected("deal/no_consideration" if what == "consideration" else "deal/bad_promise",
-                       f"every {what} must be stated in words (R8.3: no gifts)")
+        if what == "consideration":
+            raise Rejected("deal/no_consideration", "every transfer says in its 'consideration' what the card "
+                                                    f"is for, 1 to {MAX_TEXT} characters (R8.3: no gifts)")
+        raise Rejected("deal/bad_promise", f"every promise says in its 'text' what is promised, 1 to {MAX_TEXT} "
+                                           "characters (R8.6)")
     if len(text) > MAX_TEXT:
-        raise Rejected("deal/too_long", f"a {what} is at most {MAX_TEXT} characters")
+        raise Rejected("deal/too_long", f"a {what} is at most {MAX_TEXT} characters, not {len(text)}")
 
 
 def _check_transfer(state: GameState, t: Transfer, seen: set[int]) -> None:
@@ -81,7 +84,9 @@ def _check_promise(state: GameState, p: Promise) -> None:
         if not p.cards or any(not isinstance(c, int) or c not in ALL_CARDS for c in p.cards):
             raise Rejected("deal/bad_promise", "a pay promise names the cards (0..52)")
         if not isinstance(p.by_season, int) or p.by_season < state.season:
-            raise Rejected("deal/bad_promise", f"a pay promise names a season from {state.season} on")
+            raise Rejected("deal/bad_promise", "a pay promise's 'by_season' is the season by whose end the cards "
+                                               f"are due: this season ({state.season}) or a later one, not "
+                                               f"{p.by_season!r}")
     elif kind is PromiseKind.NO_ATTACK:
         if not _seat_ok(state, p.seat) or p.seat == p.promiser:
             raise Rejected("deal/bad_promise", "a no-attack promise names another seat")

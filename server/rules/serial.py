@@ -23,10 +23,24 @@ COMMAND_TYPES = {
 }
 
 
+def _kind(v: Any) -> str:
+    """What a wrongly typed value is, for a rejection's sentence."""
+    if v is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a float", str: "a string", bytes: "binary",
+            list: "a list", tuple: "a list", dict: "a map"}.get(type(v), type(v).__name__)
+
+
+def _missing(d: dict, key: str, what: str) -> None:
+    if key not in d:
+        raise Rejected("command/invalid", f"field '{key}' is missing: {what}")
+
+
 def _int(d: dict, key: str) -> int:
-    v = d.get(key)
+    _missing(d, key, "an integer")
+    v = d[key]
     if not isinstance(v, int) or isinstance(v, bool):
-        raise Rejected("command/invalid", f"field '{key}' must be an integer")
+        raise Rejected("command/invalid", f"field '{key}' must be an integer, not {_kind(v)}")
     return v
 
 
@@ -35,46 +49,52 @@ def _opt_int(d: dict, key: str) -> int | None:
 
 
 def _str(d: dict, key: str, default: str | None = None) -> str:
+    if default is None:
+        _missing(d, key, "a string")
     v = d.get(key, default)
     if not isinstance(v, str):
-        raise Rejected("command/invalid", f"field '{key}' must be a string")
+        raise Rejected("command/invalid", f"field '{key}' must be a string, not {_kind(v)}")
     return v
 
 
 def _enum(enum: type[Enum], value: Any, key: str) -> Any:
+    allowed = ", ".join(e.value for e in enum)
+    if value is None:
+        raise Rejected("command/invalid", f"field '{key}' is missing: one of {allowed}")
     try:
         return enum(value)
     except ValueError:
-        allowed = ", ".join(e.value for e in enum)
-        raise Rejected("command/invalid", f"field '{key}' must be one of: {allowed}") from None
+        raise Rejected("command/invalid", f"field '{key}' must be one of {allowed}, not {value!r}") from None
 
 
 def _map(v: Any, what: str) -> dict:
+    if v is None:
+        raise Rejected("command/invalid", f"{what} is missing: a map")
     if not isinstance(v, dict):
-        raise Rejected("command/invalid", f"{what} must be a map")
+        raise Rejected("command/invalid", f"{what} must be a map, not {_kind(v)}")
     return v
 
 
 def _list(d: dict, key: str) -> list:
     v = d.get(key, [])
     if not isinstance(v, (list, tuple)):
-        raise Rejected("command/invalid", f"field '{key}' must be a list")
+        raise Rejected("command/invalid", f"field '{key}' must be a list, not {_kind(v)}")
     return list(v)
 
 
 def _action(v: Any) -> C.Action:
-    d = _map(v, "action")
+    d = _map(v, "field 'action'")
     return C.Action(kind=_enum(C.ActionKind, d.get("kind"), "action.kind"), target=_opt_int(d, "target"))
 
 
 def _transfer(v: Any) -> C.Transfer:
-    d = _map(v, "transfer")
+    d = _map(v, "a transfer")
     return C.Transfer(card=_int(d, "card"), giver=_int(d, "giver"), receiver=_int(d, "receiver"),
                       consideration=_str(d, "consideration"))
 
 
 def _promise(v: Any) -> C.Promise:
-    d = _map(v, "promise")
+    d = _map(v, "a promise")
     side = d.get("side")
     cards = _list(d, "cards")
     for c in cards:
@@ -95,7 +115,10 @@ def command_from_plain(data: Any) -> C.Command:
     name = d.get("type")
     cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise Rejected("command/unknown", f"unknown command type {name!r}; known: {', '.join(COMMAND_TYPES)}")
+        known = ", ".join(COMMAND_TYPES)
+        if name is None:
+            raise Rejected("command/unknown", f"a command names its type in field 'type', one of: {known}")
+        raise Rejected("command/unknown", f"unknown command type {name!r}; known: {known}")
     if cls in (C.Pass, C.Join, C.Done):
         return cls(decision=_int(d, "decision"))
     if cls in (C.Announce, C.Claim):
@@ -113,7 +136,8 @@ def command_from_plain(data: Any) -> C.Command:
     if cls in (C.AcceptDeal, C.DeclineDeal, C.WithdrawDeal):
         return cls(deal=_int(d, "deal"))
     assert cls is C.SettlePromise
-    kept = d.get("kept")
+    _missing(d, "kept", "true or false")
+    kept = d["kept"]
     if not isinstance(kept, bool):
-        raise Rejected("command/invalid", "field 'kept' must be true or false")
+        raise Rejected("command/invalid", f"field 'kept' must be true or false, not {_kind(kept)}")
     return C.SettlePromise(promise=_int(d, "promise"), kept=kept)

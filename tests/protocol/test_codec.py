@@ -212,3 +212,23 @@ def test_encode_is_plain_msgpack() -> None:
     assert encode(value) == msgpack.packb(value, use_bin_type=True)
     assert decode_any(encode(value)) == value
     assert msgpack.unpackb(encode(M.Ping(id=3)), raw=False) == {"t": "ping", "id": 3}
+
+
+# -- messages a person can act on ----------------------------------------------------
+
+@pytest.mark.parametrize("value, message", [
+    (["ping", 1], "a frame holds one msgpack map, not a list"),
+    ({1: "ping"}, "map keys must be strings, not an integer"),
+    ({"t": "join", "table": TABLE}, "field 'name' is missing: join requires it"),
+    ({"t": "join", "table": TABLE, "name": "ana", "seat": "1"}, "field 'seat' must be an integer or null, not a string"),
+    ({"t": "join", "table": TABLE, "name": b"ana"}, "field 'name' must be a string, not binary (msgpack bin)"),
+    ({"t": "create_table", "seats": 4, "timers": {"prompt_ms": "1s"}},
+     "field 'timers.prompt_ms' must be an integer, not a string"),
+    ({"t": "act", "table": TABLE, "cmd": ["Pass", 1]}, "field 'cmd' must be a map, not a list"),
+    ({"t": "ping", "id": 1.5}, "field 'id' must be an integer, a string or null, not a float"),
+], ids=lambda v: repr(v)[:40])
+def test_invalid_messages_name_the_field_and_what_it_must_be(value: Any, message: str) -> None:
+    """Not msgspec's own text ("Expected `object`, got `array`"): the field,
+    what it must be and what it was, in words."""
+    error = refused(msgpack.packb(value, use_bin_type=True))
+    assert (error.code, error.message) == ("message/invalid", message)

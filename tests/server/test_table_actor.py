@@ -52,3 +52,30 @@ async def test_r10_3_zero_wait_tables_close_windows_at_once(autojump_clock):
         assert h.waiting is None or h.waiting.pivot is not None
         assert trio.current_time() - start < 0.01
         await h.close()
+
+
+async def test_an_act_before_the_start_says_what_the_table_waits_for(autojump_clock):
+    """table/not_started names the seats still free and how the game starts."""
+    from oriente.protocol import messages as M
+    from oriente.server.outbox import Outbox
+    from oriente.server.stores import MemoryStore
+    from oriente.server.table import Table, TableSettings
+
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        port = OrientePort()
+        setup = port.configure(4, 1, {}, {})
+        table = Table("t", TableSettings(game="oriente", seats=4, options=setup.options), port, setup, store)
+        await table.create()
+        nursery.start_soon(table.run)
+        outbox = Outbox(100)
+        for i in range(2):
+            await table.send(outbox if i == 1 else Outbox(100), M.Join(id=i, table="t", name=f"p{i}"))
+        await table.send(outbox, M.Act(id="a", table="t", cmd={"type": "Pass", "decision": 1}))
+        await wait_all_tasks_blocked()
+        error = drain(outbox)[-1]
+        assert error["code"] == "table/not_started"
+        assert error["message"] == ("the game has not started: 2 of 4 seats are taken, and it starts when the "
+                                    "last seat is taken")
+        nursery.cancel_scope.cancel()
