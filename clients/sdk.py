@@ -55,6 +55,9 @@ BENIGN = frozenset({"decision/closed", "decision/answered", "game/over", "table/
 # Close codes after which reconnecting cannot help (PROTOCOL.md 12): too many
 # refused frames (1008), a message over the hard limit (1009).
 FATAL_CLOSE = frozenset({1008, 1009})
+# Table events that say whether the table waits for a seat (PROTOCOL.md 9):
+# True, it does not (the seat is away, or the proxy plays it).
+_ATTENDANCE = {"SeatAway": True, "ProxyOn": True, "SeatBack": False, "ProxyOff": False}
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
@@ -105,6 +108,7 @@ class _Sub:
     finished: bool = False
     result: dict[str, Any] | None = None
     failed: str | None = None
+    away: bool = False  # our seat is away or proxied: the table does not wait for us (PROTOCOL.md 11)
     send: trio.MemorySendChannel | None = None
     receive: trio.MemoryReceiveChannel | None = None
     unacked: dict[str, Any] | None = None
@@ -271,6 +275,10 @@ class Client:
         if t == "snapshot":
             sub.last_seq = max(sub.last_seq, frame["seq"])
             sub.prompt, sub.view, sub.info = frame.get("prompt"), frame.get("view"), frame.get("table_info")
+            seats = (sub.info or {}).get("seats") or []
+            mine = seats[sub.viewer] if isinstance(sub.viewer, int) and 0 <= sub.viewer < len(seats) else None
+            if mine:
+                sub.away = bool(mine.get("away") or mine.get("proxied"))
             if sub.info and sub.info.get("status") in ("finished", "failed"):
                 # Subscribed after the end without `after`: no TableFinished
                 # (or TableFailed) event will come, so the snapshot is the last news.
@@ -289,6 +297,8 @@ class Client:
                 if "view" in frame:
                     sub.view = frame["view"]
             for e in fresh:
+                if e["type"] in _ATTENDANCE and e.get("seat") == sub.viewer:
+                    sub.away = _ATTENDANCE[e["type"]]
                 if e["type"] == "TableFinished":
                     sub.finished = True
                     sub.result = e.get("result")
@@ -523,6 +533,19 @@ class Seat(Watch):
     async def chat(self, text: str) -> None:
         await self.client.request({"t": "chat", "table": self.table, "text": text})
 
+    @property
+    def away(self) -> bool:
+        """The table does not wait for this seat now: it is away (its
+        deadlines are zero) or the server's proxy plays it."""
+        return self._sub.away
+
+    async def back(self) -> None:
+        """Tell the table this seat is attended again (PROTOCOL.md 3, `back`):
+        an away seat gets its deadlines back, a proxied one its owner.
+        `turns()` does it for you when it sees the seat away."""
+        await self.client.request({"t": "back", "table": self.table})
+        self._sub.away = False
+
     async def propose_deal(self, transfers: Sequence[dict[str, Any]] = (), promises: Sequence[dict[str, Any]] = (),
                            note: str = "") -> dict[str, Any] | None:
         return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
@@ -547,6 +570,10 @@ class Seat(Watch):
         turn. Ends when the table finishes."""
         answered: set[tuple[Any, Any]] = set()
         async for update in self.updates():
+            if self.away and not self.finished:
+                # Someone is consuming the turns, so the seat is attended:
+                # say so, or every prompt of an away seat times out at once.
+                await self.back()
             prompt = update.prompt
             if not prompt or not prompt.get("legal"):
                 continue

@@ -124,6 +124,13 @@ class Act(_Msg, tag="act"):
     cmd: dict[str, Any]
 
 
+class Back(_Msg, tag="back"):
+    """The seat this connection holds is attended again: an away seat gets
+    its deadlines back and a proxied one its owner, without a game command."""
+
+    table: str
+
+
 class Chat(_Msg, tag="chat"):
     table: str
     text: str
@@ -159,7 +166,7 @@ class Rematch(_Msg, tag="rematch"):
 
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
-    | Act | Chat | GetRecord | AddBots | Rematch
+    | Act | Back | Chat | GetRecord | AddBots | Rematch
 )
 
 CLIENT_TYPES = tuple(

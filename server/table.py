@@ -98,7 +98,7 @@ class TableSettings:
         `options`; oriente.v1 showed them among the table's own settings, so
         they stay there too (PROTOCOL.md 10), where no own setting has the name."""
         own = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
-               "timers": self.timers.as_dict(), "auto_start": self.auto_start}
+               "timers": self.timers.as_dict(), "auto_start": self.auto_start, "proxy_after": self.proxy_after}
         return {**own, **{k: v for k, v in public_options.items() if k not in own}, "options": public_options}
 
 
@@ -277,6 +277,8 @@ class Table:
                 await self._unsubscribe(outbox, msg)
             case M.Act():
                 await self._act(outbox, msg)
+            case M.Back():
+                await self._back(outbox, msg)
             case M.Chat():
                 await self._chat(outbox, msg)
             case _:
@@ -360,7 +362,7 @@ class Table:
 
     def _seat_info(self, seat: int, slot: Slot) -> dict[str, Any]:
         info = {"seat": seat, "name": slot.name, "connected": slot.connections > 0,
-                "away": self.clock.seats[seat].away}
+                "away": self.clock.seats[seat].away, "proxied": self.clock.seats[seat].proxied}
         if slot.bot is not None:
             info["bot"] = slot.bot
         return info
@@ -581,15 +583,7 @@ class Table:
         if msg.id is not None and msg.id in self.cids[seat]:
             self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
             return
-        new: list[dict[str, Any]] = []
-        seat_clock = self.clock.seats[seat]
-        seat_clock.timeouts_in_row = 0
-        if seat_clock.away:  # any command brings an away seat back (PROTOCOL.md 11)
-            seat_clock.away = False
-            new.append({"type": "SeatBack", "seat": seat})
-        if seat_clock.proxied:  # the owner is back: the proxy hands the seat over
-            seat_clock.proxied = False
-            new.append({"type": "ProxyOff", "seat": seat})
+        new = self._attended(seat)  # any command brings an away seat back (PROTOCOL.md 11)
         try:
             game_events = self.port.apply(self.state, seat, msg.cmd)
         except RulesRejection as exc:
@@ -603,6 +597,37 @@ class Table:
         new.extend(game_events)
         command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
         await self._step(command, new, game_events, sender=outbox)
+        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    def _attended(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's owner is there (a command, or `back`): its timeouts in
+        a row start again from zero, an away seat is back and a proxy hands
+        the seat over. Returns the table events that says so, to commit."""
+        new: list[dict[str, Any]] = []
+        seat_clock = self.clock.seats[seat]
+        seat_clock.timeouts_in_row = 0
+        if seat_clock.away:
+            seat_clock.away = False
+            new.append({"type": "SeatBack", "seat": seat})
+        if seat_clock.proxied:
+            seat_clock.proxied = False
+            new.append({"type": "ProxyOff", "seat": seat})
+        return new
+
+    async def _back(self, outbox: Outbox, msg: M.Back) -> None:
+        """`back`: an away or proxied seat is attended again without sending
+        a game command (which, for an away seat, would often come too late
+        and be refused). Harmless when the seat is neither, or when the game
+        is not running."""
+        seat = self.subscribers.get(outbox)
+        if not isinstance(seat, int):
+            self._reply(outbox, M.error(msg.id, "auth/not_seated",
+                                        "resume your seat with its token before sending back"))
+            return
+        new = self._attended(seat) if self.status == "running" else []
+        if new:
+            await self._commit(None, new)
+            self._publish(new)
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
     def _not_started(self) -> str:

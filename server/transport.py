@@ -228,7 +228,8 @@ class Transport:
     async def _dispatch(self, conn: _Conn, msg: M.ClientMessage, frame: bytes | str) -> None:
         outbox = conn.outbox
         match msg:
-            case M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act() | M.Chat():
+            case (M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act()
+                  | M.Back() | M.Chat()):
                 table = await self.lobby.find(msg.table)
                 if table is None:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")

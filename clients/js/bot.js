@@ -13,6 +13,8 @@ export const BOT_TIMERS = { prompt_ms: 2000, window_ms: 0, bank_ms: 0, bank_refi
 export const BENIGN_ERRORS = new Set(['decision/closed', 'decision/answered']);
 const LOBBY_RETRY = new Set(['table/full', 'table/started', 'seat/taken']); // lost a race for a seat
 const FATAL_CLOSE = new Set([1008, 1009]); // "fix your client": do not reconnect
+// Table events about our seat: true when the table stops waiting for it (PROTOCOL.md 9).
+const ATTENDANCE = { SeatAway: true, ProxyOn: true, SeatBack: false, ProxyOff: false };
 const MAX_RETRIES = 20;
 
 /** A small seeded PRNG (mulberry32) returning floats in [0, 1). */
@@ -79,7 +81,8 @@ export class Bot {
     this.pending = new Map(); // other request id -> message (current connection only)
     this.joinSent = false;
     this.trace = []; // every seq received: {kind: 'event' | 'snapshot', seq, type?, history?}
-    this.stats = { acts: 0, connects: 0, resumes: 0, resent: 0, duplicates: 0, benign: 0, gaps: 0 };
+    this.stats = { acts: 0, connects: 0, resumes: 0, resent: 0, duplicates: 0, benign: 0, gaps: 0, backs: 0 };
+    this.away = false; // the table does not wait for our seat: away or proxied (PROTOCOL.md 11)
     this.failures = 0;
     this.done = false;
     this.ws = null;
@@ -245,6 +248,8 @@ export class Bot {
     this.lastSeq = f.seq;
     if (f.table_info?.status === 'finished' && f.table_info.result) return this.finish(f.table_info.result);
     if (f.table_info?.status === 'failed') return this.fail(new Error(`table ${f.table} failed`));
+    const mine = this.seat === null ? null : f.table_info?.seats?.[this.seat];
+    if (mine && (mine.away || mine.proxied)) this.setAway(true);
     return this.onPrompt(f.prompt);
   }
 
@@ -257,6 +262,7 @@ export class Bot {
         this.log(`sequence gap: ${this.lastSeq} then ${e.seq}`);
       }
       this.lastSeq = Math.max(this.lastSeq ?? 0, e.seq);
+      if (e.seat === this.seat && e.type in ATTENDANCE) this.setAway(ATTENDANCE[e.type]);
       if (e.type === 'TableFinished') return this.finish(e.result);
       // A server error ended the table (PROTOCOL.md 9): no result will come.
       if (e.type === 'TableFailed') return this.fail(new Error(`table ${f.table} failed: ${e.message}`));
@@ -265,7 +271,19 @@ export class Bot {
     if (f.history !== true) this.onPrompt(f.prompt);
   }
 
+  /** The table stopped (or started again) waiting for our seat. We are
+   * reading its frames, so the seat is attended: say so with `back`, or every
+   * prompt of an away seat would time out at once. */
+  setAway(away) {
+    if (away && !this.away) {
+      this.stats.backs++;
+      this.request('back', { table: this.table });
+    }
+    this.away = away;
+  }
+
   onPrompt(p) {
+    if (this.hooks.onPrompt?.(p, this) === false) return;
     if (!p || this.seat === null || p.pivot !== this.seat) return;
     const key = `${p.id}:${p.pivot}`;
     if (this.answered.has(key)) return;

@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from oriente.clients.sdk import Client, Disconnected, ServerError, Watch
+from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 
 from .commands import (
     AUTO_TOPICS,
@@ -407,6 +407,9 @@ class PlayApp:
                 st.info["seats"][e["seat"]] = None
         elif kind == "TableFinished":
             st.result = e.get("result")
+        elif kind in ("SeatAway", "ProxyOn") and e.get("seat") == st.you:
+            self.set_status("You are marked away: the table no longer waits for you. "
+                            "Type /back (or anything) to be waited for again.")
         text = narrate_update_event(e, st.you, st.names)
         if text:
             st.feed.append(text)
@@ -467,6 +470,17 @@ class PlayApp:
         if st.ended:
             self.set_status("The game is over: /lobby or /quit.")
             return
+        seat = st.watch
+        if verb == "back" or (isinstance(seat, Seat) and seat.away):
+            # Typing at the table is being there: an away seat is back first
+            # (PROTOCOL.md 11), so what follows is not refused as too late.
+            try:
+                await seat.back()  # type: ignore[attr-defined]
+                self.set_status("You are back: the table waits for you again.")
+            except (ServerError, Disconnected) as exc:
+                self.set_status(f"Not back: {exc}")
+            if verb == "back":
+                return
         if verb == "choose":
             p = st.prompt
             if p is None or not wants_answer(p, st.you):

@@ -12,6 +12,8 @@ At the table:
     /accept N  /decline N  /withdraw N  answer or withdraw deal #N
     /kept N  /broken N                  settle free promise #N made to you
     /auto privilege|support|revolution|off   pass every such round, whatever the cards (R10.2d)
+    /back                               you are here again after being marked away (also sent for you
+                                        before anything else you send while away)
     /help  /lobby  /quit
 """
 
@@ -42,7 +44,8 @@ TABLE_HELP = (
     "/deal give CARD to SEAT for REASON "
     "(also: ask CARD from SEAT for REASON; promise SEAT TEXT; join parts with ';') | "
     "/accept N, /decline N, /withdraw N: deal #N | /kept N, /broken N: settle promise #N made to you | "
-    "/auto privilege|support|revolution|off: pass every such round, whatever your card | /lobby | /quit"
+    "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
+    "/back: you are here again after being marked away | /lobby | /quit"
 )
 
 
@@ -54,7 +57,8 @@ class Intent:
     arg: Any = None
 
 
-_WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto"}
+_WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto",
+          "back"}
 
 
 def parse_table_input(line: str) -> Intent:
@@ -77,6 +81,8 @@ def parse_table_input(line: str) -> Intent:
         return Intent("help")
     if verb in ("lobby", "leave"):
         return Intent("lobby")
+    if verb == "back":
+        return Intent("back")
     if verb == "say":
         return Intent("say", rest) if rest else Intent("error", "Say what? /say TEXT")
     if verb == "deal":

@@ -495,6 +495,16 @@ async def _table_session(book: Book, s: Session) -> None:
     for peer in (ana, cai, dee, eve):
         await peer.receive()
 
+    frames = await ben2.send({"t": "back", "id": "rb", "table": table}, "client/back",
+                             "Seat 1 is attended again: back from away without a game command.")
+    expect(frames, "events", "ok")
+    book.server("server/events/seat_back", frames[0],
+                "`back` brings an away seat back (R10.3), as any command would. With `view`, as asked for in "
+                "the resume.")
+    book.server("server/ok/back", frames[1], "The reply to back.")
+    for peer in (ana, cai, dee, eve):
+        await peer.receive()
+
     frames = await ben2.send(
         {"t": "act", "id": "r2", "table": table, "cmd": {
             "type": "ProposeDeal",
@@ -503,8 +513,6 @@ async def _table_session(book: Book, s: Session) -> None:
         "client/act/propose_promise_only",
         "A deal of one promise, defaults left out (transfers, note and the unused promise fields).")
     expect(frames, "events", "ok")
-    book.server("server/events/seat_back", frames[0],
-                "Any command brings an away seat back (R10.3). With `view`, as asked for in the resume.")
     for peer in (ana, cai, dee, eve):
         await peer.receive()
     frames = await ana.send({"t": "act", "id": 14, "table": table, "cmd": {"type": "DeclineDeal", "deal": 2}},

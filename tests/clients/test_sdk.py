@@ -517,6 +517,36 @@ async def test_early_sealed_answers_in_negotiation_windows(app):
     assert any(reply is not None for _, reply in early)
 
 
+async def test_an_away_seat_that_takes_its_turns_again_is_brought_back(app):
+    """A bot that let its first prompt time out is marked away (away_after
+    1); once it consumes its turns again, the SDK sends `back` before its
+    next answer: the seat is back (SeatBack) without a refused command, and
+    the bot plays the game to the end."""
+    url = url_of(app)
+    timers = {**BOT_TIMERS, "prompt_ms": 1000, "away_after": 1}
+    table = await new_table(url, 4, seed=3, timers=timers)
+    async with Client.connect(url) as client:
+        sleeper = await client.join(table, "sleeper", 0)
+        answers: list = []
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i in (1, 2, 3):
+                    nursery.start_soon(partial(random_bot, url, table, f"b{i}", random.Random(i), at=i))
+                async for update in sleeper.updates():  # asleep until the table marks the seat away
+                    if any(e["type"] == "SeatAway" and e["seat"] == 0 for e in update.events):
+                        break
+                assert sleeper.away
+                rng = random.Random(0)
+                async for turn in sleeper.turns():
+                    answers.append(await turn.answer(rng.choice(turn.legal)))
+        assert sleeper.finished and not sleeper.away
+    events = app.lobby.get(table).events
+    backs = [e for e in events if e["type"] == "SeatBack"]
+    assert [e["seat"] for e in backs] == [0]
+    assert answers and all(a is not None and a["t"] == "ok" for a in answers), "no answer came too late"
+    assert not any(e["type"] == "SeatAway" for e in events[events.index(backs[0]):])
+
+
 # -- chat and deals --------------------------------------------------------------
 
 

@@ -28,6 +28,8 @@ def a_view() -> dict:
     ("/kept 1", Intent("kept", 1)),
     ("/broken 1", Intent("broken", 1)),
     ("/auto privilege", Intent("auto", "privilege")),
+    ("/back", Intent("back")),
+    ("back", Intent("back")),
     ("/auto off", Intent("auto", "off")),
     ("/auto", Intent("auto", "status")),
     ("/lobby", Intent("lobby")),

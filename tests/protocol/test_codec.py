@@ -28,6 +28,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "spectate": {"t": "spectate", "id": 9, "table": TABLE},
     "unsubscribe": {"t": "unsubscribe", "id": 10, "table": TABLE},
     "act": {"t": "act", "id": 11, "table": TABLE, "cmd": {"type": "Pass", "decision": 3}},
+    "back": {"t": "back", "id": 14, "table": TABLE},
     "chat": {"t": "chat", "id": 12, "table": TABLE, "text": "hi"},
     "record": {"t": "record", "id": 13, "table": TABLE},
     "add_bots": {"t": "add_bots", "id": 14, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "policy": "heuristic", "count": 2},

@@ -144,6 +144,37 @@ async def test_toy_game_away_after_timeouts_in_a_row_then_at_once_until_a_comman
         await h.close()
 
 
+async def test_toy_game_back_returns_an_away_and_proxied_seat_without_a_command(game, autojump_clock):
+    """`back` (PROTOCOL.md 11): an away seat is back, its proxy off, and its
+    next prompt waits the whole prompt time again, with no command sent;
+    `back` from a seat that is neither changes nothing."""
+    async with trio.open_nursery() as nursery:
+        h = await game.open(nursery, proxy_after=10)
+        sleeper = h.pivot
+        observer = (sleeper + 1) % game.seats
+        h.table.clock.seats[sleeper].away = h.table.clock.seats[sleeper].proxied = True
+        h.table.clock.seats[sleeper].timeouts_in_row = 3
+        drain(h.clients[observer])
+        commands, seq = len(h.commands()), h.table.seq
+        await h.table.send(h.clients[sleeper], M.Back(id="b1", table=h.table.id))
+        await wait_all_tasks_blocked()
+        seat = h.table.clock.seats[sleeper]
+        assert (seat.away, seat.proxied, seat.timeouts_in_row) == (False, False, 0)
+        assert [(e["type"], e["seat"]) for e in events_of(drain(h.clients[observer]))] == [
+            ("SeatBack", sleeper), ("ProxyOff", sleeper)]
+        assert drain(h.clients[sleeper])[-1] == {"t": "ok", "re": "b1", "seq": seq + 2}
+        assert len(h.commands()) == commands, "no game command was sent or logged"
+        await h.table.send(h.clients[sleeper], M.Back(id="b2", table=h.table.id))
+        await wait_all_tasks_blocked()
+        assert drain(h.clients[sleeper])[-1] == {"t": "ok", "re": "b2", "seq": seq + 2}
+        assert events_of(drain(h.clients[observer])) == []
+        spectator = Outbox(10)
+        await h.table.send(spectator, M.Back(id="b3", table=h.table.id))
+        await wait_all_tasks_blocked()
+        assert drain(spectator)[-1]["code"] == "auth/not_seated"
+        await h.close()
+
+
 async def test_toy_game_sealed_early_answer_sends_nothing_to_anyone_else(game, autojump_clock):
     """An early answer stays sealed: shown to nobody but its seat, not even
     that it exists. No frame at all reaches the others."""
@@ -274,6 +305,9 @@ async def test_toy_game_seat_proxy_plays_an_away_seat_and_hands_it_back(game, au
             await trio.sleep(h.table.clock.deadline.at - trio.current_time() + 0.001)
         assert h.table.clock.seats[sleeper].proxied
         assert any(e["type"] == "ProxyOn" and e["seat"] == sleeper for e in events_of(drain(h.clients[0])))
+        info = h.table.info()  # the table information shows the proxy setting and who is proxied
+        assert info["settings"]["proxy_after"] == 2
+        assert [s["proxied"] for s in info["seats"]] == [s == sleeper for s in range(game.seats)]
         before = trio.current_time()
         proxied = 0
         for _ in range(200):
@@ -291,6 +325,7 @@ async def test_toy_game_seat_proxy_plays_an_away_seat_and_hands_it_back(game, au
         await h.act(sleeper, stale)
         assert not h.table.clock.seats[sleeper].proxied
         assert any(e["type"] == "ProxyOff" for e in events_of(drain(h.clients[1])))
+        assert not any(s["proxied"] for s in h.table.info()["seats"])
         while h.pivot != sleeper:
             await h.answer(h.pivot)
         key = h.waiting.key

@@ -143,6 +143,23 @@ test('a bot whose socket dies mid-game resumes and finishes', async () => {
   assert.ok(victim.stats.duplicates === 1 || missed.at(-1).type === 'TableFinished', 'the retry was recognised');
 });
 
+test('a bot marked away says it is back and plays on', async () => {
+  // Seat 0 lets its first prompt pass (away_after 1); seeing its SeatAway, it sends `back`.
+  const timers = { prompt_ms: 800, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 1 };
+  const { table } = await request(server.url, { t: 'create_table', seats: 4, seed: 8, public: false, timers });
+  const sleepy = { onPrompt: (p, bot) => (bot.stats.backs > 0 ? undefined : false) };
+  const bots = [0, 1, 2, 3].map((i) => new Bot({ server: server.url, table, name: `aw${i}`, seed: 80 + i,
+                                                 hooks: i === 0 ? sleepy : {} }));
+  const results = await withTimeout(Promise.all(bots.map((b) => b.play())), GAME_TIMEOUT_MS, `table ${table}`);
+  const [sleeper] = bots;
+  assert.equal(results.length, 4);
+  assert.equal(sleeper.stats.backs, 1, 'one back, after the one SeatAway');
+  assert.equal(sleeper.stats.benign, 0, 'no answer came too late');
+  assert.ok(sleeper.stats.acts > 0);
+  const types = sleeper.trace.filter((t) => t.kind === 'event').map((t) => t.type);
+  assert.ok(types.indexOf('SeatAway') < types.indexOf('SeatBack'));
+});
+
 test('the command line plays two games in create and lobby modes', async () => {
   const run = (args) => new Promise((resolvePromise, reject) => {
     const proc = spawn(process.execPath, [join(JS_DIR, 'bot.js'), '--server', server.url, '--games', '2', ...args]);
