@@ -378,9 +378,13 @@ class Client:
         return sub
 
     async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> Seat:
+        """Take a seat. The join carries a fresh secret nonce, so if the
+        connection drops before the reply, the SDK sends it again on the next
+        connection and gets the same seat and token back (PROTOCOL.md 3)."""
         sub = self._subscribe(table, -1, None, views)
         try:
-            reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views})
+            reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views,
+                                        "nonce": secrets.token_urlsafe(24)}, resend=True)
         except BaseException:
             self._subs.pop(table, None)
             raise

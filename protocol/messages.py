@@ -78,12 +78,15 @@ class CreateTable(_Msg, tag="create_table"):
 
 class Join(_Msg, tag="join"):
     """Take a seat. `views`: every events frame for this connection also
-    carries the seat's full current view (bots and rich clients want it)."""
+    carries the seat's full current view (bots and rich clients want it).
+    `nonce`: a secret the client chose, which makes a retried join safe: the
+    same nonce at the same table gets the same seat and token back."""
 
     table: str
     name: str
     seat: int | None = None
     views: bool = False
+    nonce: str | None = None
 
 
 class Leave(_Msg, tag="leave"):

@@ -18,6 +18,7 @@ to commands) until the lobby lets it go. Every other table goes on.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import logging
@@ -55,8 +56,21 @@ MAX_NAME = 32
 HISTORY_CHUNK = 256
 
 
+NONCE_MIN, NONCE_MAX = 16, 64
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def nonce_token(table_id: str, nonce: str) -> str:
+    """The seat token of a join that carried a nonce: derived from the
+    table and the nonce, so that a retried join (even after a restart) gets
+    the same token back while the table stores only the token's hash, as
+    for every seat. Whoever knows the nonce can take the seat, as with the
+    token itself: the nonce is a secret (PROTOCOL.md 3, join)."""
+    digest = hashlib.sha256(f"oriente.v1 join\0{table_id}\0{nonce}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -409,6 +423,18 @@ class Table:
 
     async def _join(self, outbox: Outbox, msg: M.Join | SeatBot) -> None:
         bot = msg.policy if isinstance(msg, SeatBot) else None
+        token: str | None = None
+        nonce = msg.nonce if isinstance(msg, M.Join) else None
+        if nonce is not None:
+            if not NONCE_MIN <= len(nonce) <= NONCE_MAX:
+                self._reply(outbox, M.error(msg.id, "message/invalid",
+                                            f"a join nonce has {NONCE_MIN} to {NONCE_MAX} characters"))
+                return
+            token = nonce_token(self.id, nonce)
+            seat = self._seat_of_token(token)
+            if seat is not None:  # a retry: whatever happened since, the seat is this nonce's
+                await self._rejoin(outbox, msg, seat, token)
+                return
         if self.status != "open":
             self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
             return
@@ -429,7 +455,8 @@ class Table:
         elif self.slots[seat] is not None:
             self._reply(outbox, M.error(msg.id, "seat/taken", f"seat {seat} is taken"))
             return
-        token = secrets.token_urlsafe(24)
+        if token is None:
+            token = secrets.token_urlsafe(24)
         self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot)
         await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
         event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
@@ -444,6 +471,23 @@ class Table:
         self._snapshot(outbox, seat)
         if self.settings.auto_start and all(s is not None for s in self.slots):
             await self._start_game()
+
+    async def _rejoin(self, outbox: Outbox, msg: M.Join | SeatBot, seat: int, token: str) -> None:
+        """A join retried with its nonce: the seat it took, its token again
+        (`duplicate: true`), and this connection subscribed as that seat, as
+        a `resume` would. Nothing else changes: not the name, not the seat."""
+        previous = self.subscribers.get(outbox)
+        self.subscribers[outbox] = seat
+        if msg.views:
+            self.wants_views.add(outbox)
+        else:
+            self.wants_views.discard(outbox)
+        self._reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq, duplicate=True))
+        self._snapshot(outbox, seat)
+        if previous != seat:
+            if isinstance(previous, int):
+                await self._presence(previous, -1)
+            await self._presence(seat, +1)
 
     async def _leave(self, outbox: Outbox, msg: M.Leave) -> None:
         seat = self._seat_of_token(msg.token)

@@ -80,6 +80,10 @@ export class Bot {
     this.unacked = new Map(); // act id -> act message without a reply yet
     this.pending = new Map(); // other request id -> message (current connection only)
     this.joinSent = false;
+    // A secret nonce makes the join safe to retry: sent again with it, a join whose
+    // reply was lost gets the same seat and token back (PROTOCOL.md 3, join).
+    this.nonce = randomBytes(18).toString('base64url');
+    this.joins = 0;
     this.trace = []; // every seq received: {kind: 'event' | 'snapshot', seq, type?, history?}
     this.stats = { acts: 0, connects: 0, resumes: 0, resent: 0, duplicates: 0, benign: 0, gaps: 0, backs: 0 };
     this.away = false; // the table does not wait for our seat: away or proxied (PROTOCOL.md 11)
@@ -123,7 +127,6 @@ export class Bot {
 
   reconnect(code) {
     if (FATAL_CLOSE.has(code)) return this.fail(new Error(`server closed the connection with ${code}`));
-    if (!this.token && this.joinSent) return this.fail(new Error(`connection lost (${code}) before the join was answered`));
     if (++this.failures > MAX_RETRIES) return this.fail(new Error(`gave up after ${MAX_RETRIES} reconnects`));
     const delay = Math.min(2000, 50 * 2 ** this.failures);
     this.log(`connection closed (${code}); reconnecting in ${delay} ms`);
@@ -160,6 +163,7 @@ export class Bot {
 
   onFrame(f) {
     if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new Error(`not a map: ${JSON.stringify(f)}`);
+    if (this.hooks.onFrame?.(f, this) === false) return undefined; // a test dropped it
     switch (f.t) {
       case 'welcome': return this.onWelcome(f);
       case 'ok': return this.onOk(f);
@@ -175,7 +179,9 @@ export class Bot {
   onWelcome() {
     this.failures = 0;
     this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
-    if (this.token) {
+    if (!this.token && this.joinSent) {
+      this.join(); // the reply to our join was lost with the connection: retry it, same nonce
+    } else if (this.token) {
       this.stats.resumes++;
       this.request('resume', { table: this.table, token: this.token, after: this.lastSeq });
       for (const m of this.unacked.values()) { // same ids: applied at most once
@@ -194,7 +200,8 @@ export class Bot {
 
   join() {
     this.joinSent = true;
-    this.request('join', { table: this.table, name: this.name });
+    this.joins++;
+    this.request('join', { table: this.table, name: this.name, nonce: this.nonce });
   }
 
   onOk(f) {
@@ -234,6 +241,10 @@ export class Bot {
     this.pending.delete(f.re);
     if (req?.t === 'join' && this.lobby && LOBBY_RETRY.has(f.code)) {
       this.joinSent = false;
+    // A secret nonce makes the join safe to retry: sent again with it, a join whose
+    // reply was lost gets the same seat and token back (PROTOCOL.md 3, join).
+    this.nonce = randomBytes(18).toString('base64url');
+    this.joins = 0;
       this.table = null;
       this.request('list_tables', {});
       return;

@@ -583,7 +583,16 @@ async def _finished_table(book: Book, s: Session) -> None:
     book.server("server/error/seat_unknown", expect(frames, "error")[0], "Seats are 0 to seats-1.")
     frames = await gus.send({"t": "join", "id": 3, "table": table, "name": "   "})
     book.server("server/error/bad_name", expect(frames, "error")[0], "A name has 1 to 32 characters.")
-    expect(await gus.send({"t": "join", "id": 4, "table": table, "name": "gus"}), "ok", "snapshot")
+    join_gus = {"t": "join", "id": 4, "table": table, "name": "gus", "nonce": "k3y-9c1f0e7a-5b2d-retry"}
+    expect(await gus.send(join_gus, "client/join_nonce",
+                          "A join with a nonce, a secret of 16 to 64 characters: it may be retried safely."),
+           "ok", "snapshot")
+    gus2, _ = await s.connect("gus-again")
+    frames = await gus2.send({**join_gus, "id": 1})
+    book.server("server/ok/join_retry", expect(frames, "ok", "snapshot")[0],
+                "The same join again (its reply was lost): the same seat and token, duplicate=true. This "
+                "connection now holds the seat.")
+    await gus.receive()
     frames = await fay.send({"t": "start", "id": 5, "table": table, "token": fay_token})
     book.server("server/error/not_full", expect(frames, "events", "error")[1],
                 "A start needs every seat taken.")

@@ -266,6 +266,44 @@ async def test_reconnect_resumes_without_gap_and_resends_the_unacknowledged_comm
     assert all(cmd["pivot"] is None for seat, cmd in tab.commands if seat == -1)
 
 
+async def test_a_join_whose_reply_is_lost_is_retried_and_keeps_its_one_seat(app, monkeypatch):
+    """The connection breaks with the join's `ok` on the way: the SDK sends
+    the join again on the next connection, with its nonce, and gets the same
+    seat and token back (`duplicate`); the table holds one seat for it, and
+    the bot plays that seat to the end."""
+    url = url_of(app)
+    table = await new_table(url, 4, seed=5, timers=PATIENT)
+    sent: list[dict] = []
+    spy_on_sent_frames(monkeypatch, sent)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            async with Client.connect(url) as client:
+                original = client._dispatch
+                lost: list[dict] = []
+
+                def dispatch(frame: dict) -> None:
+                    waiter = client._waiters.get(frame.get("re"))
+                    if not lost and frame.get("t") == "ok" and waiter and waiter.message["t"] == "join":
+                        lost.append(frame)
+                        nursery.start_soon(break_link, client, True)
+                        return
+                    original(frame)
+
+                client._dispatch = dispatch  # type: ignore[method-assign]
+                seat = await client.join(table, "retrier")
+                assert lost and (seat.seat, seat.token) == (lost[0]["seat"], lost[0]["token"])
+                for i in range(1, 4):
+                    nursery.start_soon(partial(random_bot, url, table, f"b{i}", random.Random(i)))
+                rng = random.Random(0)
+                async for turn in seat.turns():
+                    assert await turn.answer(rng.choice(turn.legal)) is not None
+                assert seat.result is not None
+    joins = [m for m in sent if m["t"] == "join" and m["name"] == "retrier"]
+    assert len(joins) == 2 and joins[0] == joins[1] and len(joins[0]["nonce"]) >= 16
+    names = [s["name"] for s in app.lobby.get(table).info()["seats"]]
+    assert names.count("retrier") == 1
+
+
 def spy_on_sent_frames(monkeypatch, into: list[dict], on_send: Callable[[dict], None] | None = None) -> None:
     """Record every message the SDK encodes for the wire."""
     real = sdk._encoder

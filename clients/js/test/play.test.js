@@ -143,6 +143,23 @@ test('a bot whose socket dies mid-game resumes and finishes', async () => {
   assert.ok(victim.stats.duplicates === 1 || missed.at(-1).type === 'TableFinished', 'the retry was recognised');
 });
 
+test('a join whose reply is lost is retried with its nonce and keeps one seat', async () => {
+  let lost = null;
+  const onFrame = (f, bot) => {
+    if (lost || f.t !== 'ok' || !f.token) return undefined;
+    lost = f; // the connection dies with the join's ok on the way
+    bot.dropConnection();
+    return false;
+  };
+  const { bots, results } = await playTable({ seed: 7, hooks: [{ onFrame }] });
+  const [retrier] = bots;
+  assert.ok(lost, 'the join reply was dropped');
+  assert.equal(retrier.joins, 2);
+  assert.equal(retrier.seat, lost.seat);
+  assert.equal(retrier.token, lost.token, 'the same token came back');
+  assert.equal(new Set(results.map((r) => r.seat)).size, 4, 'four bots, four seats');
+});
+
 test('a bot marked away says it is back and plays on', async () => {
   // Seat 0 lets its first prompt pass (away_after 1); seeing its SeatAway, it sends `back`.
   const timers = { prompt_ms: 800, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 1 };
