@@ -459,6 +459,14 @@ class Watch:
         return self._sub.info
 
     @property
+    def deal(self) -> dict[str, Any] | None:
+        """What this seat may propose now (the prompt's `deal`: `propose`,
+        `open`, `max_open`, `max_parts`, `max_text`); None for a spectator or
+        when no game runs."""
+        prompt = self._sub.prompt
+        return prompt.get("deal") if prompt else None
+
+    @property
     def last_seq(self) -> int:
         return self._sub.last_seq
 
@@ -552,6 +560,7 @@ class Seat(Watch):
 
     async def propose_deal(self, transfers: Sequence[dict[str, Any]] = (), promises: Sequence[dict[str, Any]] = (),
                            note: str = "") -> dict[str, Any] | None:
+        """Propose a deal (R8); `self.deal` says whether you may now."""
         return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
                                "note": note})
 

@@ -506,6 +506,11 @@ class PlayApp:
             if not st.view:
                 self.set_status("Deals are made once the game runs.")
                 return
+            can = (st.prompt or {}).get("deal")
+            if can is not None and not can.get("propose"):
+                self.set_status(f"You have {can.get('open')} open proposals, the table's limit: "
+                                "/withdraw one before you propose another.")
+                return
             try:
                 cmd = build_deal(arg, st.view, st.you, st.names)  # type: ignore[arg-type]
             except DealError as exc:

@@ -27,6 +27,20 @@ from .events import DealAccepted, DealClosed, DealExecuted, DealProposed, Promis
 from .state import Deal, GameState, LedgerEntry
 
 MAX_TEXT = 500  # characters in a consideration or a promise
+MAX_PARTS = 40  # transfers and promises in one proposal
+
+
+def open_proposals(state: GameState, seat: int) -> int:
+    """How many of `seat`'s own proposals are open (R8.6 caps them)."""
+    return sum(1 for d in state.deals.values() if d.proposer == seat)
+
+
+def capability(state: GameState, seat: int) -> dict:
+    """What `seat` may propose now (R8): whether it may, and the limits a
+    proposal must keep. `ProposeDeal` is open-ended, so `legal()` cannot
+    list it; a prompt carries this instead."""
+    own, cap = open_proposals(state, seat), state.config.max_open_proposals
+    return {"propose": own < cap, "open": own, "max_open": cap, "max_parts": MAX_PARTS, "max_text": MAX_TEXT}
 
 
 def _seat_ok(state: GameState, s: object) -> bool:
@@ -98,8 +112,8 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
     transfers, promises = cmd.transfers, cmd.promises
     if not transfers and not promises:
         raise Rejected("deal/empty", "a deal lists at least one card transfer or promise")
-    if len(transfers) + len(promises) > 40:
-        raise Rejected("deal/too_large", "a deal lists at most 40 transfers and promises")
+    if len(transfers) + len(promises) > MAX_PARTS:
+        raise Rejected("deal/too_large", f"a deal lists at most {MAX_PARTS} transfers and promises")
     seen: set[int] = set()
     for t in transfers:
         _check_transfer(state, t, seen)
@@ -114,7 +128,7 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
         parties.update((p.promiser, p.promisee))
     if seat not in parties:
         raise Rejected("deal/not_party", "you can only propose a deal you are a party to")
-    open_own = sum(1 for d in state.deals.values() if d.proposer == seat)
+    open_own = open_proposals(state, seat)
     if open_own >= state.config.max_open_proposals:
         raise Rejected(
             "deal/too_many_open",

@@ -18,6 +18,7 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
 
+from . import deals
 from .decisions import DecisionKind
 from .engine import legal, pending
 from .state import GameState
@@ -162,6 +163,8 @@ def _decision_for(state: GameState, base: dict, viewer: Viewer) -> dict:
         # Every seat gets its own legal commands: the decision's answers if it
         # is asked, and always its deal options (accept, decline, settle...).
         out["legal"] = [plain(c) for c in legal(state, viewer)]
+        # Proposing is open-ended, so it is described rather than listed (R8).
+        out["deal"] = deals.capability(state, viewer)
     return out
 
 

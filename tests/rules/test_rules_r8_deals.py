@@ -479,6 +479,28 @@ def test_r8_6_open_proposals_are_limited_by_the_table():
     propose(state, 0, give(T[0], 0, 3))
 
 
+def test_r8_6_the_prompt_says_who_may_propose_now_and_within_which_limits():
+    """R8.6: "A seat may have at most a table-set number of open proposals."
+    ProposeDeal is open-ended, so it is never in `legal`; each seat's prompt
+    carries `deal` instead (PROTOCOL.md 6), kept in step with the cap."""
+    from oriente.server.rules.views import decision_view
+
+    state, _ = table_state(5, [DAIMYO[0], NOFU[0], NOFU[1], AKINDO[0], AKINDO[1]], max_open_proposals=2)
+
+    def deal_of(seat):
+        return decision_view(state, seat)["deal"]
+
+    assert deal_of(0) == {"propose": True, "open": 0, "max_open": 2, "max_parts": 40, "max_text": 500}
+    first, _ = propose(state, 0, give(T[0], 0, 1))
+    propose(state, 0, give(T[0], 0, 2))
+    assert deal_of(0) == {"propose": False, "open": 2, "max_open": 2, "max_parts": 40, "max_text": 500}
+    assert deal_of(1)["propose"] and deal_of(1)["open"] == 0
+    assert "deal" not in decision_view(state, "spectator")
+    assert not any(c["type"] == "ProposeDeal" for c in decision_view(state, 0)["legal"])
+    apply(state, 0, WithdrawDeal(deal=first))
+    assert deal_of(0)["propose"] and deal_of(0)["open"] == 1
+
+
 def test_r8_6_server_settles_structured_promises():
     """R8.6: "The server keeps a public ledger of promises — open, kept, broken
     — settling structured promises itself from what happens" """
