@@ -19,7 +19,8 @@ Deals have helpers of their own in `oriente.clients.deals` (re-exported
 here as `sdk.deals`): build, read and value them.
 
 The SDK speaks only the protocol (PROTOCOL.md); it never imports the server
-(`deals.value` loads the pure valuation functions when it is called).
+(`deals.value` loads the pure valuation functions when it is called, and
+`DECISION_COMMANDS` the rules' one definition when it is first read).
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ log = logging.getLogger("oriente.sdk")
 SUBPROTOCOL = "oriente.v1"
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
               "zero_wait": True, "away_after": 3}
-DECISION_COMMANDS = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
 # A late or repeated answer: normal for bots, not a bug (PROTOCOL.md). A
 # retry that reaches the table after its last event, or an answer racing the
 # end of the game, gets game/over rather than decision/closed (PROTOCOL.md 5).
@@ -508,7 +508,8 @@ class Turn:
     @property
     def legal(self) -> list[dict[str, Any]]:
         """The decision commands you may send now (deal commands left out)."""
-        return [c for c in self.prompt.get("legal", []) if c["type"] in DECISION_COMMANDS]
+        # An answer names the decision; every other entry is a deal command (PROTOCOL.md 6).
+        return [c for c in self.prompt.get("legal", []) if c.get("decision") == self.prompt["id"]]
 
     @property
     def topic(self) -> str:
@@ -596,3 +597,14 @@ class Seat(Watch):
             if (mine or ahead) and key not in answered:
                 answered.add(key)
                 yield Turn(self, prompt, update.view, early=not mine)
+
+
+def __getattr__(name: str) -> Any:
+    """`DECISION_COMMANDS`, the command types that answer a decision for an
+    asked seat: the rules' one definition, read when first asked for, so
+    that importing the SDK imports nothing of the server (PEP 562)."""
+    if name == "DECISION_COMMANDS":
+        from oriente.server.rules.commands import DECISION_COMMAND_TYPES
+
+        return DECISION_COMMAND_TYPES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,7 @@ from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
 from oriente.server.rules.cards import VALUE, card_name
+from oriente.server.rules.commands import DECISION_COMMAND_TYPES
 
 __all__ = [
     "DECISION_TYPES",
@@ -41,7 +42,7 @@ __all__ = [
 
 # Commands that answer a decision; the deal commands in `legal` are shown
 # with the deals instead (PROTOCOL.md §6).
-DECISION_TYPES = ("Announce", "Pass", "Claim", "Support", "Join", "Choose")
+DECISION_TYPES = DECISION_COMMAND_TYPES  # the rules' one definition of a decision's answers
 
 Names = dict[int, str]
 

@@ -73,10 +73,11 @@ from __future__ import annotations
 import random
 
 from oriente.server.rules.cards import GEISHA, KIND, NINJAS, RANK, SHOGUN, VALUE, Kind, is_treasure
+from oriente.server.rules.commands import DECISION_COMMAND_TYPES
 
 from .model import Board, fight_deltas, fight_odds, read, utility, weights
 
-DECISION_TYPES = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
+DECISION_TYPES = DECISION_COMMAND_TYPES  # the commands that answer a decision; deal commands are not chosen here
 
 # Beliefs about the other seats (they fit random players and sensible ones).
 CLAIM_RATE = 0.8  # chance that an opponent able to outrank an announcement claims

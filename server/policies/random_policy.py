@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 
-DECISION_TYPES = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
+from oriente.server.rules.commands import DECISION_COMMAND_TYPES
+
+DECISION_TYPES = DECISION_COMMAND_TYPES
 
 
 def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:

@@ -44,14 +44,14 @@ from typing import Any
 from oriente.server.rules import TABLE, GameConfig, Rejected, Timeout, apply, command_from_plain, new_game, pending
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import VALUE
-from oriente.server.rules.commands import Promise
+from oriente.server.rules.commands import DECISION_COMMAND_TYPES, Promise
 from oriente.server.rules.decisions import Decision
 from oriente.server.rules.state import GameState
 from oriente.server.rules.views import view
 
 from . import Policy
 
-DECISION_TYPES = frozenset({"Announce", "Pass", "Claim", "Support", "Join", "Choose"})
+DECISION_TYPES = DECISION_COMMAND_TYPES
 FINAL_TYPES = DECISION_TYPES | {"Done"}  # after these a seat has said its piece for this step
 MAX_EXTRA = 8  # commands a seat may send in one turn before its answer
 PASSES = 4  # bargaining passes per decision step, at most

@@ -1,11 +1,21 @@
 """The rules of Oriente as a pure, deterministic state machine.
 
 No I/O, no clock, no global randomness: `new_game(config)` then
-`apply(state, seat, command)` yields the same events for the same inputs.
-The table server, bots and tests all drive the game through this surface.
+`apply(state, seat, command)` yields the same events for the same inputs,
+or raises `Rejected` (a stable code, a sentence citing the rule) and
+changes nothing. The table server, bots and tests all drive the game
+through this surface: `pending` (what is open), `legal` (what a seat may
+send: its `answers` to the open decision, then its `deal_options`),
+`view`/`project` (the one gate for hidden information), the card table
+`CARDS`, and `configured_deal` to write a configured deal by card name.
 """
 
+from .cards import CARDS, Card, Kind, card_name
 from .commands import (
+    DEAL_COMMAND_TYPES,
+    DEAL_COMMANDS,
+    DECISION_COMMAND_TYPES,
+    DECISION_COMMANDS,
     TABLE,
     AcceptDeal,
     Action,
@@ -30,7 +40,8 @@ from .commands import (
 )
 from .config import GameConfig
 from .decisions import Decision, DecisionKind, Timer, Topic
-from .engine import apply, is_over, legal, new_game, pending
+from .decks import build_deck, card_ids, configured_deal
+from .engine import answers, apply, deal_options, is_over, legal, new_game, pending
 from .errors import ConfigError, Rejected
 from .game import Game, replay
 from .serial import command_from_plain, plain
@@ -38,6 +49,11 @@ from .state import GameState, Phase
 from .views import EVERYONE, SPECTATOR, project, view
 
 __all__ = [
+    "CARDS",
+    "DEAL_COMMANDS",
+    "DEAL_COMMAND_TYPES",
+    "DECISION_COMMANDS",
+    "DECISION_COMMAND_TYPES",
     "EVERYONE",
     "SPECTATOR",
     "TABLE",
@@ -45,6 +61,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "Announce",
+    "Card",
     "Choose",
     "Claim",
     "Command",
@@ -57,6 +74,7 @@ __all__ = [
     "GameConfig",
     "GameState",
     "Join",
+    "Kind",
     "Pass",
     "Phase",
     "Promise",
@@ -71,8 +89,14 @@ __all__ = [
     "Topic",
     "Transfer",
     "WithdrawDeal",
+    "answers",
     "apply",
+    "build_deck",
+    "card_ids",
+    "card_name",
     "command_from_plain",
+    "configured_deal",
+    "deal_options",
     "is_over",
     "legal",
     "new_game",

@@ -8,7 +8,7 @@ versions because game records and golden replays name cards by id.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 
 class Kind(IntEnum):
@@ -96,3 +96,21 @@ def is_inhabitant(card: int) -> bool:
 
 def is_treasure(card: int) -> bool:
     return 41 <= card <= 52
+
+
+class Card(NamedTuple):
+    """One card of the table below: what a client needs to show or reason
+    about it. `rank` is None for cards that have none (the Geisha, treasures)."""
+
+    id: int
+    kind: Kind
+    name: str
+    rank: int | None
+    value: int
+
+
+# The 53 cards by id (R1.1, R1.2, R1.5): CARDS[c] describes card c.
+CARDS: Final[tuple[Card, ...]] = tuple(
+    Card(id=c, kind=KIND[c], name=card_name(c), rank=RANK[c] if RANK[c] >= 0 else None, value=VALUE[c])
+    for c in ALL_CARDS
+)

@@ -189,12 +189,17 @@ Command = (
     | ProposeDeal | AcceptDeal | DeclineDeal | WithdrawDeal | SettlePromise
 )
 
-# Commands that answer a decision for an asked seat (they carry `decision`).
+# Commands that answer a decision for an asked seat (they carry `decision`),
+# and the commands of deals (R8), which answer none. The one definition: the
+# SDK, the terminal client and the reference policies read the type names
+# from here, and legal() is split along it (`answers`, `deal_options`).
 # `Done` names its window too, but answers for no asked seat: a fighter's word
-# that lets the window close early (R10.2b1).
+# that lets the window close early (R10.2b1); `answers` lists it.
 DecisionCommand = Announce | Pass | Claim | Support | Join | Choose
 DECISION_COMMANDS = (Announce, Pass, Claim, Support, Join, Choose)
 DEAL_COMMANDS = (ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromise)
+DECISION_COMMAND_TYPES = frozenset(cls.__name__ for cls in DECISION_COMMANDS)
+DEAL_COMMAND_TYPES = frozenset(cls.__name__ for cls in DEAL_COMMANDS)
 
 # The seat id the table itself uses when it applies a command (timeouts).
 TABLE = -1

@@ -55,18 +55,18 @@ def _check_text(text: object, what: str) -> None:
         raise Rejected("deal/bad_promise", f"every promise says in its 'text' what is promised, 1 to {MAX_TEXT} "
                                            "characters (R8.6)")
     if len(text) > MAX_TEXT:
-        raise Rejected("deal/too_long", f"a {what} is at most {MAX_TEXT} characters, not {len(text)}")
+        raise Rejected("deal/too_long", f"a {what} is at most {MAX_TEXT} characters, not {len(text)} (R8.6)")
 
 
 def _check_transfer(state: GameState, t: Transfer, seen: set[int]) -> None:
     if not isinstance(t, Transfer):
         raise Rejected("command/invalid", "a transfer names card, giver, receiver and consideration")
     if not _seat_ok(state, t.giver) or not _seat_ok(state, t.receiver):
-        raise Rejected("deal/bad_seat", f"giver and receiver are seats 0..{state.n - 1}")
+        raise Rejected("deal/bad_seat", f"giver and receiver are seats 0..{state.n - 1} (R8.3)")
     if t.giver == t.receiver:
-        raise Rejected("deal/self_transfer", "a seat cannot give a card to itself")
+        raise Rejected("deal/self_transfer", "a seat cannot give a card to itself (R8.3)")
     if not isinstance(t.card, int) or t.card not in ALL_CARDS:
-        raise Rejected("deal/unknown_card", f"card {t.card!r} does not exist (cards are 0..52)")
+        raise Rejected("deal/unknown_card", f"card {t.card!r} does not exist: cards are 0..52 (R1.5)")
     if t.card in seen:
         raise Rejected("deal/duplicate_card", "each card goes to exactly one seat (R8.3)")
     seen.add(t.card)
@@ -83,51 +83,51 @@ def _check_promise(state: GameState, p: Promise) -> None:
     if not isinstance(p, Promise):
         raise Rejected("command/invalid", "a promise names promiser, promisee and text")
     if not _seat_ok(state, p.promiser) or not _seat_ok(state, p.promisee):
-        raise Rejected("deal/bad_seat", f"promiser and promisee are seats 0..{state.n - 1}")
+        raise Rejected("deal/bad_seat", f"promiser and promisee are seats 0..{state.n - 1} (R8.6)")
     if p.promiser == p.promisee:
-        raise Rejected("deal/bad_promise", "a seat cannot promise something to itself")
+        raise Rejected("deal/bad_promise", "a seat cannot promise something to itself (R8.6)")
     _check_text(p.text, "promise")
     kind = p.kind
     if kind is PromiseKind.SUPPORT:
         if not (_seat_ok(state, p.attacker) and _seat_ok(state, p.defender)
                 and p.attacker != p.defender and isinstance(p.side, Side)):
-            raise Rejected("deal/bad_promise", "a support promise names attacker, defender and side")
+            raise Rejected("deal/bad_promise", "a support promise names attacker, defender and side (R8.6)")
         if p.promiser in (p.attacker, p.defender):
-            raise Rejected("deal/bad_promise", "attacker and defender cannot support in their own fight")
+            raise Rejected("deal/bad_promise", "attacker and defender cannot support in their own fight (R6.2)")
     elif kind is PromiseKind.PAY:
         if not p.cards or any(not isinstance(c, int) or c not in ALL_CARDS for c in p.cards):
-            raise Rejected("deal/bad_promise", "a pay promise names the cards (0..52)")
+            raise Rejected("deal/bad_promise", "a pay promise names the cards (0..52) (R8.6)")
         if not isinstance(p.by_season, int) or p.by_season < state.season:
             raise Rejected("deal/bad_promise", "a pay promise's 'by_season' is the season by whose end the cards "
                                                f"are due: this season ({state.season}) or a later one, not "
-                                               f"{p.by_season!r}")
+                                               f"{p.by_season!r} (R8.6)")
     elif kind is PromiseKind.NO_ATTACK:
         if not _seat_ok(state, p.seat) or p.seat == p.promiser:
-            raise Rejected("deal/bad_promise", "a no-attack promise names another seat")
+            raise Rejected("deal/bad_promise", "a no-attack promise names another seat (R8.6)")
     elif kind is not PromiseKind.FREE:
-        raise Rejected("deal/bad_promise", f"unknown promise kind {kind!r}")
+        raise Rejected("deal/bad_promise", f"unknown promise kind {kind!r} (R8.6)")
 
 
 def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
     transfers, promises = cmd.transfers, cmd.promises
     if not transfers and not promises:
-        raise Rejected("deal/empty", "a deal lists at least one card transfer or promise")
+        raise Rejected("deal/empty", "a deal lists at least one card transfer or promise (R8.6)")
     if len(transfers) + len(promises) > MAX_PARTS:
-        raise Rejected("deal/too_large", f"a deal lists at most {MAX_PARTS} transfers and promises")
+        raise Rejected("deal/too_large", f"a deal lists at most {MAX_PARTS} transfers and promises (R8.6)")
     seen: set[int] = set()
     for t in transfers:
         _check_transfer(state, t, seen)
     for p in promises:
         _check_promise(state, p)
     if not isinstance(cmd.note, str) or len(cmd.note) > MAX_TEXT:
-        raise Rejected("deal/too_long", f"a note is at most {MAX_TEXT} characters")
+        raise Rejected("deal/too_long", f"a note is at most {MAX_TEXT} characters (R8.6)")
     parties: set[int] = set()
     for t in transfers:
         parties.update((t.giver, t.receiver))
     for p in promises:
         parties.update((p.promiser, p.promisee))
     if seat not in parties:
-        raise Rejected("deal/not_party", "you can only propose a deal you are a party to")
+        raise Rejected("deal/not_party", "you can only propose a deal you are a party to (R8.6)")
     open_own = open_proposals(state, seat)
     if open_own >= state.config.max_open_proposals:
         raise Rejected(
@@ -147,16 +147,17 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
 def _open_deal(state: GameState, seat: int, deal_id: object) -> Deal:
     deal = state.deals.get(deal_id) if isinstance(deal_id, int) else None
     if deal is None:
-        raise Rejected("deal/unknown", f"there is no open deal {deal_id!r}")
+        raise Rejected("deal/unknown",
+                       f"there is no open deal {deal_id!r}: it may have executed, closed or lapsed (R8.6)")
     if seat not in deal.parties:
-        raise Rejected("deal/not_party", f"you are not a party to deal {deal.id}")
+        raise Rejected("deal/not_party", f"you are not a party to deal {deal.id} (R8.6)")
     return deal
 
 
 def accept(state: GameState, seat: int, cmd: AcceptDeal, ev: list) -> None:
     deal = _open_deal(state, seat, cmd.deal)
     if seat in deal.accepted:
-        raise Rejected("deal/already_accepted", f"you have already accepted deal {deal.id}")
+        raise Rejected("deal/already_accepted", f"you have already accepted deal {deal.id} (R8.6)")
     deal.accepted.add(seat)
     ev.append(DealAccepted(deal=deal.id, seat=seat))
     if len(deal.accepted) == len(deal.parties):
@@ -166,7 +167,7 @@ def accept(state: GameState, seat: int, cmd: AcceptDeal, ev: list) -> None:
 def decline(state: GameState, seat: int, cmd: DeclineDeal, ev: list) -> None:
     deal = _open_deal(state, seat, cmd.deal)
     if seat in deal.accepted:
-        raise Rejected("deal/already_accepted", f"you accepted deal {deal.id}; withdraw it instead")
+        raise Rejected("deal/already_accepted", f"you accepted deal {deal.id}; withdraw it instead (R8.6)")
     del state.deals[deal.id]
     ev.append(DealClosed(deal=deal.id, seat=seat, reason="declined"))
 
@@ -174,7 +175,7 @@ def decline(state: GameState, seat: int, cmd: DeclineDeal, ev: list) -> None:
 def withdraw(state: GameState, seat: int, cmd: WithdrawDeal, ev: list) -> None:
     deal = _open_deal(state, seat, cmd.deal)
     if seat not in deal.accepted:
-        raise Rejected("deal/not_accepted", f"you have not accepted deal {deal.id}; decline it instead")
+        raise Rejected("deal/not_accepted", f"you have not accepted deal {deal.id}; decline it instead (R8.6)")
     del state.deals[deal.id]
     ev.append(DealClosed(deal=deal.id, seat=seat, reason="withdrawn"))
 
@@ -202,13 +203,13 @@ def _execute(state: GameState, deal: Deal, ev: list) -> None:
 def settle(state: GameState, seat: int, cmd: SettlePromise, ev: list) -> None:
     entry = state.ledger.get(cmd.promise) if isinstance(cmd.promise, int) else None
     if entry is None:
-        raise Rejected("promise/unknown", f"there is no promise {cmd.promise!r}")
+        raise Rejected("promise/unknown", f"there is no promise {cmd.promise!r} (R8.6)")
     if entry.promise.promisee != seat:
         raise Rejected("promise/not_promisee", "only the promisee settles a promise (R8.6)")
     if entry.promise.kind is not PromiseKind.FREE:
         raise Rejected("promise/structured", "the server settles structured promises itself (R8.6)")
     if entry.status != "open":
-        raise Rejected("promise/settled", f"promise {entry.id} is already {entry.status}")
+        raise Rejected("promise/settled", f"promise {entry.id} is already {entry.status} (R8.6)")
     if not isinstance(cmd.kept, bool):
         raise Rejected("command/invalid", "kept is true or false")
     _mark(state, entry, "kept" if cmd.kept else "broken", seat, ev)

@@ -49,7 +49,7 @@ from .commands import (
     WithdrawDeal,
 )
 from .config import GameConfig
-from .decisions import Decision, DecisionKind, Timer, Topic
+from .decisions import RULE, Decision, DecisionKind, Timer, Topic
 from .errors import Rejected
 from .events import (
     Announced,
@@ -74,12 +74,13 @@ from .legality import (
     claim_valid_now,
     effective_rank,
     privilege_asked,
+    why_not_asked,
 )
 from .rng import derive_streams
 from .scoring import end_game, ninja_victor
 from .state import GameState, Phase
 
-__all__ = ["apply", "is_over", "legal", "new_game", "pending"]
+__all__ = ["answers", "apply", "deal_options", "is_over", "legal", "new_game", "pending"]
 
 
 # -- setup (R2) ----------------------------------------------------------------
@@ -341,7 +342,7 @@ def _close_window(state: GameState, ev: list) -> None:
 
 def _check_seat(state: GameState, seat: object) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n:
-        raise Rejected("seat/unknown", f"there is no seat {seat!r} at this table")
+        raise Rejected("seat/unknown", f"there is no seat {seat!r} at this table (R1.4)")
     return seat
 
 
@@ -352,13 +353,14 @@ def _check_decision(state: GameState, did: object) -> None:
     if did == current:
         return
     if 0 < did < state.next_decision:
-        raise Rejected("decision/closed", f"decision {did} is already closed")
-    raise Rejected("decision/unknown", f"there is no decision {did}")
+        raise Rejected("decision/closed", f"decision {did} is already closed (R10)")
+    now = f"the open one is {current}" if current is not None else "none is open"
+    raise Rejected("decision/unknown", f"there is no decision {did}; {now} (R10)")
 
 
 def _answer_prompt(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None:
     if seat != state.prompt_seat:
-        raise Rejected("decision/not_yours", f"decision {state.prompt} waits on seat {state.prompt_seat}")
+        raise Rejected("decision/not_yours", f"decision {state.prompt} is seat {state.prompt_seat}'s alone (R10.1)")
     topic = state.prompt_topic
     assert topic is not None, "an open prompt has a topic"
     if topic is Topic.ANNOUNCE:
@@ -374,10 +376,12 @@ def _answer_prompt(state: GameState, seat: int, cmd: DecisionCommand, ev: list) 
             return
         raise Rejected("decision/wrong_answer", "when asked, announce an action or pass (R3.2)")
     if not isinstance(cmd, Choose):
-        raise Rejected("decision/wrong_answer", f"this decision ({topic.value}) is answered by choosing a card")
+        raise Rejected("decision/wrong_answer",
+                       f"this decision ({topic.value}) is answered by choosing a card ({RULE[topic]})")
     options = _choose_options(state)
     if cmd.card not in options:
-        raise Rejected("choose/not_an_option", f"card {cmd.card!r} is not one of the cards to choose from")
+        raise Rejected("choose/not_an_option", f"card {cmd.card!r} is not one of the cards to choose from "
+                                               f"({RULE[topic]}); `legal` lists them")
     _apply_choice(state, ev, topic, cmd.card)
 
 
@@ -424,7 +428,7 @@ def _check_round_answer(state: GameState, seat: int, cmd: DecisionCommand) -> No
     if topic is Topic.SUPPORT:
         if isinstance(cmd, Support):
             if not isinstance(cmd.side, Side):
-                raise Rejected("support/bad_side", "support the attacker or the defender")
+                raise Rejected("support/bad_side", "support the attacker or the defender (R6.2)")
             return
         if isinstance(cmd, Pass):
             return
@@ -443,10 +447,10 @@ def _answer_round(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -
     rnd = state.round
     assert rnd is not None
     if seat not in rnd.asked:
-        raise Rejected("decision/not_asked", f"seat {seat} is not asked in decision {rnd.decision}")
+        raise Rejected("decision/not_asked", why_not_asked(state, seat))
     index = rnd.asked.index(seat)
     if index < rnd.pos:
-        raise Rejected("decision/answered", "your answer in this round is already final")
+        raise Rejected("decision/answered", f"your answer in decision {rnd.decision} is already final (R10.2)")
     _check_round_answer(state, seat, cmd)
     rnd.sealed[seat] = cmd  # sealed until the seat is the pivot (R10.2)
     if state.phase is Phase.NEGOTIATION:
@@ -473,12 +477,12 @@ def _done(state: GameState, seat: int, cmd: Done, ev: list) -> None:
     rnd, fight = state.round, state.fight
     if state.phase is not Phase.NEGOTIATION or rnd is None or fight is None:
         if state.phase is Phase.SUPPORT:
-            raise Rejected("decision/closed", f"the negotiation window of decision {cmd.decision} has closed")
+            raise Rejected("decision/closed", f"the negotiation window of decision {cmd.decision} has closed (R10.2b)")
         raise Rejected("decision/wrong_answer", "only a negotiation window is answered with done (R10.2b1)")
     if seat not in (fight.attacker, fight.defender):
         raise Rejected("window/not_fighter", "only the attacker and the defender say done (R10.2b1)")
     if seat in rnd.done:
-        raise Rejected("decision/answered", "you have already said done in this window")
+        raise Rejected("decision/answered", "you have already said done in this window (R10.2b1)")
     rnd.done.append(seat)
     ev.append(NegotiationDone(seat=seat, decision=rnd.decision))
     if _window_settled(state):
@@ -488,11 +492,11 @@ def _done(state: GameState, seat: int, cmd: Done, ev: list) -> None:
 def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
     """The table's clock ran out: silence means what its rule says (R10.1, R10.2)."""
     if seat != TABLE:
-        raise Rejected("timeout/not_table", "only the table's clock sends timeouts")
+        raise Rejected("timeout/not_table", "only the table's clock sends timeouts (R10.3)")
     _check_decision(state, cmd.decision)
     if state.prompt is not None:
         if cmd.pivot != state.prompt_seat:
-            raise Rejected("decision/closed", f"decision {cmd.decision} no longer waits on seat {cmd.pivot}")
+            raise Rejected("decision/closed", f"decision {cmd.decision} no longer waits on seat {cmd.pivot} (R10)")
         topic, pivot = state.prompt_topic, state.prompt_seat
         assert pivot is not None
         if topic is Topic.ANNOUNCE:
@@ -509,12 +513,12 @@ def _timeout(state: GameState, seat: int, cmd: Timeout, ev: list) -> None:
     assert rnd is not None
     if state.phase is Phase.NEGOTIATION:
         if cmd.pivot is not None:
-            raise Rejected("decision/closed", "the negotiation window waits on no seat")
+            raise Rejected("decision/closed", "the negotiation window waits on no seat (R10.2b)")
         _close_window(state, ev)
         return
     pivot = rnd.pivot
     if cmd.pivot != pivot or pivot is None:
-        raise Rejected("decision/closed", f"decision {cmd.decision} no longer waits on seat {cmd.pivot}")
+        raise Rejected("decision/closed", f"decision {cmd.decision} no longer waits on seat {cmd.pivot} (R10)")
     rnd.sealed[pivot] = Pass(decision=rnd.decision)
     _run_round(state, ev)
 
@@ -530,7 +534,7 @@ def apply(state: GameState, seat: int, cmd: Command) -> list:
     """Apply one command from `seat` (or TABLE for a timeout); return the
     events, full detail. Raises `Rejected`, leaving the state untouched."""
     if state.phase is Phase.OVER:
-        raise Rejected("game/over", "the game is over")
+        raise Rejected("game/over", "the game is over (R9)")
     ev: list = []
     try:
         match cmd:
@@ -589,8 +593,15 @@ def pending(state: GameState) -> list[Decision]:
 
 
 def legal(state: GameState, seat: int) -> list[Command]:
-    """Every command `seat` may send now, structured (deal proposals are
-    open-ended and not listed; accepting, declining and withdrawing are)."""
+    """Every command `seat` may send now, structured: its `answers` to the
+    open decision, then its `deal_options` (deal proposals are open-ended
+    and not listed: `deals.capability` describes them)."""
+    return answers(state, seat) + deal_options(state, seat)
+
+
+def answers(state: GameState, seat: int) -> list[Command]:
+    """The commands that answer the open decision for `seat` (each names its
+    `decision`); empty when the decision does not wait on or ask `seat`."""
     out: list[Command] = []
     if state.phase is Phase.OVER:
         return out
@@ -620,6 +631,15 @@ def legal(state: GameState, seat: int) -> list[Command]:
         elif (rnd is not None and state.phase is Phase.NEGOTIATION and state.fight is not None
               and seat in (state.fight.attacker, state.fight.defender) and seat not in rnd.done):
             out.append(Done(decision=rnd.decision))  # R10.2b1
+    return out
+
+
+def deal_options(state: GameState, seat: int) -> list[Command]:
+    """`seat`'s answers to open deals and its free promises to settle (R8.6):
+    accept or decline what it has not accepted, withdraw what it has."""
+    out: list[Command] = []
+    if state.phase is Phase.OVER:
+        return out
     if state.deals:
         for deal in state.deals.values():
             if seat in deal.parties:

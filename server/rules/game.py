@@ -12,7 +12,7 @@ from typing import Any
 
 from .commands import Command
 from .config import GameConfig
-from .engine import apply, is_over, legal, new_game, pending
+from .engine import answers, apply, deal_options, is_over, legal, new_game, pending
 from .serial import command_from_plain, plain
 from .state import GameState
 from .views import EVERYONE, Viewer, project, view
@@ -40,7 +40,16 @@ class Game:
         return pending(self.state)
 
     def legal(self, seat: int) -> list[Command]:
+        """Everything `seat` may send now: `answers` then `deal_options`."""
         return legal(self.state, seat)
+
+    def answers(self, seat: int) -> list[Command]:
+        """`seat`'s answers to the open decision (each names its `decision`)."""
+        return answers(self.state, seat)
+
+    def deal_options(self, seat: int) -> list[Command]:
+        """`seat`'s answers to open deals and free promises (R8.6)."""
+        return deal_options(self.state, seat)
 
     def view(self, viewer: Viewer) -> dict:
         return view(self.state, viewer)

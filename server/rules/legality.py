@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .cards import GEISHA, INHABITANTS, KIND, NOFUS, RANK, SHOGUN, Kind
 from .commands import Action, ActionKind
+from .decisions import Topic
 from .errors import Rejected
 from .state import GameState
 
@@ -224,3 +225,29 @@ def claim_valid_now(state: GameState, seat: int) -> bool:
         return True
     assert state.announcer is not None
     return rank == beat and len(state.pile[seat]) < len(state.pile[state.announcer])
+
+
+def why_not_asked(state: GameState, seat: int) -> str:
+    """Why `seat` is not among the asked seats of the open round, from the
+    same public information that decided who is asked, with the rule."""
+    rnd = state.round
+    assert rnd is not None
+    did = rnd.decision
+    fight = state.fight
+    if rnd.topic is Topic.SUPPORT and fight is not None:
+        if seat in (fight.attacker, fight.defender):
+            return f"seat {seat} fights in decision {did}: attacker and defender do not support (R6.2)"
+        return f"seat {seat} has no action disc left, and only a seat with its disc supports (R6.2)"
+    if seat == state.announcer:
+        return f"seat {seat} announced: the other seats are asked in decision {did} (R4.4, R7.1)"
+    if not state.disc[seat]:
+        return f"seat {seat} has no action disc left: a seat without it is not asked (R10.2a, R10.2c)"
+    if rnd.topic is Topic.REVOLUTION:
+        return (f"public information shows seat {seat} holds no Nofu, so it is not asked to join "
+                f"decision {did} (R10.2c)")
+    if state.action is not None and seat == state.action.target:
+        return f"seat {seat} is the target of the announcement: a target is never asked to claim (R10.2a)"
+    if state.chain_mask >> seat & 1:
+        return f"seat {seat} announced in this chain and is not asked again (R4.4a, R10.2a)"
+    return (f"public information shows seat {seat} cannot outrank the announcer's rank "
+            f"{effective_rank(state)}, so it is not asked (R10.2a)")

@@ -19,8 +19,9 @@ from enum import Enum
 from typing import Any
 
 from . import deals
-from .decisions import DecisionKind
+from .decisions import DecisionKind, Topic
 from .engine import legal, pending
+from .legality import effective_rank
 from .state import GameState
 
 SPECTATOR = "spectator"
@@ -147,6 +148,8 @@ def _decision_base(state: GameState) -> dict | None:
         out["published"] = [[s, plain(a)] for s, a in rnd.published]
         if d.kind is DecisionKind.WINDOW:
             out["done"] = list(rnd.done)  # the fighters that said done (R10.2b1), public
+        if rnd.topic is Topic.PRIVILEGE:
+            out["rank"] = effective_rank(state)  # the rank a claim must reach (R4.3c), public
     return out
 
 

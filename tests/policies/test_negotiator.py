@@ -239,7 +239,7 @@ def _fight_with_promise(late: bool, side: str | None = "defender"):
     the third card from the top and every other card of the deck has gone
     to its known bottom, so the game is in its last season."""
     if late:
-        state, _ = configured_game(5, FIGHT, stone=0, rest_top=[NOFU[5], NOFU[6], GEISHA])
+        state, _ = configured_game(5, FIGHT, stone=0, draws=[NOFU[5], NOFU[6], GEISHA])
         state.known_bottom = len(state.deck) - 3
     else:
         state, _ = configured_game(5, FIGHT, stone=0)

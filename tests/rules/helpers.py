@@ -141,6 +141,7 @@ def one_event(events, cls):
 # -- configured decks by card, and answering decisions one by one (R1-R5 tests) ----
 
 import oriente.server.rules as _rules  # noqa: E402
+from oriente.server.rules import decks as _decks  # noqa: E402
 
 SHOGUN = 0
 SORYO = (1, 2)
@@ -152,46 +153,14 @@ NOFU = tuple(range(25, 37))
 NINJA = (37, 38, 39)
 GEISHA = 40
 
-# Cards that fill unspecified places, weakest first; the Geisha goes to the
-# very bottom unless a test places it.
-_FILL_ORDER = NOFU + AKINDO + SAMURAI + DAIMYO + MAHO + SORYO + (SHOGUN,) + NINJA
+# Configured deals by card: the package's builder (server/rules/decks.py).
+build_deck = _decks.build_deck
 
 
-def build_deck(seats, inhabitants=None, *, bonus=None, rest_top=()):
-    """A valid 41-card configured deck, top first: the bonus card, each
-    seat's inhabitant in seat order (`inhabitants` is a list, or a dict
-    {seat: card} for some seats), then `rest_top` (the next cards drawn, in
-    order), then the unused cards. Unspecified places get the weakest unused
-    cards (Nofu first); the Geisha lies at the bottom unless placed."""
-    if inhabitants is None:
-        wanted = {}
-    elif isinstance(inhabitants, dict):
-        wanted = dict(inhabitants)
-    else:
-        wanted = dict(enumerate(inhabitants))
-    rest = list(rest_top)
-    fixed = list(wanted.values()) + rest + ([bonus] if bonus is not None else [])
-    if len(set(fixed)) != len(fixed):
-        raise ValueError(f"a card is placed twice: {fixed}")
-    if any(not 0 <= s < seats for s in wanted):
-        raise ValueError(f"seats are 0..{seats - 1}")
-    spare = [c for c in _FILL_ORDER if c not in fixed]
-    top = [bonus if bonus is not None else spare.pop(0)]
-    for s in range(seats):
-        top.append(wanted[s] if s in wanted else spare.pop(0))
-    deck = top + rest + spare
-    if GEISHA not in deck:
-        deck.append(GEISHA)
-    assert sorted(deck) == list(range(41)), deck
-    return tuple(deck)
-
-
-def configured(seats, inhabitants=None, *, bonus=None, rest_top=(), stone=0, treasures=None, seed=0):
-    """A GameConfig for a configured deal (R2.8) built with `build_deck`;
+def configured(seats, inhabitants=None, **kwargs):
+    """A GameConfig for a configured deal (R2.8): `decks.configured_deal`;
     treasures default to 41, 42, ... (seat s gets 41 + s)."""
-    deck = build_deck(seats, inhabitants, bonus=bonus, rest_top=rest_top)
-    tr = tuple(treasures) if treasures is not None else tuple(range(41, 41 + seats))
-    return _rules.GameConfig(seats=seats, seed=seed, deck=deck, treasures=tr, stone_holder=stone)
+    return _decks.configured_deal(seats, inhabitants, **kwargs)
 
 
 def configured_game(seats, inhabitants=None, **kwargs):

@@ -60,3 +60,50 @@ def test_a_pay_promise_for_a_past_season_names_the_season_it_needs() -> None:
     error = _propose(ProposeDeal(promises=(promise,)), season=7)
     assert error.code == "deal/bad_promise"
     assert "this season (7) or a later one, not 3" in error.message
+
+
+def test_every_rejection_of_the_rules_names_its_rule() -> None:
+    """Each `Rejected(...)` raised in server/rules cites the rule behind it
+    (a rule id in its message), except a malformed command (command/...),
+    which breaks no rule of the game."""
+    import ast
+    import re
+    from pathlib import Path
+
+    rules = Path(__file__).resolve().parents[2] / "server" / "rules"
+    missing = []
+    for path in sorted(rules.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Rejected" and node.args):
+                continue
+            code = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
+            if isinstance(code, str) and code.startswith("command/"):
+                continue
+            message = ast.get_source_segment(source, node.args[1]) or ""
+            if not re.search(r"R\d|RULE\[|why_not_asked", message):
+                missing.append(f"{path.name}:{node.lineno} {code}")
+    assert not missing, missing
+
+
+def test_a_target_claiming_is_told_why_it_is_not_asked() -> None:
+    """R10.2a: "Asked: every other seat that holds its disc, is not the
+    target, has not announced in this chain (R4.4a), and is not publicly
+    unable to outrank the announcer"; a refused claim says which of these."""
+    from oriente.server.rules import Action, ActionKind, Announce, Claim, pending
+
+    from .helpers import AKINDO, DAIMYO, NOFU, SAMURAI, table_state
+
+    state, _ = table_state(4, [NOFU[0], SAMURAI[0], DAIMYO[0], AKINDO[0]], stone=0)
+    d = pending(state)[0]
+    apply(state, 0, Announce(decision=d.id, action=Action(kind=ActionKind.ATTACK, target=1)))
+    d = pending(state)[0]
+    assert d.topic.value == "privilege" and 1 not in d.asked
+    claim = Claim(decision=d.id, action=Action(kind=ActionKind.ATTACK, target=2))
+    with pytest.raises(Rejected) as caught:
+        apply(state, 1, claim)
+    assert caught.value.code == "decision/not_asked"
+    assert "target" in caught.value.message and "(R10.2a)" in caught.value.message
+    with pytest.raises(Rejected) as caught:
+        apply(state, 0, claim)
+    assert "announced" in caught.value.message

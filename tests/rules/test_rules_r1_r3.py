@@ -90,7 +90,7 @@ def test_r1_1_inhabitant_deck_has_41_cards_with_printed_counts_and_values():
         assert VALUE[card] == number and RANK[card] == number
     assert KIND[GEISHA] is Kind.GEISHA and RANK[GEISHA] < 0
     # the number is the score value: an Income card scores its number at the end
-    state, _ = configured_game(4, {0: DAIMYO[0]}, rest_top=[SAMURAI[0]])
+    state, _ = configured_game(4, {0: DAIMYO[0]}, draws=[SAMURAI[0]])
     announce_now(state, 0, ActionKind.INCOME)
     settle(state)
     assert SAMURAI[0] in state.pile[0] and VALUE[SAMURAI[0]] == 3
@@ -258,7 +258,7 @@ def test_r2_7_seats_take_the_next_cards_in_seat_order_face_down():
     """R2.7 Then each seat, in seat order from seat 0, takes the next card as
     its inhabitant, face down. The owner may look at it at any time."""
     cards = [MAHO[0], NINJA[0], SHOGUN, AKINDO[0], DAIMYO[0]]
-    cfg = configured(5, cards, bonus=SAMURAI[0], rest_top=[SORYO[0]])
+    cfg = configured(5, cards, bonus=SAMURAI[0], draws=[SORYO[0]])
     assert cfg.deck[0] == SAMURAI[0] and list(cfg.deck[1:6]) == cards
     state, _ = new_game(cfg)
     assert state.inhabitant == cards
@@ -317,7 +317,7 @@ def test_r2_8_configured_deal_is_used_as_given_whatever_the_seed():
     treasure assignment and stone holder (for duplicate tournaments, puzzles
     and reproducing bugs); setup then uses them as given and still applies
     R2.6 and R2.7."""
-    deck = build_deck(4, [SHOGUN, NOFU[0], MAHO[0], NINJA[0]], bonus=DAIMYO[0], rest_top=[SORYO[0]])
+    deck = build_deck(4, [SHOGUN, NOFU[0], MAHO[0], NINJA[0]], bonus=DAIMYO[0], draws=[SORYO[0]])
     cfg = {"seats": 4, "deck": deck, "treasures": (52, 41, 47, 44), "stone_holder": 2}
     for seed in (0, 1, 77):
         state, _ = new_game(GameConfig(seed=seed, **cfg))
@@ -548,7 +548,7 @@ def test_r3_5_unclaimed_bonus_stays_and_the_first_fulfiller_gets_it_all():
     added face down to the bonus pile (a Geisha ends the game, R9.2). If the
     bonus pile still holds the cards of a season in which nobody fulfilled,
     they stay; the first to fulfil gets them all."""
-    state, _ = configured_game(4, {0: DAIMYO[0]}, bonus=SAMURAI[0], rest_top=[SORYO[0], AKINDO[0]])
+    state, _ = configured_game(4, {0: DAIMYO[0]}, bonus=SAMURAI[0], draws=[SORYO[0], AKINDO[0]])
     for _ in range(4):
         ev = pass_turn(state)
     ended = events_of(ev, E.SeasonEnded)[0]

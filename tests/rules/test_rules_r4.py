@@ -303,7 +303,7 @@ def test_r4_5_fulfil_discards_disc_sets_bonus_aside_and_awards_it_after_a_lost_a
     the set-aside bonus cards go face up onto its score pile — even if the
     action failed (a lost attack)."""
     state, _ = configured_game(4, [NOFU[0], DAIMYO[0], NOFU[1], NOFU[2]], bonus=SAMURAI[0],
-                               rest_top=[NOFU[3], AKINDO[0]])
+                               draws=[NOFU[3], AKINDO[0]])
     announce_now(state, 0, ActionKind.ATTACK, 1)
     ev = pass_round(state)
     assert [(f.seat, f.bonus_set_aside) for f in events_of(ev, E.Fulfilled)] == [(0, 1)]
@@ -333,7 +333,7 @@ def test_r4_5a_a_step_reads_the_live_state_succession_after_the_shogun_was_trade
     deal has removed what a step needs (a Succession whose Shogun score card
     was traded on), that step does nothing — but the fulfilment still counts:
     the disc is discarded and the bonus awarded."""
-    state, _ = configured_game(4, [NINJA[0], SHOGUN, DAIMYO[0], NOFU[0]], rest_top=[NOFU[1], SAMURAI[0]])
+    state, _ = configured_game(4, [NINJA[0], SHOGUN, DAIMYO[0], NOFU[0]], draws=[NOFU[1], SAMURAI[0]])
     announce_now(state, 0, ActionKind.ASSASSINATION, 1)
     pass_round(state)
     assert SHOGUN in state.pile[0]

@@ -52,7 +52,7 @@ def test_r5_1_attacked_shogun_wins_whatever_the_totals_and_the_fight_runs_normal
     negotiation, support round, supporters reveal, Samurai turn
     reinforcements (R6.2–R6.4), the loser takes a reinforcement card (R6.7) —
     only the result (R6.5) is fixed: the defender wins."""
-    state, _ = configured_game(5, [MAHO[0], SHOGUN, DAIMYO[0], SORYO[0], SAMURAI[0]], rest_top=[DAIMYO[1]])
+    state, _ = configured_game(5, [MAHO[0], SHOGUN, DAIMYO[0], SORYO[0], SAMURAI[0]], draws=[DAIMYO[1]])
     announce_now(state, 0, ActionKind.ATTACK, 1)
     pass_round(state)
     assert state.phase is Phase.NEGOTIATION and decision(state).asked == (2, 3, 4)
@@ -111,7 +111,7 @@ def test_r5_2_blessing_as_first_fulfilment_takes_the_bonus_once():
     fulfil, it gets the bonus through the ability and nothing more through
     R4.5."""
     state, _ = configured_game(4, [NOFU[0], SORYO[0], NOFU[1], NOFU[2]], bonus=AKINDO[0],
-                               rest_top=[SAMURAI[0]])
+                               draws=[SAMURAI[0]])
     for _ in range(4):
         pass_turn(state)  # nobody fulfils in season 1: the bonus pile grows
     assert state.bonus == [AKINDO[0], SAMURAI[0]]
@@ -130,7 +130,7 @@ def test_r5_2_blessing_after_the_bonus_was_awarded_does_nothing():
     it has not yet been awarded this season; otherwise it does nothing (it may
     still be announced — the Soryo's real strength is claiming privilege)."""
     state, _ = configured_game(4, [DAIMYO[0], SORYO[0], NOFU[0], NOFU[1]], bonus=AKINDO[0],
-                               rest_top=[SAMURAI[0]])
+                               draws=[SAMURAI[0]])
     announce_now(state, 0, ActionKind.INCOME)
     pass_round(state)
     assert state.pile[0] == [41, SAMURAI[0], AKINDO[0]]
@@ -176,7 +176,7 @@ def test_r5_3_transformation_steps_and_knowledge():
        before. ...
     Knowledge: the transforming seat saw the taken inhabitants (not the drawn
     card); each other seat sees only its new card."""
-    state, _ = configured_game(4, [MAHO[0], DAIMYO[0], SAMURAI[0], NOFU[0]], rest_top=[SORYO[0], AKINDO[0]])
+    state, _ = configured_game(4, [MAHO[0], DAIMYO[0], SAMURAI[0], NOFU[0]], draws=[SORYO[0], AKINDO[0]])
     pass_turn(state, 0)
     announce_now(state, 1, ActionKind.INCOME)  # reveals seat 1's Daimyo
     pass_round(state)
@@ -216,7 +216,7 @@ def test_r5_3_geisha_drawn_in_a_transformation_ends_the_game_after_the_deal():
     """R5.3 ... 4. ... If the drawn card was the Geisha, the deal is completed
     first and then the game ends (R9.2)."""
     state, _ = configured_game(4, [MAHO[0], DAIMYO[0], SAMURAI[0], NOFU[0]], bonus=AKINDO[0],
-                               rest_top=[GEISHA])
+                               draws=[GEISHA])
     announce_now(state, 0, ActionKind.TRANSFORMATION)
     pass_round(state)
     ev = choose(state, 0, DAIMYO[0])
@@ -238,7 +238,7 @@ def test_r5_4_income_puts_the_top_card_face_up_on_the_score_pile():
     """R5.4 Daimyo (4): Income — the top card of the deck goes face up onto its
     score pile."""
     state, _ = configured_game(4, [DAIMYO[0], NOFU[0], NOFU[1], NOFU[2]], bonus=AKINDO[0],
-                               rest_top=[SORYO[0], NINJA[0]])
+                               draws=[SORYO[0], NINJA[0]])
     announce_now(state, 0, ActionKind.INCOME)
     ev = pass_round(state)
     assert [(i.seat, i.card) for i in events_of(ev, E.IncomeDrawn)] == [(0, SORYO[0])]
@@ -324,7 +324,7 @@ def test_r5_5_samurai_has_no_ability_to_announce():
 def test_r5_5_attacking_samurai_turns_a_reinforcement():
     """R5.5 Samurai (3): Reinforcement. ... In every fight it takes part in
     (attacking, attacked or supporting), see R6.4."""
-    state, _ = configured_game(4, [SAMURAI[0], DAIMYO[0], NOFU[0], NOFU[1]], rest_top=[AKINDO[0]])
+    state, _ = configured_game(4, [SAMURAI[0], DAIMYO[0], NOFU[0], NOFU[1]], draws=[AKINDO[0]])
     announce_now(state, 0, ActionKind.ATTACK, 1)
     pass_round(state)
     ev = _fight(state, {})
@@ -338,7 +338,7 @@ def test_r5_5_attacking_samurai_turns_a_reinforcement():
 def test_r5_5_attacked_and_supporting_samurai_turn_reinforcements():
     """R5.5 Samurai (3): Reinforcement. ... In every fight it takes part in
     (attacking, attacked or supporting), see R6.4."""
-    state, _ = configured_game(4, [DAIMYO[0], SAMURAI[0], SAMURAI[1], NOFU[0]], rest_top=[NOFU[5], NOFU[6]])
+    state, _ = configured_game(4, [DAIMYO[0], SAMURAI[0], SAMURAI[1], NOFU[0]], draws=[NOFU[5], NOFU[6]])
     announce_now(state, 0, ActionKind.ATTACK, 1)
     pass_round(state)
     ev = _fight(state, {2: Side.ATTACKER})
@@ -371,7 +371,7 @@ def test_r5_6_akindo_abilities_cannot_target_a_revealed_akindo():
 def test_r5_6_credit_takes_every_nofu_from_the_target_score_pile():
     """R5.6 ... Credit — take every Nofu from the target's score pile onto
     your own."""
-    state, _ = configured_game(4, [NOFU[0], DAIMYO[0], AKINDO[0], NOFU[1]], rest_top=[NOFU[2], NOFU[3]])
+    state, _ = configured_game(4, [NOFU[0], DAIMYO[0], AKINDO[0], NOFU[1]], draws=[NOFU[2], NOFU[3]])
     announce_now(state, 0, ActionKind.ATTACK, 1)  # the Nofu loses and is captured
     pass_round(state)
     _fight(state, {})
@@ -477,7 +477,7 @@ def test_r5_8_assassination_takes_the_inhabitant_and_the_target_draws_face_down(
     """R5.8 Ninja (0): Assassination. Take the target's inhabitant (face up or
     down) onto your score pile; the target draws a new inhabitant face down."""
     state, _ = configured_game(4, [NINJA[0], SORYO[0], NOFU[0], NOFU[1]], bonus=AKINDO[0],
-                               rest_top=[SAMURAI[0]])
+                               draws=[SAMURAI[0]])
     announce_now(state, 0, ActionKind.ASSASSINATION, 1)
     assert decision(state).asked == (2, 3)
     ev = pass_round(state)
@@ -513,7 +513,7 @@ def test_example_shogun_attacks_maho_with_two_nofu_supporting_defender():
     the defender. R4.5 ... then the set-aside bonus cards go face up onto its
     score pile — even if the action failed (a lost attack)."""
     state, _ = configured_game(4, [SHOGUN, MAHO[0], NOFU[0], NOFU[1]], bonus=AKINDO[0],
-                               rest_top=[SAMURAI[0]])
+                               draws=[SAMURAI[0]])
     ev = announce_now(state, 0, ActionKind.ATTACK, 1)
     assert not events_of(ev, E.PrivilegeRoundOpened)
     assert [(f.seat, f.bonus_set_aside) for f in events_of(ev, E.Fulfilled)] == [(0, 1)]
