@@ -93,6 +93,9 @@ class Update:
     events: list[dict[str, Any]]
     prompt: dict[str, Any] | None
     view: dict[str, Any] | None
+    # False when the prompt is the one of the previous update but for its
+    # countdown (PROTOCOL.md 4); a snapshot counts as changed.
+    prompt_changed: bool = True
 
 
 @dataclass
@@ -306,7 +309,8 @@ class Client:
                     sub.finished = True
                     sub.failed = e.get("message") or "the table failed"
             if fresh or not history:
-                self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view))
+                self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view,
+                                       prompt_changed=bool(frame.get("prompt_changed", True)) and not history))
 
     def _push(self, sub: _Sub, update: Update) -> None:
         if sub.send is None:
@@ -588,6 +592,8 @@ class Seat(Watch):
                 # Someone is consuming the turns, so the seat is attended:
                 # say so, or every prompt of an away seat times out at once.
                 await self.back()
+            if not update.prompt_changed:
+                continue  # the prompt of the last update, already considered
             prompt = update.prompt
             if not prompt or not prompt.get("legal"):
                 continue

@@ -205,11 +205,18 @@ def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any] | None, 
 
 
 def events(table: str, items: list[dict[str, Any]], prompt: dict[str, Any] | None,
-           *, history: bool = False, view: dict[str, Any] | None = None) -> dict[str, Any]:
+           *, history: bool = False, view: dict[str, Any] | None = None,
+           prompt_changed: bool | None = None) -> dict[str, Any]:
     """Every event of one actor step for one viewer, coalesced into one frame;
-    each item carries its `seq`. `prompt` is the viewer's open decision;
-    `view` its full view after the step, for subscribers that asked for views."""
-    frame = {"t": "events", "table": table, "events": items, "prompt": prompt, "history": history}
+    each item carries its `seq`. `prompt` is the viewer's open decision, in
+    every frame (clients of the first revision read it there);
+    `prompt_changed`, in live frames, says whether it differs from the one
+    the subscriber got last, but for its countdown. `view` is the full view
+    after the step, for subscribers that asked for views."""
+    frame: dict[str, Any] = {"t": "events", "table": table, "events": items, "prompt": prompt}
+    if prompt_changed is not None:
+        frame["prompt_changed"] = prompt_changed
+    frame["history"] = history
     if view is not None:
         frame["view"] = view
     return frame

@@ -59,6 +59,17 @@ HISTORY_CHUNK = 256
 NONCE_MIN, NONCE_MAX = 16, 64
 
 
+# A prompt's fields that move with the clock alone, not with the decision.
+_TIMING = frozenset({"deadline_ms", "deadline_at_ms"})
+
+
+def same_prompt(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """The same decision, seen the same way: equal but for the countdown."""
+    if a is None or b is None:
+        return a is b
+    return a.keys() == b.keys() and all(a[k] == b[k] for k in a if k not in _TIMING)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -201,6 +212,9 @@ class Table:
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.subscribers: dict[Outbox, int | str] = {}
         self.wants_views: set[Outbox] = set()
+        # The prompt each subscriber last got (in a snapshot or a live frame),
+        # to tell it whether the next one changed (PROTOCOL.md 4, events).
+        self._shown: dict[Outbox, dict[str, Any] | None] = {}
         self._dropped: list[int | str] = []  # viewers of outboxes dropped while publishing
         self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
         self.result: dict[str, Any] | None = None
@@ -307,6 +321,7 @@ class Table:
         else:
             viewer = self.subscribers.pop(outbox, None)
             self.wants_views.discard(outbox)
+            self._shown.pop(outbox, None)
             if viewer is not None:
                 self._dropped.append(viewer)
 
@@ -355,14 +370,22 @@ class Table:
             return
         targets = [(o, v) for o, v in self.subscribers.items() if new or o is also]
         prompts = self._prompts(list({v for _, v in targets}))
-        frames: dict[tuple[int | str, bool], bytes] = {}
+        frames: dict[tuple[int | str, bool, bool], bytes] = {}
+        changes: dict[tuple[int | str, int], bool] = {}  # (viewer, id of the prompt it had) -> changed
         for outbox, viewer in targets:
             views = outbox in self.wants_views
-            frame = frames.get((viewer, views))
+            prompt, shown = prompts[viewer], self._shown.get(outbox)
+            # The outboxes of one viewer usually share the prompt they had: compare it once.
+            changed = changes.get((viewer, id(shown)))
+            if changed is None:
+                changed = changes[(viewer, id(shown))] = not same_prompt(shown, prompt)
+            frame = frames.get((viewer, views, changed))
             if frame is None:
                 items = [self._project(e, viewer) for e in new]
                 view = self._view(viewer) if views else None
-                frame = frames[(viewer, views)] = encode(M.events(self.id, items, prompts[viewer], view=view))
+                frame = frames[(viewer, views, changed)] = encode(
+                    M.events(self.id, items, prompt, view=view, prompt_changed=changed))
+            self._shown[outbox] = prompt
             self._put(outbox, frame)
 
     def info(self) -> dict[str, Any]:
@@ -545,7 +568,9 @@ class Table:
 
     def _snapshot(self, outbox: Outbox, viewer: int | str) -> None:
         view = self._view(viewer)
-        self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), self._prompt(viewer)))
+        prompt = self._prompt(viewer)
+        self._shown[outbox] = prompt
+        self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), prompt))
 
     def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
         if after is None or after >= self.seq:
@@ -595,6 +620,7 @@ class Table:
     async def _disconnected(self, outbox: Outbox) -> None:
         viewer = self.subscribers.pop(outbox, None)
         self.wants_views.discard(outbox)
+        self._shown.pop(outbox, None)
         if isinstance(viewer, int):
             await self._presence(viewer, -1)
 

@@ -279,7 +279,8 @@ export class Bot {
       if (e.type === 'TableFailed') return this.fail(new Error(`table ${f.table} failed: ${e.message}`));
     }
     this.hooks.onEvents?.(f, this);
-    if (f.history !== true) this.onPrompt(f.prompt);
+    // An unchanged prompt (prompt_changed false) was already considered; older servers send no flag.
+    if (f.history !== true && f.prompt_changed !== false) this.onPrompt(f.prompt);
   }
 
   /** The table stopped (or started again) waiting for our seat. We are

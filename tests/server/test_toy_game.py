@@ -175,6 +175,27 @@ async def test_toy_game_back_returns_an_away_and_proxied_seat_without_a_command(
         await h.close()
 
 
+async def test_toy_game_a_frame_says_whether_its_prompt_changed(game, autojump_clock):
+    """PROTOCOL.md 4: every live events frame carries the prompt, and
+    `prompt_changed` says whether it differs from the one this subscriber
+    got last (in a snapshot or a frame), the countdown aside."""
+    async with trio.open_nursery() as nursery:
+        h = await game.open(nursery)
+        watcher = Outbox(100)
+        await h.table.send(watcher, M.Spectate(id="w", table=h.table.id))
+        await trio.sleep(1)  # the countdown moves; the decision does not
+        await h.table.send(h.clients[0], M.Chat(id="c", table=h.table.id, text="hello"))
+        await wait_all_tasks_blocked()
+        frames = [drain(c)[-2 if i == 0 else -1] for i, c in enumerate(h.clients)] + [drain(watcher)[-1]]
+        assert all(f["t"] == "events" and f["prompt_changed"] is False for f in frames)
+        assert all(f["prompt"] is not None for f in frames[:-1])
+        await h.answer(h.pivot)  # the decision moves on (or its round's pivot does)
+        frames = [drain(c) for c in (*h.clients, watcher)]
+        live = [f for fs in frames for f in fs if f["t"] == "events"]
+        assert live and all(f["prompt_changed"] is True for f in live)
+        await h.close()
+
+
 async def test_toy_game_sealed_early_answer_sends_nothing_to_anyone_else(game, autojump_clock):
     """An early answer stays sealed: shown to nobody but its seat, not even
     that it exists. No frame at all reaches the others."""
