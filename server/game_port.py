@@ -139,6 +139,12 @@ class GamePort(Protocol):
     """The reference bots the server may seat at this game's tables
     (`add_bots`), the default first; empty if it has none."""
 
+    # Optional (read with getattr, default {}): options every *new* table of
+    # the game gets unless its create_table gives them. A port whose rules
+    # changed keeps its stored tables on the old rules by reading an option's
+    # absence as the old revision, and pins new tables to the new one here.
+    # new_table_options: Mapping[str, Any]
+
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
         """Validate a table's game options and build its setup, or raise

@@ -142,8 +142,9 @@ class Lobby:
             raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
         if msg.proxy_after is not None and not 1 <= msg.proxy_after <= 100:
             raise LobbyError("table/bad_settings", "proxy_after is between 1 and 100")
+        options = {**getattr(port, "new_table_options", {}), **msg.options}
         try:
-            setup = port.configure(msg.seats, seed, msg.options, legacy or {})
+            setup = port.configure(msg.seats, seed, options, legacy or {})
         except SettingsError as exc:
             raise LobbyError(exc.code, exc.message) from None
         settings = TableSettings(game=port.name, seats=msg.seats, name=msg.name, public=msg.public, seed=seed,
@@ -210,8 +211,10 @@ class Lobby:
             if port is None:
                 raise LobbyError("table/unknown_game", f"this server does not play {settings.game!r} any more")
             seed = secrets.randbits(63)
+            # A rematch is a new table: it plays the game's current rules.
+            options = {**getattr(port, "new_table_options", {}), **settings.options}
             try:
-                setup = port.configure(settings.seats, seed, settings.options, {})
+                setup = port.configure(settings.seats, seed, options, {})
             except SettingsError as exc:
                 raise LobbyError(exc.code, exc.message) from None
             table = await self.create(replace(settings, seed=seed, options=setup.options), setup)

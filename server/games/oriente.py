@@ -43,14 +43,14 @@ from ..rules import (
     project,
     view,
 )
-from ..rules.config import MAX_SEATS, MIN_SEATS
+from ..rules.config import MAX_SEATS, MIN_SEATS, RULES_REVISION, RULES_REVISIONS
 from ..rules.game import config_from_plain
 from ..rules.reference import reference as card_reference
 from ..rules.views import decision_views
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
-OPTIONS = ("deal", "max_open_proposals")
+OPTIONS = ("deal", "max_open_proposals", "rules_revision")
 DEFAULT_MAX_OPEN_PROPOSALS = 3
 MAX_OPEN_PROPOSALS = 20
 # The server's bots, the default first; away seats get the negotiator's proxy mode.
@@ -81,6 +81,10 @@ class OrientePort:
     name = "oriente"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     policies: tuple[str, ...] = BOT_POLICIES
+    # A new table plays the current online rules; a table stored without the
+    # option started before there were revisions and keeps revision 1, so
+    # that its log replays (game_port.GamePort.new_table_options).
+    new_table_options: Mapping[str, Any] = {"rules_revision": RULES_REVISION}
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -103,8 +107,14 @@ class OrientePort:
             raise SettingsError("message/invalid", "options.max_open_proposals is an integer")
         if not 1 <= cap <= MAX_OPEN_PROPOSALS:
             raise SettingsError("table/bad_settings", f"max_open_proposals is between 1 and {MAX_OPEN_PROPOSALS}")
+        revision = chosen.get("rules_revision", 1)
+        if not _int(revision):
+            raise SettingsError("message/invalid", "options.rules_revision is an integer")
+        if revision not in RULES_REVISIONS:
+            raise SettingsError("table/bad_settings",
+                                f"rules_revision is one of {', '.join(map(str, RULES_REVISIONS))}")
         try:
-            config = GameConfig(seats=seats, seed=seed, max_open_proposals=cap,
+            config = GameConfig(seats=seats, seed=seed, max_open_proposals=cap, rules_revision=revision,
                                 deck=tuple(deal.deck) if deal else None,
                                 treasures=tuple(deal.treasures) if deal else None,
                                 stone_holder=deal.stone_holder if deal else None)
@@ -112,14 +122,17 @@ class OrientePort:
             code = "table/bad_deal" if deal is not None else "table/bad_settings"
             raise SettingsError(code, str(exc)) from None
         kept_deal = msgspec.to_builtins(deal) if deal is not None else None
+        # Revision 1 is kept as it was stored (no key), so that a table of the
+        # first revision configures to the same setup again after a restart.
+        revised = {"rules_revision": revision} if revision > 1 else {}
         return GameSetup(
-            options={"deal": kept_deal, "max_open_proposals": cap},
-            public={"configured_deal": deal is not None, "max_open_proposals": cap},
+            options={"deal": kept_deal, "max_open_proposals": cap, **revised},
+            public={"configured_deal": deal is not None, "max_open_proposals": cap, "rules_revision": revision},
             record={"seats": seats, "seed": seed,
                     "deck": kept_deal["deck"] if kept_deal else None,
                     "treasures": kept_deal["treasures"] if kept_deal else None,
                     "stone_holder": kept_deal["stone_holder"] if kept_deal else None,
-                    "max_open_proposals": cap},
+                    "max_open_proposals": cap, **revised},
             config=config,
         )
 

@@ -33,7 +33,7 @@ from .events import (
     TransformationBegan,
     TransformationDone,
 )
-from .flow import open_prompt, open_round
+from .flow import open_prompt, open_round, open_window_round
 from .legality import revolution_asked
 from .state import Fight, GameState, Phase
 
@@ -245,7 +245,7 @@ def start_attack(state: GameState, ev: list, seat: int, target: int | None) -> b
     if not asked:
         ev.append(FightBegan(decision=None, attacker=seat, defender=target, defender_card=card, asked=()))
         return resolve_fight(state, ev)
-    rnd = open_round(state, Phase.NEGOTIATION, Topic.SUPPORT, asked)
+    rnd = open_window_round(state, asked)
     ev.append(FightBegan(decision=rnd.decision, attacker=seat, defender=target, defender_card=card,
                          asked=tuple(asked)))
     return False

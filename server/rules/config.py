@@ -15,6 +15,12 @@ from .errors import ConfigError
 
 MIN_SEATS = 4
 MAX_SEATS = 12
+# The revision of the online rules (R10) a game plays. 2: a negotiation
+# window has a decision id of its own (R10.2b2). 1: the window and its
+# support round share one id, as games recorded before R10.2b2 did; a game
+# keeps the revision it started with, so that its log replays exactly.
+RULES_REVISION = 2
+RULES_REVISIONS = (1, 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,6 +38,7 @@ class GameConfig:
     treasures: tuple[int, ...] | None = None
     stone_holder: int | None = None
     max_open_proposals: int = 3
+    rules_revision: int = RULES_REVISION
 
     def __post_init__(self) -> None:
         validate(self)
@@ -55,6 +62,8 @@ def validate(config: GameConfig) -> None:
         raise ConfigError("the seed must be a non-negative integer")
     if config.max_open_proposals < 1:
         raise ConfigError("max_open_proposals must be at least 1")
+    if config.rules_revision not in RULES_REVISIONS:
+        raise ConfigError(f"rules_revision is one of {', '.join(map(str, RULES_REVISIONS))}")
     parts = (config.deck, config.treasures, config.stone_holder)
     if all(p is None for p in parts):
         return

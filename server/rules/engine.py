@@ -323,19 +323,38 @@ _COMPLETE = {Topic.PRIVILEGE: _privilege_complete, Topic.SUPPORT: _support_compl
 
 
 def _window_settled(state: GameState) -> bool:
-    """R10.2b1: both fighters said done and every asked seat answered early."""
+    """R10.2b1: both fighters said done and every asked seat answered early.
+    A game of rules revision 1 knows no done: every asked seat answered
+    (R10.2b3)."""
     rnd = state.round
     assert rnd is not None
-    return len(rnd.done) == 2 and len(rnd.sealed) == len(rnd.asked)
+    everyone = len(rnd.sealed) == len(rnd.asked)
+    return everyone if state.config.rules_revision < 2 else everyone and len(rnd.done) == 2
 
 
 def _close_window(state: GameState, ev: list) -> None:
-    """R10.2b: the negotiation window closes; the support round begins."""
+    """R10.2b: the negotiation window closes; the support round begins. The
+    declarations sealed in a window of its own now name the round (R10.2b2)."""
     rnd = state.round
     assert rnd is not None
     state.phase = Phase.SUPPORT
-    ev.append(NegotiationClosed(decision=rnd.decision))
+    ev.append(NegotiationClosed(decision=rnd.window if rnd.window is not None else rnd.decision))
+    if rnd.window is not None:
+        rnd.sealed = {s: _naming(c, rnd.decision) for s, c in rnd.sealed.items()}
     _run_round(state, ev)
+
+
+def _naming(cmd: Command, decision: int) -> Support | Pass:
+    """The same answer, naming `decision`."""
+    return Support(decision=decision, side=cmd.side) if isinstance(cmd, Support) else Pass(decision=decision)
+
+
+def _late_for_window(state: GameState, did: object) -> bool:
+    """R10.2b2: a declaration naming a window that has closed, while its
+    support round is open: it answers that round."""
+    rnd = state.round
+    return (rnd is not None and rnd.window is not None and did == rnd.window and state.phase is Phase.SUPPORT
+            and state.prompt is None)
 
 
 # -- commands ------------------------------------------------------------------
@@ -462,6 +481,10 @@ def _answer_round(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -
 
 def _answer(state: GameState, seat: int, cmd: DecisionCommand, ev: list) -> None:
     seat = _check_seat(state, seat)
+    if _late_for_window(state, cmd.decision):
+        rnd = state.round
+        assert rnd is not None
+        cmd = _naming(cmd, rnd.decision) if isinstance(cmd, (Support, Pass)) else cmd
     _check_decision(state, cmd.decision)
     if state.prompt is not None:
         _answer_prompt(state, seat, cmd, ev)
@@ -479,12 +502,14 @@ def _done(state: GameState, seat: int, cmd: Done, ev: list) -> None:
         if state.phase is Phase.SUPPORT:
             raise Rejected("decision/closed", f"the negotiation window of decision {cmd.decision} has closed (R10.2b)")
         raise Rejected("decision/wrong_answer", "only a negotiation window is answered with done (R10.2b1)")
+    if state.config.rules_revision < 2:
+        raise Rejected("decision/wrong_answer", "this table plays the rules before R10.2b1, without done (R10.2b3)")
     if seat not in (fight.attacker, fight.defender):
         raise Rejected("window/not_fighter", "only the attacker and the defender say done (R10.2b1)")
     if seat in rnd.done:
         raise Rejected("decision/answered", "you have already said done in this window (R10.2b1)")
     rnd.done.append(seat)
-    ev.append(NegotiationDone(seat=seat, decision=rnd.decision))
+    ev.append(NegotiationDone(seat=seat, decision=rnd.window if rnd.window is not None else rnd.decision))
     if _window_settled(state):
         _close_window(state, ev)
 
@@ -586,7 +611,8 @@ def pending(state: GameState) -> list[Decision]:
     assert rnd is not None
     asked = tuple(rnd.asked)
     if state.phase is Phase.NEGOTIATION:
-        return [Decision(id=rnd.decision, kind=DecisionKind.WINDOW, topic=Topic.NEGOTIATION,
+        did = rnd.window if rnd.window is not None else rnd.decision  # R10.2b2
+        return [Decision(id=did, kind=DecisionKind.WINDOW, topic=Topic.NEGOTIATION,
                          asked=asked, pivot=None, early=asked, timer=Timer.WINDOW)]
     return [Decision(id=rnd.decision, kind=DecisionKind.ROUND, topic=rnd.topic, asked=asked,
                      pivot=rnd.pivot, early=asked[rnd.pos + 1:], timer=Timer.PROMPT)]
@@ -616,7 +642,8 @@ def answers(state: GameState, seat: int) -> list[Command]:
     else:
         rnd = state.round
         if rnd is not None and seat in rnd.asked and rnd.asked.index(seat) >= rnd.pos:
-            did = rnd.decision
+            in_window = rnd.window is not None and state.phase is Phase.NEGOTIATION
+            did = rnd.window if in_window and rnd.window is not None else rnd.decision  # R10.2b2
             out.append(Pass(decision=did))
             if rnd.topic is Topic.PRIVILEGE:
                 if claim_rank_ok(state, seat):
@@ -629,8 +656,9 @@ def answers(state: GameState, seat: int) -> list[Command]:
                 if card is not None and KIND[card] is Kind.NOFU:
                     out.append(Join(decision=did))
         elif (rnd is not None and state.phase is Phase.NEGOTIATION and state.fight is not None
-              and seat in (state.fight.attacker, state.fight.defender) and seat not in rnd.done):
-            out.append(Done(decision=rnd.decision))  # R10.2b1
+              and seat in (state.fight.attacker, state.fight.defender) and seat not in rnd.done
+              and state.config.rules_revision >= 2):
+            out.append(Done(decision=rnd.window if rnd.window is not None else rnd.decision))  # R10.2b1, R10.2b2
     return out
 
 

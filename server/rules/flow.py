@@ -34,9 +34,25 @@ def open_round(state: GameState, phase: Phase, topic: Topic, asked: list[int]) -
     return state.round
 
 
+def open_window_round(state: GameState, asked: list[int]) -> Round:
+    """A support round behind its negotiation window (R6.2, R10.2b). From
+    rules revision 2 the window is a decision of its own, minted first
+    (R10.2b2); before, the two shared the round's id."""
+    window = None
+    if state.config.rules_revision >= 2:
+        window = state.next_decision
+        state.next_decision += 1
+    rnd = open_round(state, Phase.NEGOTIATION, Topic.SUPPORT, asked)
+    rnd.window = window
+    return rnd
+
+
 def current_decision_id(state: GameState) -> int | None:
     if state.prompt is not None:
         return state.prompt
-    if state.round is not None:
-        return state.round.decision
+    rnd = state.round
+    if rnd is not None:
+        if rnd.window is not None and state.phase is Phase.NEGOTIATION:
+            return rnd.window  # R10.2b2
+        return rnd.decision
     return None

@@ -69,6 +69,7 @@ class Game:
                 "deck": list(cfg.deck) if cfg.deck is not None else None,
                 "treasures": list(cfg.treasures) if cfg.treasures is not None else None,
                 "stone_holder": cfg.stone_holder, "max_open_proposals": cfg.max_open_proposals,
+                "rules_revision": cfg.rules_revision,
             },
             "commands": [[seat, plain(cmd)] for seat, cmd in self.commands],
             "events": [project(e, EVERYONE) for e in self.events],
@@ -85,6 +86,9 @@ def config_from_plain(data: dict[str, Any]) -> GameConfig:
         treasures=tuple(treasures) if treasures is not None else None,
         stone_holder=data.get("stone_holder"),
         max_open_proposals=data.get("max_open_proposals", 3),
+        # A record without it was written before there were revisions: R10.2b2
+        # did not exist then, and its decision ids are those of revision 1.
+        rules_revision=data.get("rules_revision", 1),
     )
 
 

@@ -54,6 +54,10 @@ class Round:
     decision: int
     topic: Topic
     asked: list[int]
+    # A support round's negotiation window, when it has an id of its own
+    # (R10.2b2): the decision while the window is open, and afterwards an id
+    # a late declaration may still name.
+    window: int | None = None
     pos: int = 0
     sealed: dict[int, Command] = field(default_factory=dict)
     # answers made final so far, in order: (seat, answer) where the answer

@@ -39,7 +39,8 @@ async def test_a_schema_1_store_recovers_as_oriente_and_its_games_go_on(tmp_path
             assert set(listing) == {running, opened}
             assert all(t["game"] == "oriente" for t in listing.values())
             settings = listing[running]["settings"]
-            assert settings["options"] == {"configured_deal": True, "max_open_proposals": 2}
+            # Stored before rules revisions: it keeps the first (R10.2b2), so its log replays.
+            assert settings["options"] == {"configured_deal": True, "max_open_proposals": 2, "rules_revision": 1}
             assert (settings["configured_deal"], settings["max_open_proposals"]) == (True, 2)
             # The finished table's record is served as it was written (the copy
             # in record_v1.json was fetched later: more table events).
@@ -65,6 +66,7 @@ async def test_a_schema_1_store_recovers_as_oriente_and_its_games_go_on(tmp_path
             record = await client.record(running)
             assert record["game"] == "oriente"
             assert record["config"]["max_open_proposals"] == 2 and record["config"]["stone_holder"] == 2
+            assert "rules_revision" not in record["config"], "a record of the first revision, as before"
             game = replay(record)
             assert game.record()["events"] == record["events"] and game.over
             # The open table takes its other seats and starts.

@@ -12,7 +12,7 @@ from oriente.server.rules.cards import GEISHA as _GEISHA  # noqa: E402
 
 
 def table_state(n, inhabitants, *, bonus=None, draws=(), piles=None, stone=0,
-                treasures=None, seed=0, max_open_proposals=3):
+                treasures=None, seed=0, max_open_proposals=3, rules_revision=2):
     """A configured game (R2.8) whose seats hold `inhabitants` (face down),
     whose next draws from the deck are `draws` (top first), and whose score
     piles additionally hold the cards of `piles` ({seat: [card, ...]}),
@@ -33,7 +33,7 @@ def table_state(n, inhabitants, *, bonus=None, draws=(), piles=None, stone=0,
     if treasures is None:
         treasures = tuple(range(41, 41 + n))
     cfg = _GameConfig(seats=n, seed=seed, deck=deck, treasures=tuple(treasures),
-                      stone_holder=stone, max_open_proposals=max_open_proposals)
+                      stone_holder=stone, max_open_proposals=max_open_proposals, rules_revision=rules_revision)
     state, events = _new_game(cfg)
     for seat, cards in piles.items():
         for c in cards:

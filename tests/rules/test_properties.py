@@ -16,6 +16,8 @@ Randomness comes from one Hypothesis-drawn seed: it seeds the table and a
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import pickle
 import random
@@ -89,6 +91,16 @@ def progress_bound(n: int) -> int:
     seasons = 37 - (n + 1)
     per_fulfilment = (n + 1) + n * (n - 1) + 1 + (n - 2) + 1
     return seasons * (n * per_fulfilment + n)
+
+
+def _window_alias(state, cmd):
+    """R10.2b2: a declaration naming the support round's window, once it has
+    closed, answers the round: the same command naming the round, or None."""
+    rnd = state.round
+    if (rnd is None or rnd.window is None or state.phase.value != "support" or getattr(cmd, "decision", None)
+            != rnd.window or not isinstance(cmd, (Pass, Support))):
+        return None
+    return dataclasses.replace(cmd, decision=rnd.decision)
 
 
 def fingerprint(state) -> bytes:
@@ -547,12 +559,17 @@ class Table:
 
     def _sync_sealed(self) -> None:
         ds = pending(self.state)
-        if not ds or ds[0].id != self.sealed_decision:
+        rnd = self.state.round
+        # R10.2b2: what was sealed in a window of its own is carried into its support round.
+        carried = (bool(ds) and rnd is not None and rnd.window is not None
+                   and self.sealed_decision == rnd.window and ds[0].id == rnd.decision)
+        if not ds or (ds[0].id != self.sealed_decision and not carried):
             self.sealed, self.sealed_decision = {}, (ds[0].id if ds else None)
         else:
             early = set(ds[0].early)
-            self.sealed = {s: c for s, c in self.sealed.items() if s in early}
-        rnd = self.state.round
+            self.sealed = {s: dataclasses.replace(c, decision=ds[0].id) if carried else c
+                           for s, c in self.sealed.items() if s in early}
+            self.sealed_decision = ds[0].id
         assert set(self.sealed) == (set(rnd.sealed) if rnd is not None else set()), (
             f"{self.where()}: sealed answers {sorted(rnd.sealed) if rnd else []}, expected {sorted(self.sealed)}")
 
@@ -729,7 +746,7 @@ class Table:
             out += [(seat, Timeout(decision=cur, pivot=d.pivot)), (seat, Timeout(decision=cur, pivot=seat))]
         return out
 
-    def check_universe(self, d) -> None:
+    def check_universe(self, d) -> None:  # noqa: C901 - one walk over the universe of commands
         """Every command outside legal() is rejected with Rejected, and
         leaves the state exactly as it was."""
         listed = self.check_legal_accepted(d)
@@ -738,7 +755,7 @@ class Table:
         right_timeout = Timeout(decision=d.id, pivot=d.pivot)
         tried = []
         for seat, cmd in self.universe(d):
-            if 0 <= seat < self.n and cmd in listed[seat]:
+            if 0 <= seat < self.n and (cmd in listed[seat] or _window_alias(state, cmd) in listed[seat]):
                 continue
             if seat == TABLE and cmd == right_timeout:
                 continue

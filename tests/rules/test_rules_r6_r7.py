@@ -110,13 +110,13 @@ def test_r6_2_negotiation_window_comes_before_the_support_round():
     state, events = _six_seat_fight()
     d = decision(state)
     assert d.topic is Topic.NEGOTIATION and d.pivot is None
-    assert one_event(events, E.FightBegan).decision == d.id
+    round_id = one_event(events, E.FightBegan).decision  # the support round's (R10.2b2)
     # No support declaration is final while the window is open.
     assert not events_of(events, E.SupportDeclared)
     closed = close_window(state)
-    assert isinstance(closed[0], E.NegotiationClosed)
+    assert isinstance(closed[0], E.NegotiationClosed) and closed[0].decision == d.id
     d = decision(state)
-    assert d.topic is Topic.SUPPORT and d.pivot == 3
+    assert d.topic is Topic.SUPPORT and d.pivot == 3 and d.id == round_id
 
 
 def test_r6_2_each_declaration_is_public_on_its_turn_and_final():

@@ -762,7 +762,7 @@ def test_r10_2b1_only_each_fighter_says_done_once_and_only_in_the_window():
         apply(state, 0, Done(decision=d.id))
     assert err.value.code == "decision/answered"
     close_window(state)
-    assert decision(state).id == d.id and decision(state).topic is Topic.SUPPORT
+    assert decision(state).id != d.id and decision(state).topic is Topic.SUPPORT  # R10.2b2
     assert not [c for s in range(6) for c in legal(state, s) if isinstance(c, Done)]
     with pytest.raises(Rejected) as err:
         apply(state, 2, Done(decision=d.id))
@@ -783,6 +783,84 @@ def test_r10_2b1_done_binds_nothing_else():
     apply(state, 4, AcceptDeal(deal=1))
     assert T[0] in state.pile[4]
     assert pending(state) == [d]
+
+
+# -- R10.2b2 ---------------------------------------------------------------------
+
+def test_r10_2b2_the_window_has_a_decision_id_of_its_own():
+    """R10.2b2: "The negotiation window has a decision id of its own, and the
+    support round that follows it the next one." """
+    state, events = table_state(6, [DAIMYO[0], NOFU[0], MAHO[0], NOFU[1], AKINDO[0], AKINDO[1]], stone=0)
+    events = fulfil(state, 0, ATTACK, 2)
+    window = decision(state)
+    began = one_event(events, E.FightBegan)
+    assert window.kind is DecisionKind.WINDOW and began.decision == window.id + 1
+    assert all(c.decision == window.id for c in legal(state, 1)), "the window's answers name the window"
+    closed = apply(state, TABLE, Timeout(decision=window.id, pivot=None))
+    assert closed == [E.NegotiationClosed(decision=window.id)]
+    support = decision(state)
+    assert (support.id, support.kind) == (began.decision, DecisionKind.ROUND)
+    assert all(c.decision == support.id for c in legal(state, 1))
+    declared = apply(state, 1, Pass(decision=support.id))
+    assert one_event(declared, E.SupportDeclared).decision == support.id
+
+
+def test_r10_2b2_a_declaration_sealed_in_the_window_names_the_round_once_it_opens():
+    """R10.2b2: "A declaration handed in during the window names the window;
+    it stays sealed into the support round (R10.2), where it then names the
+    round." """
+    state = _window_position()
+    window = decision(state)
+    assert apply(state, 3, Support(decision=window.id, side=Side.DEFENDER)) == []
+    apply(state, TABLE, Timeout(decision=window.id, pivot=None))
+    support = decision(state)
+    assert view(state, 3)["decision"]["sealed"] == {"type": "Support", "decision": support.id, "side": "defender"}
+    events = apply(state, 1, Pass(decision=support.id))  # seat 3 is next: its sealed answer is used at once
+    assert [(e.seat, e.side) for e in events_of(events, E.SupportDeclared)] == [(1, None), (3, Side.DEFENDER)]
+
+
+def test_r10_2b2_a_declaration_naming_a_closed_window_answers_its_round():
+    """R10.2b2: "A declaration that names the window after the window closed
+    still answers its support round while that round is open, early or as
+    its pivot" """
+    state = _window_position()
+    window = decision(state)
+    apply(state, TABLE, Timeout(decision=window.id, pivot=None))
+    support = decision(state)
+    assert support.pivot == 1
+    assert apply(state, 4, Support(decision=window.id, side=Side.ATTACKER)) == []  # early: sealed
+    events = apply(state, 1, Pass(decision=window.id))  # as the pivot
+    assert [(e.seat, e.decision) for e in events_of(events, E.SupportDeclared)] == [(1, support.id)]
+    while state.round is not None and state.round.decision == support.id:
+        apply(state, TABLE, Timeout(decision=support.id, pivot=decision(state).pivot))
+    with pytest.raises(Rejected) as late:
+        apply(state, 5, Pass(decision=window.id))
+    assert late.value.code in ("decision/closed", "decision/not_yours")
+
+
+def test_r10_2b3_a_game_of_the_first_revision_keeps_its_rules():
+    """R10.2b3: "a table created before R10.2b1 and R10.2b2 (rules revision
+    1: no done, a window closes as soon as every seat of its support round
+    has answered early, and shares its id with that round) plays on under
+    them" (and a record without a revision replays as revision 1)."""
+    state, _ = table_state(6, [DAIMYO[0], NOFU[0], MAHO[0], NOFU[1], AKINDO[0], AKINDO[1]], stone=0,
+                           rules_revision=1)
+    events = fulfil(state, 0, ATTACK, 2)
+    window = decision(state)
+    assert one_event(events, E.FightBegan).decision == window.id
+    assert not [c for s in range(6) for c in legal(state, s) if isinstance(c, Done)]
+    with pytest.raises(Rejected) as err:
+        apply(state, 0, Done(decision=window.id))
+    assert err.value.code == "decision/wrong_answer"
+    for seat in (1, 3, 4):
+        apply(state, seat, Pass(decision=window.id))
+    closing = apply(state, 5, Pass(decision=window.id))  # every asked seat answered: no done needed
+    assert isinstance(closing[0], E.NegotiationClosed) and closing[0].decision == window.id
+    game = Game(GameConfig(seats=4, seed=2))
+    record = game.record()
+    assert record["config"]["rules_revision"] == 2
+    del record["config"]["rules_revision"]
+    assert replay(record).config.rules_revision == 1
 
 
 # -- R10.2c ----------------------------------------------------------------------
@@ -922,13 +1000,14 @@ def test_r10_3_stale_timeouts_are_rejected_as_closed():
     with pytest.raises(Rejected) as err:
         apply(state, TABLE, Timeout(decision=d.id, pivot=None))  # the window already closed
     assert err.value.code == "decision/closed"
-    apply(state, TABLE, Timeout(decision=d.id, pivot=1))
+    r = decision(state)  # the support round, an id of its own (R10.2b2)
+    apply(state, TABLE, Timeout(decision=r.id, pivot=1))
     with pytest.raises(Rejected) as err:
-        apply(state, TABLE, Timeout(decision=d.id, pivot=1))  # the pivot moved on
+        apply(state, TABLE, Timeout(decision=r.id, pivot=1))  # the pivot moved on
     assert err.value.code == "decision/closed"
     answer_round(state, {}, Topic.SUPPORT)
     with pytest.raises(Rejected) as err:
-        apply(state, TABLE, Timeout(decision=d.id, pivot=5))  # the round is over
+        apply(state, TABLE, Timeout(decision=r.id, pivot=5))  # the round is over
     assert err.value.code == "decision/closed"
     with pytest.raises(Rejected) as err:
         apply(state, TABLE, Timeout(decision=10_000, pivot=0))
