@@ -36,11 +36,13 @@ def open_proposals(state: GameState, seat: int) -> int:
 
 
 def capability(state: GameState, seat: int) -> dict:
-    """What `seat` may propose now (R8): whether it may, and the limits a
-    proposal must keep. `ProposeDeal` is open-ended, so `legal()` cannot
-    list it; a prompt carries this instead."""
+    """What `seat` may propose now (R8): whether it may, and how many of its
+    proposals are open against the table's cap. `ProposeDeal` is open-ended,
+    so `legal()` cannot list it; a prompt carries this instead, in every
+    frame, so it holds only what changes (a proposal's fixed limits,
+    MAX_PARTS and MAX_TEXT, are in PROTOCOL.md 7)."""
     own, cap = open_proposals(state, seat), state.config.max_open_proposals
-    return {"propose": own < cap, "open": own, "max_open": cap, "max_parts": MAX_PARTS, "max_text": MAX_TEXT}
+    return {"propose": own < cap, "open": own, "max_open": cap}
 
 
 def _seat_ok(state: GameState, s: object) -> bool:

@@ -490,10 +490,10 @@ def test_r8_6_the_prompt_says_who_may_propose_now_and_within_which_limits():
     def deal_of(seat):
         return decision_view(state, seat)["deal"]
 
-    assert deal_of(0) == {"propose": True, "open": 0, "max_open": 2, "max_parts": 40, "max_text": 500}
+    assert deal_of(0) == {"propose": True, "open": 0, "max_open": 2}
     first, _ = propose(state, 0, give(T[0], 0, 1))
     propose(state, 0, give(T[0], 0, 2))
-    assert deal_of(0) == {"propose": False, "open": 2, "max_open": 2, "max_parts": 40, "max_text": 500}
+    assert deal_of(0) == {"propose": False, "open": 2, "max_open": 2}
     assert deal_of(1)["propose"] and deal_of(1)["open"] == 0
     assert "deal" not in decision_view(state, "spectator")
     assert not any(c["type"] == "ProposeDeal" for c in decision_view(state, 0)["legal"])
