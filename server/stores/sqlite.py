@@ -7,24 +7,17 @@ keeps those bytes and never interprets them.
 
 How it talks to SQLite, and why:
 
-- SQLite is never called on the trio thread. A WAL checkpoint can block a
-  commit for milliseconds, which would freeze every table at once.
-- A thread hop costs about 90 us, so one hop per record caps the server at
-  roughly ten thousand records a second. Instead a single writer task owns
-  the write connection, takes every write request queued so far, applies
-  them in one transaction in one hop, commits, and then wakes each caller.
-  Under load the batches grow by themselves; when idle a lone write is
-  committed at once, so batching adds no latency.
-- The queue needs no bound: every caller waits for its own commit, so the
-  queue never holds more requests than there are waiting tasks.
+- SQLite is never called on the trio thread (a WAL checkpoint can block a
+  commit for milliseconds), and every write queued so far is committed in
+  one transaction in one thread hop: the writer of `batching.BatchingStore`.
 - A request that fails (an unknown table, a gap in a log) must fail only its
   own caller. The batch is first tried as a plain transaction; if anything in
   it raises, it is rolled back and replayed in order with a savepoint around
   each request, which isolates the culprit and still commits the rest in one
   go. Order is preserved either way, so two appends to the same log in one
   batch behave exactly as if they had been committed one after the other.
-- Reads use their own connection, one at a time, also off the trio thread.
-  In WAL mode they see every committed batch and never wait for the writer.
+- Reads use their own connection; in WAL mode they see every committed
+  batch and never wait for the writer.
 - synchronous=NORMAL in WAL mode: a commit survives the process being killed
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
@@ -41,27 +34,18 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import math
 import os
 import sqlite3
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from typing import Final, TypeVar
+from collections.abc import Collection, Sequence
+from typing import Final, cast
 
-import trio
-
+from .batching import BatchingStore, StoreStatistics, Write
 from .contract import STATUSES, LogRecord, StoreError, StoreLocked, TableRow, check_bytes, check_status
 
 __all__ = ["SQLiteStore", "StoreStatistics"]
 
-T = TypeVar("T")
-
 # 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
 SCHEMA_VERSION: Final = 2
-
-# Upper bound on requests per transaction, so that one burst cannot hold the
-# write lock (and the callers at the head of the queue) for too long.
-MAX_BATCH: Final = 4096
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
 # commit order, and only the small (table_id, pos) index entries scatter over
@@ -121,43 +105,10 @@ _UPSERT_HEARTBEAT: Final = (
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 
 
-@dataclass(frozen=True, slots=True)
-class StoreStatistics:
-    """A snapshot for introspection, in the manner of trio's ``statistics()``.
-
-    ``batches`` counts transactions committed by the writer, ``writes`` the
-    requests they held and ``records`` the log records among them; their
-    ratios tell whether batching is doing its job under the current load."""
-
-    batches: int
-    writes: int
-    records: int
-    failed_writes: int
-    max_batch: int
-    queued: int
-    in_flight: int
-
-
-# Store life cycle: writes are accepted only while running.
-_NEW, _STARTING, _RUNNING, _CLOSING, _CLOSED = "new", "starting", "running", "closing", "closed"
-
-
-class _Write:
-    """One queued write: a function to run on the write connection inside
-    the writer's transaction, and the slot its caller waits on."""
-
-    __slots__ = ("append", "apply", "done", "error", "records", "what")
-
-    def __init__(self, apply: Callable[[sqlite3.Connection], None], records: int, what: str,
-                 append: tuple[str, list[tuple], tuple | None] | None = None) -> None:
-        self.apply = apply
-        self.records = records
-        self.what = what
-        self.done = trio.Event()
-        self.error: BaseException | None = None
-        # For appends: (table_id, log rows, clock row), so the writer can merge
-        # every append of a batch into one multi-row statement.
-        self.append = append
+# For appends: (table_id, log rows, clock row), so the writer can merge every
+# append of a batch into one multi-row statement.
+_Append = tuple[str, list[tuple], tuple | None]
+_SQLiteWrite = Write[sqlite3.Connection]
 
 
 @functools.lru_cache(maxsize=64)
@@ -275,7 +226,7 @@ def _lock(path: str) -> int:
     return fd
 
 
-class SQLiteStore:
+class SQLiteStore(BatchingStore[sqlite3.Connection]):
     """The durable store; run it in a nursery with ``await nursery.start(store.run)``.
 
     Writes return once their transaction has committed, so an actor that
@@ -285,177 +236,36 @@ class SQLiteStore:
     """
 
     def __init__(self, path: str) -> None:
+        super().__init__(path)
         # Last log position per table as committed, known to the writer thread only.
         self._tails: dict[str, int] = {}
         self._path = path
-        self._state = _NEW
-        self._send, self._receive = trio.open_memory_channel[_Write](math.inf)
-        self._write_conn: sqlite3.Connection | None = None
-        self._read_conn: sqlite3.Connection | None = None
-        # Own limiters, so that the store's threads never queue behind other
-        # users of trio's default thread limiter.
-        self._write_limiter = trio.CapacityLimiter(1)
-        self._read_limiter = trio.CapacityLimiter(1)
-        self._stopped = trio.Event()
         self._lock_fd: int | None = None
-        self._in_flight: list[_Write] = []
-        self._batches = 0
-        self._writes = 0
-        self._records = 0
-        self._failed = 0
-        self._max_batch = 0
 
-    # -- life cycle --------------------------------------------------------
+    # -- hooks of BatchingStore ------------------------------------------------
 
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Open the file and be the writer until cancelled or closed.
-
-        Whatever was queued when the store stops is still committed (under a
-        shield), because each of those callers was promised a commit."""
-        if self._state != _NEW:
-            raise StoreError(f"store {self._path!r} was already started or closed")
-        self._state = _STARTING
-        try:
-            self._lock_fd = _lock(self._path)
-            self._write_conn, self._read_conn = await trio.to_thread.run_sync(
-                _open, self._path, limiter=self._write_limiter
-            )
-        except BaseException:
-            self._unlock()
-            self._state = _CLOSED
-            self._send.close()
-            self._stopped.set()
-            raise
-        if self._state == _STARTING:
-            self._state = _RUNNING
-        try:
-            task_status.started()
-            await self._write_loop()
-        finally:
-            with trio.CancelScope(shield=True):
-                await self._shut_down()
-
-    async def aclose(self) -> None:
-        """Refuse new writes, wait until every queued one is committed, close."""
-        if self._state == _NEW:
-            self._state = _CLOSED
-            self._stopped.set()
-            return
-        if self._state in (_STARTING, _RUNNING):
-            self._state = _CLOSING
-            self._send.close()
-        await self._stopped.wait()
-
-    def statistics(self) -> StoreStatistics:
-        """Counters since start and the queue as it is now."""
-        return StoreStatistics(
-            batches=self._batches,
-            writes=self._writes,
-            records=self._records,
-            failed_writes=self._failed,
-            max_batch=self._max_batch,
-            queued=self._receive.statistics().current_buffer_used,
-            in_flight=len(self._in_flight),
-        )
-
-    async def _write_loop(self) -> None:
-        while True:
-            try:
-                first = await self._receive.receive()
-            except trio.EndOfChannel:
-                return
-            batch = [first]
-            self._drain_into(batch)
-            await self._commit(batch)
-
-    def _drain_into(self, batch: list[_Write]) -> None:
-        while len(batch) < MAX_BATCH:
-            try:
-                batch.append(self._receive.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
-
-    async def _commit(self, batch: list[_Write]) -> None:
-        self._in_flight = batch
-        try:
-            # Not abandoned on cancel: the caller's outcome is only known
-            # once the thread is done, and the connection must not be left
-            # mid-transaction.
-            await trio.to_thread.run_sync(self._apply_batch, batch, limiter=self._write_limiter)
-        except BaseException as exc:
-            # A bug in the writer itself: fail the batch loudly in every
-            # caller rather than leave them waiting forever, then propagate.
-            for write in batch:
-                if write.error is None:
-                    write.error = StoreError(f"{write.what}: the store's writer failed: {exc!r}")
-            raise
-        finally:
-            self._in_flight = []
-            for write in batch:
-                write.done.set()
-        committed = 0
-        for write in batch:
-            if write.error is None:
-                committed += 1
-                self._records += write.records
-            else:
-                self._failed += 1
-        if committed:
-            self._batches += 1
-            self._writes += committed
-            self._max_batch = max(self._max_batch, len(batch))
-
-    async def _shut_down(self) -> None:
-        self._state = _CLOSING
-        self._send.close()
-        error: BaseException | None = None
-        try:
-            while True:
-                batch: list[_Write] = []
-                self._drain_into(batch)
-                if not batch:
-                    break
-                await self._commit(batch)
-        except BaseException as exc:
-            error = exc
-            self._fail_queued(exc)
-        finally:
-            await trio.to_thread.run_sync(self._close_read, limiter=self._read_limiter)
-            await trio.to_thread.run_sync(self._close_write, limiter=self._write_limiter)
-            self._unlock()
-            self._state = _CLOSED
-            self._stopped.set()
-        if error is not None:
-            raise error
-
-    def _fail_queued(self, exc: BaseException) -> None:
-        while True:
-            try:
-                write = self._receive.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
-            write.error = StoreError(f"{write.what}: the store stopped after an error: {exc!r}")
-            write.done.set()
+    def _lock(self) -> None:
+        self._lock_fd = _lock(self._path)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # closing the descriptor releases the flock
             self._lock_fd = None
 
-    def _close_read(self) -> None:
-        if self._read_conn is not None:
-            self._read_conn.close()
-            self._read_conn = None
+    def _open(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
+        return _open(self._path)
 
-    def _close_write(self) -> None:
-        # Closed last: the last connection to close checkpoints the WAL.
-        if self._write_conn is not None:
-            self._write_conn.close()
-            self._write_conn = None
+    def _close_connection(self, conn: sqlite3.Connection) -> None:
+        conn.close()
+
+    def _to_store_error(self, exc: BaseException, what: str) -> BaseException:
+        if isinstance(exc, sqlite3.Error):
+            return StoreError(f"{what}: {exc}")
+        return exc
 
     # -- the writer's thread -------------------------------------------------
 
-    def _apply_batch(self, batch: list[_Write]) -> None:
+    def _apply_batch(self, batch: list[_SQLiteWrite]) -> None:
         """Commit the batch in one transaction; isolate failures if any.
 
         Appends are merged: their positions are checked against the log
@@ -474,10 +284,10 @@ class SQLiteStore:
             rows: list[tuple] = []
             clocks: dict[str, tuple] = {}
             for write in batch:
-                if write.append is None:
+                if write.payload is None:
                     write.apply(conn)
             for write in batch:
-                if write.append is not None:
+                if write.payload is not None:
                     self._stage_append(conn, write, tails, rows, clocks)
             for i in range(0, len(rows), _ROWS_PER_STATEMENT):
                 chunk = rows[i:i + _ROWS_PER_STATEMENT]
@@ -504,11 +314,11 @@ class SQLiteStore:
             return
         self._tails.update(tails)
 
-    def _stage_append(self, conn: sqlite3.Connection, write: _Write, tails: dict[str, int],
+    def _stage_append(self, conn: sqlite3.Connection, write: _SQLiteWrite, tails: dict[str, int],
                       rows: list[tuple], clocks: dict[str, tuple]) -> None:
         """Check an append against the log's tail; stage its rows or fail it alone."""
-        assert write.append is not None
-        table_id, wrows, clock = write.append
+        payload = cast(_Append, write.payload)
+        table_id, wrows, clock = payload
         last = tails.get(table_id, self._tails.get(table_id))
         if last is None:
             exists, db_last = conn.execute(_LOG_TAIL, (table_id, table_id)).fetchone()
@@ -530,7 +340,7 @@ class SQLiteStore:
         if clock is not None:
             clocks[table_id] = clock
 
-    def _apply_isolated(self, conn: sqlite3.Connection, batch: list[_Write]) -> None:
+    def _apply_isolated(self, conn: sqlite3.Connection, batch: list[_SQLiteWrite]) -> None:
         """Replay the batch in order with a savepoint per request, so the
         failing requests are rolled back alone and the rest still commit."""
         try:
@@ -550,7 +360,7 @@ class SQLiteStore:
             self._fail_all(conn, batch, exc)
 
     @staticmethod
-    def _fail_all(conn: sqlite3.Connection, batch: list[_Write], exc: Exception) -> None:
+    def _fail_all(conn: sqlite3.Connection, batch: list[_SQLiteWrite], exc: Exception) -> None:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         for write in batch:
@@ -558,24 +368,6 @@ class SQLiteStore:
                 write.error = exc
 
     # -- writes --------------------------------------------------------------
-
-    async def _submit(self, apply: Callable[[sqlite3.Connection], None], records: int, what: str,
-                      append: tuple[str, list[tuple], tuple | None] | None = None) -> None:
-        if self._state != _RUNNING:
-            if self._state in (_NEW, _STARTING):
-                raise StoreError(f"{what}: store is not running yet (start its run() first)")
-            raise StoreError("store is closed")
-        write = _Write(apply, records, what, append)
-        self._send.send_nowait(write)
-        await write.done.wait()
-        error = write.error
-        if error is None:
-            return
-        if isinstance(error, StoreError):
-            raise error
-        if isinstance(error, sqlite3.Error):
-            raise StoreError(f"{what}: {error}") from error
-        raise error
 
     async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
         """Record a new table; an id that already exists is refused, since two
@@ -666,8 +458,8 @@ class SQLiteStore:
             if clock is not None:
                 conn.execute(_UPSERT_CLOCK, (table_id, now, clock))
 
-        await self._submit(apply, len(rows), f"append to {table_id!r}",
-                           append=(table_id, rows, (table_id, now, clock) if clock is not None else None))
+        payload: _Append = (table_id, rows, (table_id, now, clock) if clock is not None else None)
+        await self._submit(apply, len(rows), f"append to {table_id!r}", payload)
 
     async def save_record(self, table_id: str, body: bytes) -> None:
         """Store the finished game's record. Saving again replaces it, so a
@@ -692,22 +484,6 @@ class SQLiteStore:
         await self._submit(apply, 0, "heartbeat")
 
     # -- reads ---------------------------------------------------------------
-
-    async def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        if self._state in (_NEW, _STARTING):
-            raise StoreError("store is not running yet (start its run() first)")
-        if self._state == _CLOSED:
-            raise StoreError("store is closed")
-
-        def run() -> T:
-            # Checked again in the thread: the store may have closed while
-            # this read waited for the limiter.
-            conn = self._read_conn
-            if conn is None:
-                raise StoreError("store is closed")
-            return query(conn)
-
-        return await trio.to_thread.run_sync(run, limiter=self._read_limiter)
 
     async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
         """Tables, oldest first, optionally only those in the given statuses
