@@ -25,7 +25,7 @@ from .games import PORTS
 from .lobby import Lobby
 from .metrics import Metrics
 from .replays import replay_steps, viewer_of
-from .stores import SQLiteStore
+from .stores import Store, open_store
 from .transport import Limits, Transport
 from .web import WebSite
 
@@ -71,7 +71,7 @@ class App:
         await self.stopped.wait()
 
     async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
-        store = SQLiteStore(self.store_path)
+        store = open_store(self.store_path)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:
@@ -124,7 +124,7 @@ class App:
         data = {f"/data/{name}/reference.json": port.reference for name, port in self.games.items()}
         return WebSite(self.web, data=data, dynamic={"/data/replay/": replay})
 
-    async def _heartbeat(self, store: SQLiteStore) -> None:
+    async def _heartbeat(self, store: Store) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume
         with the time they had left when we went down (PROTOCOL.md 11)."""
         while True:

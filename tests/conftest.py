@@ -23,3 +23,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+# The PostgreSQL fixtures (`postgres_schemas`) for the store tests, the
+# end-to-end tests and anything else that runs on a site's database.
+pytest_plugins = ["tests.postgres"]

@@ -1,11 +1,30 @@
 """Durable storage for the table server: the contract every store keeps
-(`contract`), SQLite in one file (`sqlite`) and a store in memory for tests
-(`memory`)."""
+(`contract`), SQLite in one file (`sqlite`), PostgreSQL for a site that
+outgrows one process (`postgres`, with psycopg: ``pip install
+'oriente[postgres]'``), a store in memory for tests (`memory`), and
+`open_store`, which picks one from the server's ``--store``."""
 
 from .batching import StoreStatistics
-from .contract import STATUSES, LogRecord, Store, StoreError, StoreLocked, TableRow
+from .contract import STATUSES, LogRecord, Store, StoreError, StoreFenced, StoreLocked, TableRow
 from .memory import MemoryStore
 from .sqlite import SQLiteStore
 
-__all__ = ["STATUSES", "LogRecord", "MemoryStore", "SQLiteStore", "Store", "StoreError", "StoreLocked",
-           "StoreStatistics", "TableRow"]
+__all__ = ["STATUSES", "LogRecord", "MemoryStore", "SQLiteStore", "Store", "StoreError", "StoreFenced",
+           "StoreLocked", "StoreStatistics", "TableRow", "open_store"]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_store(spec: str) -> Store:
+    """The store named by ``spec``: a ``postgresql://`` URL (``?schema=NAME``
+    picks the site's schema, default ``oriente``) or the path of a SQLite
+    file. psycopg is imported only for PostgreSQL, so the embedded store
+    needs nothing beyond the base install."""
+    if spec.startswith(POSTGRES_SCHEMES):
+        try:
+            from .postgres import PostgresStore
+        except ImportError as exc:
+            raise StoreError(f"a PostgreSQL store needs psycopg ({exc}); install it with "
+                             "pip install -e '.[postgres]'") from exc
+        return PostgresStore(spec)
+    return SQLiteStore(spec)

@@ -25,11 +25,44 @@ The guarantees:
    stored and returned exactly as given; the store never interprets them.
 6. **One server per store.** `run` refuses (`StoreLocked`) while another
    running store holds the same place, so two servers can never append to
-   the same logs.
+   the same logs. The place is a file for SQLite and a *site* (a schema of
+   one database) for PostgreSQL; see "Owners and epochs" below.
 7. **A life cycle.** Reads and writes succeed only between `run` having
    started (its `task_status.started()`) and `aclose`; outside it they raise
    `StoreError`. Writes already accepted when `aclose` is called are
    committed before it returns.
+
+Owners and epochs (a store on a shared database)
+------------------------------------------------
+
+A lock held by a running process is enough while one process serves a
+site. Once several processes share one database (one owner per table, a
+table moving to another process when its owner dies or drains), a lock is
+not: an owner that was paused or cut off past its lease still believes it
+owns its tables and may write when it wakes up. So the PostgreSQL store
+already *fences* every write, and the database itself does the refusing:
+
+- every table carries an **epoch** (a number) and the name of its
+  **owner** (the store that holds it, for operators to read);
+- a store **claims** a table by raising its epoch by one and naming itself
+  owner: when it creates the table (epoch 1), and, today, on its first
+  write to a table it did not create (a table recovered after a restart),
+  which is safe because the store holds the site's lock;
+- every write of a store carries the epoch it claimed the table with, and
+  the database refuses the write if the table's epoch has moved on since:
+  `StoreFenced`, in that caller only (guarantee 4); the store never claims
+  that table again by itself;
+- appends also carry the position they continue from, checked by the
+  database in the same statement, so a log can never fork even between
+  two owners.
+
+What the many-process site adds on top (not in this contract yet): a claim
+succeeds only when the previous owner's *lease* has ended (a time the owner
+keeps renewing), the site lock gives way to those leases, and `claim` and
+lease renewal become methods here, called by the lobby before it rebuilds a
+table. The columns and the refusal they need are in place; stores that
+are alone with their data (SQLite, memory) have nothing to fence and never
+raise `StoreFenced`.
 """
 
 from __future__ import annotations
@@ -40,8 +73,8 @@ from typing import Final, Protocol
 
 import trio
 
-__all__ = ["STATUSES", "LogRecord", "Store", "StoreError", "StoreLocked", "TableRow", "check_bytes",
-           "check_status"]
+__all__ = ["STATUSES", "LogRecord", "Store", "StoreError", "StoreFenced", "StoreLocked", "TableRow",
+           "check_bytes", "check_status"]
 
 # A table's life: open (taking seats), running, then finished (the game
 # ended), failed (a bug ended it, see Table._fail) or abandoned (its log
@@ -59,6 +92,12 @@ class StoreError(Exception):
 
 class StoreLocked(StoreError):
     """Another running server holds this store: refuse to start."""
+
+
+class StoreFenced(StoreError):
+    """A write refused because another store claimed the table since this
+    one did (its epoch moved on): this store no longer owns the table and
+    must stop serving it. See "Owners and epochs" in the module docstring."""
 
 
 @dataclass(frozen=True, slots=True)

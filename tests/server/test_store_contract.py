@@ -1,7 +1,8 @@
 """One suite for every store: the guarantees of server/stores/contract.py,
-run against the SQLite store on a real file and the store in memory.
-What only a store on disk can show (batching, durability across processes,
-the lock, schema migrations) is in test_store_sqlite.py."""
+run against the SQLite store on a real file, the PostgreSQL store on a
+fresh schema of a real database, and the store in memory. What only a store
+on disk can show (batching, durability across processes, the lock, schema
+migrations, fencing) is in test_store_sqlite.py and test_store_postgres.py."""
 
 from __future__ import annotations
 
@@ -19,10 +20,15 @@ pytestmark = pytest.mark.trio
 StoreFactory = Callable[[], Store]
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
     if request.param == "sqlite":
         return lambda: SQLiteStore(str(tmp_path / "s.sqlite"))
+    if request.param == "postgres":
+        from oriente.server.stores.postgres import PostgresStore
+
+        schemas = request.getfixturevalue("postgres_schemas")
+        return lambda: PostgresStore(schemas.url, schema=schemas.fresh())
     return MemoryStore
 
 

@@ -1,0 +1,626 @@
+"""The table server's durable store on PostgreSQL: a site that outgrows one
+process keeps its tables in one database.
+
+It keeps the guarantees of `contract.Store`, with the same batching writer
+as the SQLite store (`batching.BatchingStore`), and fences every write by
+the table's epoch as "Owners and epochs" in `contract` describes. Its
+choices, and why:
+
+- **psycopg 3 in worker threads.** psycopg's asynchronous connection is
+  built on asyncio and cannot run under trio (its maintainers declined an
+  anyio port, psycopg issue 29); the drivers written for trio are thin
+  wrappers over asyncpg through trio-asyncio, or young pure-Python
+  protocol implementations. So the synchronous connection runs in a worker
+  thread, exactly as the SQLite store runs sqlite3: one writer thread that
+  commits a whole batch per hop, one reader thread. The cost is the hop
+  (about 90 us), paid once per batch, not once per write.
+- **One round trip per batch.** The writer sends the batch in pipeline
+  mode: BEGIN, the batch's table creations and updates, one call that
+  appends every log record of the batch (arrays, in binary), COMMIT, and a
+  single Sync. A whole batch costs the server one network round trip and
+  one WAL flush however many tables it holds.
+- **The database refuses, not the process.** The checks of guarantee 1
+  (the next position, no gap, no repeat) and the fence (the epoch the
+  writer claimed the table with) are made by the database in the same
+  statement that moves the table's log forward (the functions in schema
+  1). A process's idea of a log can be stale (another owner took over);
+  the row in the database cannot. A refusal aborts the batch's
+  transaction; the batch is then replayed request by request, each under
+  a savepoint, so only the culprits fail (guarantee 4), in order.
+- **A site is a schema.** Each site keeps its tables in one schema of the
+  database (``oriente`` by default, ``?schema=NAME`` in the URL for
+  another), so several sites (or test runs) can share a database. The
+  schema is created and migrated by the first server that opens it;
+  ``schema_version`` records every migration applied.
+- **One server per site, for now.** `run` takes a session-level advisory
+  lock named after the schema on the write connection, and holds it for its
+  life (guarantee 6). The lock lives and dies with the session that
+  writes: a server whose connection is gone can write nothing, and the
+  database releases the lock of a process that died. A second server on the
+  same site gets StoreLocked.
+- **Durable on return.** With PostgreSQL's default ``synchronous_commit``
+  a commit is on disk when COMMIT returns (guarantee 3), which survives a
+  crash of the database too, not just of the server process.
+- Log rows live in one table keyed by (table id, position); the table's
+  own row carries its clock, its next log position and its epoch, so one
+  UPDATE of that row checks the fence, checks the position and saves the
+  clock. Table ids compare byte-wise (``COLLATE "C"``), as in SQLite, so
+  every store lists tables in the same order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import socket
+import uuid
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+from urllib.parse import parse_qsl, urlencode
+
+import psycopg
+from psycopg import errors, sql
+
+from .batching import BatchingStore, Write
+from .contract import STATUSES, LogRecord, StoreError, StoreFenced, StoreLocked, TableRow, check_bytes, check_status
+
+__all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "split_schema"]
+
+DEFAULT_SCHEMA: Final = "oriente"
+
+# The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
+SCHEMA_VERSION: Final = 1
+
+# SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
+_UNKNOWN_TABLE: Final = "OR001"
+_LOG_MISMATCH: Final = "OR002"
+_FENCED: Final = "OR003"
+
+_STATUS_LIST: Final = ", ".join(f"'{status}'" for status in sorted(STATUSES))
+
+_SCHEMA_1: Final = f"""
+CREATE TABLE tables (
+    id text COLLATE "C" PRIMARY KEY,
+    created_at double precision NOT NULL,
+    status text NOT NULL CONSTRAINT tables_status_check CHECK (status IN ({_STATUS_LIST})),
+    meta bytea NOT NULL,
+    updated_at double precision NOT NULL,
+    owner text NOT NULL,                            -- the store that claimed it last
+    epoch bigint NOT NULL CHECK (epoch > 0),        -- raised by each claim: the fence
+    log_next bigint NOT NULL DEFAULT 0 CHECK (log_next >= 0),
+    clock_at double precision,
+    clock bytea
+);
+CREATE INDEX tables_by_status ON tables (status, created_at, id);
+CREATE TABLE log (
+    table_id text COLLATE "C" NOT NULL REFERENCES tables (id),
+    pos bigint NOT NULL CHECK (pos >= 0),
+    kind text NOT NULL,
+    seq bigint,
+    body bytea NOT NULL,
+    PRIMARY KEY (table_id, pos)
+);
+CREATE TABLE records (
+    table_id text COLLATE "C" PRIMARY KEY REFERENCES tables (id),
+    body bytea NOT NULL
+);
+CREATE TABLE heartbeat (
+    id integer PRIMARY KEY CHECK (id = 1),
+    at double precision NOT NULL
+);
+
+-- Raise the reason why a write of one table under `want_epoch` (and, for an
+-- append, from position `first_pos`) did not apply. Called only after the
+-- write found no row to change, so it always raises.
+CREATE FUNCTION refuse_write(what text, table_id text, want_epoch bigint, first_pos bigint)
+RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+    found_row tables%ROWTYPE;
+BEGIN
+    SELECT * INTO found_row FROM tables WHERE id = table_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION USING ERRCODE = '{_UNKNOWN_TABLE}',
+            MESSAGE = format('%s unknown table %L', what, table_id);
+    END IF;
+    IF want_epoch IS DISTINCT FROM found_row.epoch THEN
+        RAISE EXCEPTION USING ERRCODE = '{_FENCED}',
+            MESSAGE = format('%s %L refused: %s claimed the table (epoch %s) after this server did (epoch %s)',
+                             what, table_id, found_row.owner, found_row.epoch, want_epoch);
+    END IF;
+    IF first_pos IS NOT NULL AND first_pos <> found_row.log_next THEN
+        RAISE EXCEPTION USING ERRCODE = '{_LOG_MISMATCH}',
+            MESSAGE = format('%s %L: %s in the log, next pos is %s but got %s', what, table_id,
+                             CASE WHEN first_pos < found_row.log_next THEN 'duplicate' ELSE 'gap' END,
+                             found_row.log_next, first_pos);
+    END IF;
+    RAISE EXCEPTION USING MESSAGE = format('%s %L did not apply', what, table_id);
+END $$;
+
+-- Append to many logs at once: one entry per table (ids .. clocks: its
+-- epoch, the position its records start at and the one after them, NULL
+-- for a clock alone; its new clock or NULL) and the records of all of them
+-- (log_*). Every table must be at that epoch and that position, or nothing
+-- is written.
+CREATE FUNCTION append_logs(
+    ids text[], epochs bigint[], firsts bigint[], nexts bigint[], clock_ats double precision[], clocks bytea[],
+    log_ids text[], log_pos bigint[], log_kinds text[], log_seqs bigint[], log_bodies bytea[])
+RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+    moved text[];
+BEGIN
+    WITH changed AS (
+        UPDATE tables AS t
+        SET log_next = coalesce(v.next_pos, t.log_next),
+            clock_at = CASE WHEN v.clock IS NULL THEN t.clock_at ELSE v.clock_at END,
+            clock = coalesce(v.clock, t.clock)
+        FROM unnest(ids, epochs, firsts, nexts, clock_ats, clocks)
+             AS v(id, epoch, first_pos, next_pos, clock_at, clock)
+        WHERE t.id = v.id AND t.epoch = v.epoch AND t.log_next = coalesce(v.first_pos, t.log_next)
+        RETURNING t.id
+    )
+    SELECT array_agg(id) INTO moved FROM changed;
+    IF coalesce(cardinality(moved), 0) < cardinality(ids) THEN
+        FOR i IN 1 .. cardinality(ids) LOOP
+            IF moved IS NULL OR NOT ids[i] = ANY (moved) THEN
+                PERFORM refuse_write('append to', ids[i], epochs[i], firsts[i]);
+            END IF;
+        END LOOP;
+    END IF;
+    INSERT INTO log (table_id, pos, kind, seq, body)
+    SELECT * FROM unnest(log_ids, log_pos, log_kinds, log_seqs, log_bodies);
+END $$;
+
+CREATE FUNCTION update_table(table_id text, want_epoch bigint, new_status text, new_meta bytea,
+                             now double precision)
+RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    UPDATE tables SET status = coalesce(new_status, status), meta = coalesce(new_meta, meta), updated_at = now
+    WHERE id = table_id AND epoch = want_epoch;
+    IF NOT FOUND THEN
+        PERFORM refuse_write('update of', table_id, want_epoch, NULL);
+    END IF;
+END $$;
+
+CREATE FUNCTION save_record(table_id text, want_epoch bigint, new_body bytea)
+RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+    -- FOR SHARE: a claim (an UPDATE of the row) waits until this commits.
+    PERFORM 1 FROM tables WHERE id = table_id AND epoch = want_epoch FOR SHARE;
+    IF NOT FOUND THEN
+        PERFORM refuse_write('record for', table_id, want_epoch, NULL);
+    END IF;
+    INSERT INTO records (table_id, body) VALUES (table_id, new_body)
+    ON CONFLICT ON CONSTRAINT records_pkey DO UPDATE SET body = excluded.body;
+END $$;
+"""
+
+_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1}
+
+_CREATE: Final = (
+    "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
+    "VALUES (%s, %s, %s, %b, %s, %s, 1)"
+)
+_UPDATE: Final = "SELECT update_table(%s, %s, %s, %b, %s)"
+_RECORD: Final = "SELECT save_record(%s, %s, %b)"
+_HEARTBEAT: Final = "INSERT INTO heartbeat (id, at) VALUES (1, %s) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
+_APPEND: Final = "SELECT append_logs(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"
+_CLAIM: Final = "UPDATE tables SET epoch = epoch + 1, owner = %s WHERE id = ANY(%s) RETURNING id, epoch"
+_TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
+
+_SCHEMA_NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def is_postgres_url(spec: str) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL: a PostgreSQL store."""
+    return spec.startswith(("postgresql://", "postgres://"))
+
+
+def split_schema(url: str) -> tuple[str, str]:
+    """Take our own ``schema=NAME`` parameter out of a PostgreSQL URL (libpq
+    refuses parameters it does not know): ``(url for libpq, schema)``. The
+    rest of the URL is kept as written (``postgresql:///db`` included)."""
+    head, _, query = url.partition("?")
+    pairs = parse_qsl(query, keep_blank_values=True)
+    schemas = [value for key, value in pairs if key == "schema"]
+    rest = urlencode([(key, value) for key, value in pairs if key != "schema"])
+    return (f"{head}?{rest}" if rest else head), (schemas[-1] if schemas else DEFAULT_SCHEMA)
+
+
+def _site_lock_key(schema: str) -> int:
+    """The advisory lock of a site: 64 bits of a hash of its schema's name,
+    the same in every process (Python's hash() is salted per process)."""
+    digest = hashlib.blake2b(f"oriente site {schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@dataclass(slots=True)
+class _Op:
+    """One write request as the writer thread sees it. ``table`` is None
+    for the heartbeat; ``args`` holds the request's own values."""
+
+    kind: str  # "create", "update", "append", "record" or "heartbeat"
+    table: str | None
+    args: tuple[Any, ...] = ()
+    # For appends: the log rows (pos, kind, seq, body) and the clock.
+    rows: list[tuple[int, str, int | None, bytes]] = field(default_factory=list)
+
+
+_PgWrite = Write[psycopg.Connection[Any]]
+
+
+class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
+    """The durable store on PostgreSQL; run it in a nursery with ``await
+    nursery.start(store.run)``. ``url`` is a libpq connection string or
+    ``postgresql://`` URL (``?schema=NAME`` picks the site's schema).
+
+    Writes return once committed, as for `SQLiteStore`; a caller cancelled
+    while waiting does not withdraw its write: it may still commit."""
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        conninfo, url_schema = split_schema(url) if is_postgres_url(url) else (url, DEFAULT_SCHEMA)
+        self.schema = schema or url_schema
+        if not _SCHEMA_NAME.fullmatch(self.schema):
+            raise ValueError(f"a site's schema name is lower-case letters, digits and _, not {self.schema!r}")
+        super().__init__(f"{_redact(conninfo)} schema {self.schema}")
+        self._conninfo = conninfo
+        # Who this store is, in the owner column: enough for an operator to
+        # find the process; unique across restarts of the same process id.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        # The epoch this store claimed each table with (the writer thread's own).
+        self._epochs: dict[str, int] = {}
+
+    # -- hooks of BatchingStore ------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(self._conninfo, autocommit=True, application_name="oriente")
+        try:
+            conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(self.schema)))
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open(self) -> tuple[psycopg.Connection[Any], psycopg.Connection[Any]]:
+        try:
+            write = self._connect()
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot open store {self._place}: {exc}") from exc
+        try:
+            row = write.execute("SELECT pg_try_advisory_lock(%s)", (_site_lock_key(self.schema),)).fetchone()
+            if not (row and row[0]):
+                raise StoreLocked(
+                    f"the store {self._place} is in use by another server (it holds the site's lock); "
+                    "stop that server first, or give this one another schema (?schema=NAME)")
+            self._migrate(write)
+            read = self._connect()
+            read.execute("SET default_transaction_read_only = on")
+        except psycopg.Error as exc:
+            write.close()
+            raise StoreError(f"cannot open store {self._place}: {exc}") from exc
+        except BaseException:
+            write.close()  # closing the session releases the advisory lock
+            raise
+        return write, read
+
+    def _migrate(self, conn: psycopg.Connection[Any]) -> None:
+        """Create the schema or bring it up to date, in one transaction
+        (DDL is transactional in PostgreSQL), under the site's lock."""
+        with conn.transaction():
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(self.schema)))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                         "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+            version = row[0] if row and row[0] is not None else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self._place} has schema version {version}, newer than this server's "
+                    f"{SCHEMA_VERSION}; upgrade the server instead of downgrading the database")
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                conn.execute(_MIGRATIONS[step])
+                conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+
+    def _close_connection(self, conn: psycopg.Connection[Any]) -> None:
+        conn.close()
+
+    def _to_store_error(self, exc: BaseException, what: str) -> BaseException:
+        if isinstance(exc, psycopg.Error):
+            return StoreError(f"{what}: {exc}")
+        return exc
+
+    # -- the writer's thread -------------------------------------------------
+
+    def _apply_batch(self, batch: list[_PgWrite]) -> None:
+        """Commit the batch in one transaction and one round trip; if the
+        database refuses anything in it, replay it request by request."""
+        conn = self._write_conn
+        assert conn is not None
+        ops = [_op(write) for write in batch]
+        try:
+            self._claim(conn, ops)
+        except psycopg.Error as exc:
+            self._fail_all(batch, exc)
+            return
+        merged = self._merge_appends(ops)
+        if merged is not None:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    cur = conn.cursor()
+                    for op in ops:
+                        if op.kind != "append":
+                            self._execute(cur, op, self._epoch_for(op, {}))
+                    if merged[0]:
+                        cur.execute(_APPEND, merged)
+            except psycopg.Error:
+                if conn.closed:
+                    self._fail_all(batch, psycopg.OperationalError("the connection to the database was lost"))
+                    return
+            else:
+                for op in ops:
+                    if op.kind == "create":
+                        assert op.table is not None
+                        self._epochs[op.table] = 1
+                return
+        self._apply_isolated(conn, batch, ops)
+
+    def _claim(self, conn: psycopg.Connection[Any], ops: list[_Op]) -> None:
+        """Claim the tables this batch writes that this store holds no epoch
+        for (those it did not create: recovered ones). Safe while the store
+        holds the site's lock; a lease will guard it once many processes
+        share a site (see the contract)."""
+        created = {op.table for op in ops if op.kind == "create"}
+        wanted = sorted({op.table for op in ops if op.table is not None and op.kind != "create"
+                         and op.table not in self._epochs and op.table not in created})
+        if not wanted:
+            return
+        for table_id, epoch in conn.execute(_CLAIM, (self.owner, wanted)).fetchall():
+            self._epochs[table_id] = epoch
+
+    def _epoch_for(self, op: _Op, created: dict[str, int]) -> int | None:
+        if op.table is None:
+            return None
+        return created.get(op.table, self._epochs.get(op.table))
+
+    def _merge_appends(self, ops: list[_Op]) -> tuple[list[Any], ...] | None:
+        """The arguments of one append_logs call for every append of the
+        batch, or None when two appends to one table do not follow each other
+        (then only the request-by-request replay can say which one fails).
+        Creations in the batch come first, so their epoch is 1. A clock
+        saved without records checks no position (NULL)."""
+        created = {op.table: 1 for op in ops if op.kind == "create" and op.table is not None}
+        entries: dict[str, list[Any]] = {}  # table -> [epoch, first, next, clock_at, clock]
+        log: tuple[list[Any], ...] = ([], [], [], [], [])
+        for op in ops:
+            if op.kind != "append":
+                continue
+            assert op.table is not None
+            now, clock = op.args
+            entry = entries.get(op.table)
+            if entry is None:
+                entry = entries[op.table] = [self._epoch_for(op, created), None, None, None, None]
+            if op.rows:
+                if entry[1] is None:
+                    entry[1] = op.rows[0][0]
+                elif op.rows[0][0] != entry[2]:
+                    return None
+                entry[2] = op.rows[-1][0] + 1
+                for pos, kind, seq, body in op.rows:
+                    log[0].append(op.table)
+                    log[1].append(pos)
+                    log[2].append(kind)
+                    log[3].append(seq)
+                    log[4].append(body)
+            if clock is not None:
+                entry[3], entry[4] = now, clock
+        columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
+        for table_id, (epoch, first, nxt, clock_at, clock) in entries.items():
+            for column, value in zip(columns, (table_id, epoch, first, nxt, clock_at, clock), strict=True):
+                column.append(value)
+        return columns + log
+
+    def _apply_isolated(self, conn: psycopg.Connection[Any], batch: list[_PgWrite], ops: list[_Op]) -> None:
+        """Replay the batch in order with a savepoint per request, so the
+        refused requests are rolled back alone and the rest still commit."""
+        created: dict[str, int] = {}
+        try:
+            with conn.transaction():
+                cur = conn.cursor()
+                for write, op in zip(batch, ops, strict=True):
+                    try:
+                        with conn.transaction():
+                            self._execute(cur, op, self._epoch_for(op, created))
+                    except psycopg.Error as exc:
+                        write.error = _refusal(exc, op)
+                        if conn.closed:
+                            raise
+                    else:
+                        if op.kind == "create" and op.table is not None:
+                            created[op.table] = 1
+        except psycopg.Error as exc:
+            # The transaction itself broke (the connection, the server): nothing
+            # in the batch is committed, and every caller must hear it.
+            for write in batch:
+                write.error = None
+            self._fail_all(batch, exc)
+            return
+        self._epochs.update(created)
+
+    def _execute(self, cur: psycopg.Cursor[Any], op: _Op, epoch: int | None) -> None:
+        """Send one request (an append as an append_logs call of its own)."""
+        match op.kind:
+            case "create":
+                cur.execute(_CREATE, (op.table, *op.args, self.owner))
+            case "update":
+                status, meta, now = op.args
+                cur.execute(_UPDATE, (op.table, epoch, status, meta, now))
+            case "record":
+                cur.execute(_RECORD, (op.table, epoch, op.args[0]))
+            case "heartbeat":
+                cur.execute(_HEARTBEAT, op.args)
+            case "append":
+                now, clock = op.args
+                first, nxt = (op.rows[0][0], op.rows[-1][0] + 1) if op.rows else (None, None)
+                cur.execute(_APPEND, (
+                    [op.table], [epoch], [first], [nxt], [now if clock is not None else None], [clock],
+                    [op.table] * len(op.rows), [r[0] for r in op.rows], [r[1] for r in op.rows],
+                    [r[2] for r in op.rows], [r[3] for r in op.rows]))
+            case other:
+                raise AssertionError(f"unknown write {other!r}")
+
+    @staticmethod
+    def _fail_all(batch: list[_PgWrite], exc: Exception) -> None:
+        for write in batch:
+            if write.error is None:
+                write.error = exc
+
+    # -- writes --------------------------------------------------------------
+
+    async def _write(self, op: _Op, what: str) -> None:
+        await self._submit(_no_direct_apply, len(op.rows), what, op)
+
+    async def create_table(self, table_id: str, status: str, meta: bytes, now: float) -> None:
+        """Record a new table, claimed by this store at epoch 1; an id that
+        already exists is refused."""
+        check_status(status)
+        check_bytes("meta", meta)
+        await self._write(_Op("create", table_id, (now, status, meta, now)), f"create table {table_id!r}")
+
+    async def update_table(self, table_id: str, *, status: str | None = None, meta: bytes | None = None,
+                           now: float) -> None:
+        """Change a table's status and/or meta; refused if unknown or fenced."""
+        if status is not None:
+            check_status(status)
+        if meta is not None:
+            check_bytes("meta", meta)
+        await self._write(_Op("update", table_id, (status, meta, now)), f"update table {table_id!r}")
+
+    async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
+                     now: float) -> None:
+        """Append to a table's log and save its clock in one commit; the
+        database checks the position and the epoch (guarantees 1 and 6)."""
+        records = tuple(records)
+        for index, record in enumerate(records):
+            if not isinstance(record, LogRecord):
+                raise TypeError(f"records[{index}] is {type(record).__name__}, not LogRecord")
+            check_bytes(f"records[{index}].body", record.body)
+            if index and record.pos != records[index - 1].pos + 1:
+                raise StoreError(f"append to {table_id!r}: positions must be consecutive, "
+                                 f"got {records[index - 1].pos} then {record.pos}")
+        if clock is not None:
+            check_bytes("clock", clock)
+        op = _Op("append", table_id, (now, clock), [(r.pos, r.kind, r.seq, r.body) for r in records])
+        await self._write(op, f"append to {table_id!r}")
+
+    async def save_record(self, table_id: str, body: bytes) -> None:
+        """Store the ended game's record (saving again replaces it)."""
+        check_bytes("body", body)
+        await self._write(_Op("record", table_id, (body,)), f"save record of {table_id!r}")
+
+    async def heartbeat(self, now: float) -> None:
+        """Note that the server is alive at wall time ``now``."""
+        await self._write(_Op("heartbeat", None, (now,)), "heartbeat")
+
+    # -- reads ---------------------------------------------------------------
+
+    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+        """Tables, oldest first, optionally only those in the given statuses."""
+        wanted: list[str] | None = None
+        if statuses is not None:
+            wanted = list(statuses)
+            for status in wanted:
+                check_status(status)
+            if not wanted:
+                return []
+
+        def query(conn: psycopg.Connection[Any]) -> list[TableRow]:
+            with conn.cursor(binary=True) as cur:
+                if wanted is None:
+                    cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id")
+                else:
+                    cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY(%s) "
+                                "ORDER BY created_at, id", (wanted,))
+                return [TableRow(*row) for row in cur]
+
+        return await self._read(query)
+
+    async def table(self, table_id: str) -> TableRow | None:
+        def query(conn: psycopg.Connection[Any]) -> TableRow | None:
+            with conn.cursor(binary=True) as cur:
+                row = cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = %s", (table_id,)).fetchone()
+            return None if row is None else TableRow(*row)
+
+        return await self._read(query)
+
+    async def log(self, table_id: str, *, after_pos: int = -1) -> list[LogRecord]:
+        def query(conn: psycopg.Connection[Any]) -> list[LogRecord]:
+            with conn.cursor(binary=True) as cur:
+                cur.execute("SELECT pos, kind, seq, body FROM log WHERE table_id = %s AND pos > %s ORDER BY pos",
+                            (table_id, after_pos))
+                return [LogRecord(*row) for row in cur]
+
+        return await self._read(query)
+
+    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
+        def query(conn: psycopg.Connection[Any]) -> list[LogRecord]:
+            with conn.cursor(binary=True) as cur:
+                cur.execute("SELECT pos, kind, seq, body FROM log "
+                            "WHERE table_id = %s AND kind = 'event' AND seq > %s ORDER BY pos", (table_id, seq))
+                return [LogRecord(*row) for row in cur]
+
+        return await self._read(query)
+
+    async def clock(self, table_id: str) -> tuple[float, bytes] | None:
+        def query(conn: psycopg.Connection[Any]) -> tuple[float, bytes] | None:
+            with conn.cursor(binary=True) as cur:
+                row = cur.execute("SELECT clock_at, clock FROM tables WHERE id = %s", (table_id,)).fetchone()
+            return None if row is None or row[1] is None else (row[0], row[1])
+
+        return await self._read(query)
+
+    async def record(self, table_id: str) -> bytes | None:
+        def query(conn: psycopg.Connection[Any]) -> bytes | None:
+            with conn.cursor(binary=True) as cur:
+                row = cur.execute("SELECT body FROM records WHERE table_id = %s", (table_id,)).fetchone()
+            return None if row is None else row[0]
+
+        return await self._read(query)
+
+    async def last_heartbeat(self) -> float | None:
+        def query(conn: psycopg.Connection[Any]) -> float | None:
+            row = conn.execute("SELECT at FROM heartbeat WHERE id = 1").fetchone()
+            return None if row is None else row[0]
+
+        return await self._read(query)
+
+
+def _op(write: _PgWrite) -> _Op:
+    assert isinstance(write.payload, _Op)
+    return write.payload
+
+
+def _no_direct_apply(conn: psycopg.Connection[Any]) -> None:
+    raise AssertionError("PostgreSQL writes are applied by the writer from their _Op")
+
+
+def _refusal(exc: psycopg.Error, op: _Op) -> StoreError:
+    """The contract's exception for a request the database refused."""
+    message = exc.diag.message_primary or str(exc)
+    match exc.sqlstate:
+        case "OR003":
+            return StoreFenced(message)
+        case "OR001" | "OR002":
+            return StoreError(message)
+    if isinstance(exc, errors.UniqueViolation) and op.kind == "create":
+        return StoreError(f"table {op.table!r} already exists")
+    return StoreError(f"{op.kind} {op.table!r}: {exc}")
+
+
+def _redact(conninfo: str) -> str:
+    """The connection string without its password, for messages."""
+    try:
+        params = psycopg.conninfo.conninfo_to_dict(conninfo)
+    except psycopg.Error:
+        return "a PostgreSQL database"
+    params.pop("password", None)
+    return psycopg.conninfo.make_conninfo("", **params)
