@@ -4,7 +4,7 @@ Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
     oriente demo [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
-    oriente serve [--host H] [--port P] [--store PATH] [--allow-origin ORIGIN]
+    oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
 """
@@ -117,7 +117,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from oriente.clients.web import mounts
     from oriente.server.app import App, serve_until_signalled
-    from oriente.server.stores import StoreLocked
+    from oriente.server.stores import StoreError
 
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -126,19 +126,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
-        print(f"serving ws://{args.host}:{app.port} store={args.store} recovered={app.recovered}", flush=True)
+        print(f"serving ws://{args.host}:{app.port} store={_without_password(args.store)} "
+              f"recovered={app.recovered}", flush=True)
         print(f"open http://{args.host}:{app.port}/ in a browser to play", flush=True)
 
     try:
         trio.run(serve_until_signalled, app, ready)
     except BaseExceptionGroup as group:
-        # Another server holds the store: say so in one line, no traceback.
-        locked = group.subgroup(StoreLocked)
-        if locked is None:
+        # The store refused to open (another server holds it, the database
+        # is unreachable): say so in one line, no traceback.
+        refused = group.subgroup(StoreError)
+        if refused is None:
             raise
-        print(f"oriente serve: {_first_leaf(locked)}", file=sys.stderr)
+        print(f"oriente serve: {_first_leaf(refused)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _without_password(store: str) -> str:
+    """A store's URL as it may be printed: any password replaced by ***."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(store)
+    if parts.password is None:
+        return store
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
 
 
 def _first_leaf(group: BaseExceptionGroup) -> BaseException:
@@ -181,7 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")
     srv.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     srv.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
-    srv.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
+    srv.add_argument("--store", default="oriente.sqlite", metavar="PATH|URL",
+                     help="a SQLite file (default ./oriente.sqlite) or a PostgreSQL database, "
+                          "postgresql://USER@HOST/DB[?schema=SITE] (needs the postgres extra)")
     srv.add_argument("--quiet", action="store_true", help="log warnings only")
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                      help="a web page origin besides this server's own that may open websockets "

@@ -26,5 +26,8 @@ def open_store(spec: str) -> Store:
         except ImportError as exc:
             raise StoreError(f"a PostgreSQL store needs psycopg ({exc}); install it with "
                              "pip install -e '.[postgres]'") from exc
-        return PostgresStore(spec)
+        try:
+            return PostgresStore(spec)
+        except ValueError as exc:  # a schema name PostgreSQL would need quoting for
+            raise StoreError(str(exc)) from exc
     return SQLiteStore(spec)

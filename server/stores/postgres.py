@@ -50,10 +50,12 @@ choices, and why:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import socket
+import time
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -258,13 +260,17 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
     Writes return once committed, as for `SQLiteStore`; a caller cancelled
     while waiting does not withdraw its write: it may still commit."""
 
-    def __init__(self, url: str, *, schema: str | None = None) -> None:
+    def __init__(self, url: str, *, schema: str | None = None, lock_wait: float = 2.0) -> None:
         conninfo, url_schema = split_schema(url) if is_postgres_url(url) else (url, DEFAULT_SCHEMA)
         self.schema = schema or url_schema
         if not _SCHEMA_NAME.fullmatch(self.schema):
             raise ValueError(f"a site's schema name is lower-case letters, digits and _, not {self.schema!r}")
         super().__init__(f"{_redact(conninfo)} schema {self.schema}")
         self._conninfo = conninfo
+        # How long `run` waits for the site's lock before StoreLocked: the
+        # lock of a server that just died is freed only once the database
+        # has noticed (its backend reads the closed socket, within moments).
+        self._lock_wait = lock_wait
         # Who this store is, in the owner column: enough for an operator to
         # find the process; unique across restarts of the same process id.
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -286,10 +292,9 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
         try:
             write = self._connect()
         except psycopg.Error as exc:
-            raise StoreError(f"cannot open store {self._place}: {exc}") from exc
+            raise StoreError(f"cannot open store {self._place}: {_one_line(exc)}") from exc
         try:
-            row = write.execute("SELECT pg_try_advisory_lock(%s)", (_site_lock_key(self.schema),)).fetchone()
-            if not (row and row[0]):
+            if not self._take_site_lock(write):
                 raise StoreLocked(
                     f"the store {self._place} is in use by another server (it holds the site's lock); "
                     "stop that server first, or give this one another schema (?schema=NAME)")
@@ -298,11 +303,21 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
             read.execute("SET default_transaction_read_only = on")
         except psycopg.Error as exc:
             write.close()
-            raise StoreError(f"cannot open store {self._place}: {exc}") from exc
+            raise StoreError(f"cannot open store {self._place}: {_one_line(exc)}") from exc
         except BaseException:
             write.close()  # closing the session releases the advisory lock
             raise
         return write, read
+
+    def _take_site_lock(self, conn: psycopg.Connection[Any]) -> bool:
+        deadline = time.monotonic() + self._lock_wait
+        while True:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_site_lock_key(self.schema),)).fetchone()
+            if row and row[0]:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)  # in the worker thread: trio's thread is not held
 
     def _migrate(self, conn: psycopg.Connection[Any]) -> None:
         """Create the schema or bring it up to date, in one transaction
@@ -324,9 +339,19 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
     def _close_connection(self, conn: psycopg.Connection[Any]) -> None:
         conn.close()
 
+    def _close_write(self) -> None:
+        # Release the site's lock before closing: the database drops a closed
+        # session's locks only once its backend has exited, a moment later,
+        # and a server restarted at once must find the site free.
+        conn = self._write_conn
+        if conn is not None and not conn.closed:
+            with contextlib.suppress(psycopg.Error):
+                conn.execute("SELECT pg_advisory_unlock_all()")
+        super()._close_write()
+
     def _to_store_error(self, exc: BaseException, what: str) -> BaseException:
         if isinstance(exc, psycopg.Error):
-            return StoreError(f"{what}: {exc}")
+            return StoreError(f"{what}: {_one_line(exc)}")
         return exc
 
     # -- the writer's thread -------------------------------------------------
@@ -613,7 +638,12 @@ def _refusal(exc: psycopg.Error, op: _Op) -> StoreError:
             return StoreError(message)
     if isinstance(exc, errors.UniqueViolation) and op.kind == "create":
         return StoreError(f"table {op.table!r} already exists")
-    return StoreError(f"{op.kind} {op.table!r}: {exc}")
+    return StoreError(f"{op.kind} {op.table!r}: {_one_line(exc)}")
+
+
+def _one_line(exc: BaseException) -> str:
+    """libpq's messages run over several lines; a log line or a refusal wants one."""
+    return " ".join(str(exc).split())
 
 
 def _redact(conninfo: str) -> str:

@@ -54,11 +54,21 @@ class ServerProcess:
 
 
 @pytest.fixture
-def server_process(tmp_path):
+def store_spec(request, tmp_path) -> str:
+    """What `--store` gets: a SQLite file, or (parametrised indirectly with
+    "postgres") a fresh schema of the test PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "postgres":
+        schemas = request.getfixturevalue("postgres_schemas")
+        return schemas.store_url(schemas.fresh())
+    return str(tmp_path / "store.sqlite")
+
+
+@pytest.fixture
+def server_process(store_spec):
     procs: list[ServerProcess] = []
 
     def make() -> ServerProcess:
-        p = ServerProcess(str(tmp_path / "store.sqlite"))
+        p = ServerProcess(store_spec)
         procs.append(p)
         return p
 
@@ -107,6 +117,7 @@ async def seat_session(port: int, table: str, seat: int, token: str, mem: dict, 
         return False
 
 
+@pytest.mark.parametrize("store_spec", ["sqlite", "postgres"], indirect=True)
 async def test_sigkill_mid_game_then_restart_resumes_and_finishes_exactly(server_process):
     srv = server_process()
     await srv.start()
@@ -157,6 +168,22 @@ async def test_sigkill_mid_game_then_restart_resumes_and_finishes_exactly(server
     assert uninterrupted["result"] == record["result"]
     assert record["config"]["seed"] == 2024
     assert restarted.terminate() == 0
+    if srv.store.startswith("postgresql://"):
+        # The game really lived in PostgreSQL, and the restarted server
+        # claimed the table it recovered: a second epoch, a new owner.
+        assert _postgres_table(srv.store, table) == (2, "finished")
+
+
+def _postgres_table(store_url: str, table: str) -> tuple[int, str]:
+    import psycopg
+    from oriente.server.stores.postgres import split_schema
+
+    url, schema = split_schema(store_url)
+    with psycopg.connect(url) as conn:
+        row = conn.execute(f'SELECT epoch, status FROM "{schema}".tables WHERE id = %s', (table,)).fetchone()
+        count = conn.execute(f'SELECT count(*) FROM "{schema}".log WHERE table_id = %s', (table,)).fetchone()
+    assert row is not None and count is not None and count[0] > 40
+    return row[0], row[1]
 
 
 async def test_sigterm_closes_clients_with_going_away_and_keeps_the_store(server_process):

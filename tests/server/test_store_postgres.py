@@ -126,7 +126,7 @@ async def test_one_server_per_site(postgres_schemas: Schemas) -> None:
     url, schema = postgres_schemas.url, postgres_schemas.fresh()
     async with running(PostgresStore(url, schema=schema)) as first:
         await first.create_table("t", "open", b"", now=0.0)
-        second = PostgresStore(url, schema=schema)
+        second = PostgresStore(url, schema=schema, lock_wait=0.2)
         with pytest.raises(StoreLocked, match="in use by another server"):
             await second.run()
         async with running(PostgresStore(url, schema=postgres_schemas.fresh())) as elsewhere:
@@ -330,7 +330,8 @@ async def test_a_lost_connection_fails_writes_and_frees_the_site(postgres_schema
     url, schema = postgres_schemas.url, postgres_schemas.fresh()
     async with running(PostgresStore(url, schema=schema)) as store:
         await store.create_table("t", "running", b"", now=0.0)
-        sql(postgres_schemas, schema, "SELECT pg_terminate_backend(%s)", _writer_pid(store))
+        # (waiting up to 5 s for the session to end, and its lock with it)
+        sql(postgres_schemas, schema, "SELECT pg_terminate_backend(%s, 5000)", _writer_pid(store))
         with pytest.raises(StoreError):
             await store.append("t", [rec(0)], now=1.0)
         async with running(PostgresStore(url, schema=schema)) as successor:
@@ -343,3 +344,20 @@ def _writer_pid(store: PostgresStore) -> int:
     conn = store._write_conn
     assert conn is not None
     return conn.info.backend_pid
+
+
+async def test_serve_on_an_unreachable_database_says_so_in_one_line() -> None:
+    """`oriente serve --store postgresql://...` that cannot reach its
+    database exits with status 1 and one line naming it (no password), not
+    a traceback."""
+    import subprocess
+    import sys
+
+    url = "postgresql://someone:secret@127.0.0.1:1/nowhere?schema=site"
+    run = await trio.to_thread.run_sync(partial(
+        subprocess.run, [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--quiet", "--store", url],
+        capture_output=True, text=True, timeout=60))
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith("oriente serve: cannot open store") and "nowhere" in run.stderr
+    assert "Traceback" not in run.stderr and "secret" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1, run.stderr
