@@ -18,7 +18,11 @@ choices, and why:
   mode: BEGIN, the batch's table creations and updates, one call that
   appends every log record of the batch (arrays, in binary), COMMIT, and a
   single Sync. A whole batch costs the server one network round trip and
-  one WAL flush however many tables it holds.
+  one WAL flush however many tables it holds. Measured on the database
+  side (100 tables, 4 records each, on a loaded 2-core machine): the
+  arrays cost what COPY costs (about 4.3 ms a batch, the flush included)
+  and 2.5 times less than ``executemany`` in pipeline mode; COPY cannot
+  be pipelined and checks nothing, so arrays it is.
 - **The database refuses, not the process.** The checks of guarantee 1
   (the next position, no gap, no repeat) and the fence (the epoch the
   writer claimed the table with) are made by the database in the same
