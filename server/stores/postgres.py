@@ -373,12 +373,13 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
             return
         merged = self._merge_appends(ops)
         if merged is not None:
+            created = {op.table: 1 for op in ops if op.kind == "create" and op.table is not None}
             try:
                 with conn.pipeline(), conn.transaction():
                     cur = conn.cursor()
                     for op in ops:
                         if op.kind != "append":
-                            self._execute(cur, op, self._epoch_for(op, {}))
+                            self._execute(cur, op, self._epoch_for(op, created))
                     if merged[0]:
                         cur.execute(_APPEND, merged)
             except psycopg.Error:
@@ -386,10 +387,7 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
                     self._fail_all(batch, psycopg.OperationalError("the connection to the database was lost"))
                     return
             else:
-                for op in ops:
-                    if op.kind == "create":
-                        assert op.table is not None
-                        self._epochs[op.table] = 1
+                self._epochs.update(created)
                 return
         self._apply_isolated(conn, batch, ops)
 

@@ -273,6 +273,34 @@ async def test_one_batch_applies_requests_in_submission_order(postgres_schemas: 
         assert store.statistics().max_batch == 4
 
 
+async def test_a_table_created_and_written_in_one_batch_needs_no_replay(postgres_schemas: Schemas) -> None:
+    """A creation and the writes that follow it, queued together, commit in
+    the batch's one transaction: the new table's epoch (1) is known before
+    the database has seen the table."""
+    replays: list[int] = []
+
+    class Counting(GatedStore):
+        def _apply_isolated(self, conn: Any, batch: list, ops: list) -> None:  # type: ignore[override]
+            replays.append(len(batch))
+            super()._apply_isolated(conn, batch, ops)
+
+    store = Counting(postgres_schemas.url, schema=postgres_schemas.fresh())
+    async with running(store):
+        await store.create_table("plug", "running", b"", now=0.0)
+        async with trio.open_nursery() as nursery, plugged(store, nursery, "plug", 0):
+            for write in (partial(store.create_table, "t", "open", b"m", now=1.0),
+                          partial(store.update_table, "t", status="running", now=2.0),
+                          partial(store.append, "t", [rec(0), rec(1)], clock=b"c", now=3.0),
+                          partial(store.save_record, "t", b"r")):
+                nursery.start_soon(write)
+                await trio.testing.wait_all_tasks_blocked()
+        assert replays == []
+        row = await store.table("t")
+        assert row is not None and (row.status, row.updated_at) == ("running", 2.0)
+        assert [r.pos for r in await store.log("t")] == [0, 1]
+        assert await store.record("t") == b"r"
+
+
 async def test_many_concurrent_writers_are_batched(postgres_schemas: Schemas) -> None:
     tasks, per_task = 30, 40
     async with running(PostgresStore(postgres_schemas.url, schema=postgres_schemas.fresh())) as store:
