@@ -22,8 +22,9 @@ import trio
 from oriente.clients.narrate import describe_result, narrate
 from oriente.clients.sdk import Client
 from oriente.server.app import App
-from oriente.server.policies import POLICIES
 from oriente.server.rules import SPECTATOR
+
+from .botplay import play_bot
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
@@ -35,21 +36,6 @@ PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 8_000, "bank_ms": 60_000, "ban
 # A brisker table for a person who knows the game (and for tests).
 QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 1_500, "bank_ms": 0, "bank_refill_ms": 0,
                       "zero_wait": False, "away_after": 5}
-
-
-async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
-                   seat: int | None = None) -> None:
-    """One reference bot over the protocol, answering when it is asked."""
-    choose = POLICIES[policy]
-    async with Client.connect(url) as client:
-        me = await client.join(table, name, seat=seat)
-        async for turn in me.turns():
-            command = choose(turn.view or {}, turn.prompt, rng)
-            if command is None or command not in turn.legal:
-                command = rng.choice(turn.legal)
-            if delay:
-                await trio.sleep(delay)
-            await turn.answer(command)
 
 
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
