@@ -179,7 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--record", metavar="PATH", default=None,
                       help="where to write the game record (default records/demo-TABLE.json)")
     demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
-    demo.add_argument("--bots", choices=("heuristic", "random"), default="heuristic", help="bot policy")
+    demo.add_argument("--bots", choices=("negotiator", "heuristic", "random"), default="negotiator",
+                      help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so)")
     demo.add_argument("--delay", type=float, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +36,12 @@ def test_demo_plays_scores_and_records_a_game_that_replays(tmp_path: Path) -> No
 
 
 def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
-    a = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--record", "a.json", cwd=tmp_path)
-    b = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--record", "b.json", cwd=tmp_path)
+    """Bots that answer only when asked and never bargain (random ones) replay the same game
+    from the same seed; bargaining bots race each other with their offers."""
+    a = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--bots", "random", "--record", "a.json",
+                 cwd=tmp_path)
+    b = _oriente("demo", "--seats", "6", "--seed", "5", "--delay", "0", "--bots", "random", "--record", "b.json",
+                 cwd=tmp_path)
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
     ra, rb = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
     # Two tables (two ids) with the same seed and the same seeded bots play the same game.
@@ -44,6 +49,16 @@ def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
     assert ra["events"] == rb["events"] and ra["result"] == rb["result"]
     assert "Season 1 begins" in a.stdout and "Final result" in a.stdout
     assert "takes seat" in a.stdout  # the table's own events are told too
+
+
+def test_demo_bots_bargain_by_default_and_say_their_offers(tmp_path: Path) -> None:
+    """`oriente demo` seats negotiating bots: the story tells their deals,
+    and each offer is also said in plain words in the chat."""
+    run = _oriente("demo", "--seats", "5", "--seed", "3", "--delay", "0", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"Seat \d proposes deal #\d+ to seat \d", run.stdout), run.stdout
+    assert re.search(r"\[chat\] \w+ \(seat \d\): I offer: ", run.stdout), run.stdout
+    assert "Final result" in run.stdout
 
 
 def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
