@@ -30,11 +30,14 @@ BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
 BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
              "zero_wait": True, "away_after": 3}
-# With a person at the table: time to think, and a short negotiation window.
-PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 8_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
+# With a person at the table: time to think, and a negotiation window long
+# enough to type a deal (45 s, as the terminal client's tables for people);
+# the bots say done at once, so a window closes as soon as the person is
+# done too (/done, R10.2b1) and every asked seat has declared.
+PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 45_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
                 "zero_wait": False, "away_after": 3}
 # A brisker table for a person who knows the game (and for tests).
-QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 1_500, "bank_ms": 0, "bank_refill_ms": 0,
+QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 5_000, "bank_ms": 0, "bank_refill_ms": 0,
                       "zero_wait": False, "away_after": 5}
 
 

@@ -142,6 +142,7 @@ class Client:
         self._connected = trio.Event()
         self._closing = False
         self._failed: BaseException | None = None
+        self._down_at: float | None = None
         self.welcome: dict[str, Any] | None = None
 
     @classmethod
@@ -168,6 +169,25 @@ class Client:
 
     # -- the link -----------------------------------------------------------------
 
+    @property
+    def connected(self) -> bool:
+        """True while the connection is up; False while it is being
+        restored (requests wait) and after the client gave up (`lost`)."""
+        return self._ws is not None and self._failed is None
+
+    @property
+    def lost(self) -> BaseException | None:
+        """Why the client gave up reconnecting (requests raise it), or None."""
+        return self._failed
+
+    @property
+    def down_for(self) -> float | None:
+        """Seconds since the connection dropped, while it is down; else None.
+        Clients show it: a person whose message waits must see why."""
+        if self._down_at is None or self.connected:
+            return None
+        return max(0.0, trio.current_time() - self._down_at)
+
     async def _run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         started = False
         failures = 0
@@ -183,6 +203,7 @@ class Client:
                     # command sent before its resume would be refused
                     # (auth/not_seated) on the new connection.
                     self._ws = ws
+                    self._down_at = None
                     self._connected.set()
                     if not started:
                         started = True
@@ -215,6 +236,7 @@ class Client:
         the next one."""
         if self._ws is not None and (ws is None or ws is self._ws):
             self._ws = None
+            self._down_at = trio.current_time()
             self._connected = trio.Event()
 
     async def _restore(self, ws: Any) -> None:

@@ -16,13 +16,17 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
 
+from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 
 from .commands import (
@@ -35,10 +39,15 @@ from .commands import (
     parse_table_input,
 )
 from .render import (
+    card_reference,
     choice_label,
+    deal_parts,
     decision_choices,
     narrate_update_event,
+    render_deals,
+    render_ledger,
     render_lobby,
+    render_piles,
     render_result,
     render_table,
     wants_answer,
@@ -48,10 +57,14 @@ from .screen import Terminal
 __all__ = ["PRESETS", "PlayApp", "run_play"]
 
 PRESETS: dict[str, dict[str, Any]] = {
-    # Generous defaults for people (R10.3); "quick" for a brisk game.
-    "people": {"prompt_ms": 60_000, "window_ms": 30_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
+    # Generous defaults for people (R10.3); "quick" for a brisk game. The
+    # client sends its timers explicitly: a negotiation window of 45 s
+    # leaves time to type a deal (the server's own default, 30 s, is for
+    # programs that leave timers out); fighters who are done say so (/done,
+    # R10.2b1) and the window closes early.
+    "people": {"prompt_ms": 60_000, "window_ms": 45_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
                "zero_wait": False, "away_after": 2},
-    "quick": {"prompt_ms": 20_000, "window_ms": 10_000, "bank_ms": 30_000, "bank_refill_ms": 10_000,
+    "quick": {"prompt_ms": 20_000, "window_ms": 15_000, "bank_ms": 30_000, "bank_refill_ms": 10_000,
               "zero_wait": False, "away_after": 3},
 }
 
@@ -79,6 +92,7 @@ class TableState:
     auto: set[str] = field(default_factory=set)
     auto_done: set[Any] = field(default_factory=set)
     ended: bool = False
+    scroll: int = 0  # feed lines scrolled back from the latest (PgUp, PgDn)
 
     @property
     def seated(self) -> bool:
@@ -110,8 +124,9 @@ class _FeedHandler(logging.Handler):
 
 
 class PlayApp:
-    def __init__(self, client: Client, term: Terminal, url: str, name: str) -> None:
+    def __init__(self, client: Client, term: Terminal, url: str, name: str, *, resumable: bool = True) -> None:
         self.client = client
+        self.resumable = resumable  # False: the server ends with this program (oriente demo --play)
         self.term = term
         self.url = url
         self.name = name
@@ -123,6 +138,7 @@ class PlayApp:
         self._status_at = 0.0
         self._dirty = trio.Event()
         self._lines: trio.MemoryReceiveChannel | None = None
+        term.on_key = self._key
 
     # -- painting -----------------------------------------------------------------
 
@@ -140,18 +156,51 @@ class PlayApp:
             self.status = ""
         return self.status
 
+    def link(self) -> str:
+        """What the header says about the connection: nothing while it is up."""
+        if self.client.lost is not None:
+            return "DISCONNECTED: the server cannot be reached; /quit and start again"
+        down = self.client.down_for
+        if down is not None:
+            return f"CONNECTION LOST {int(down)} s ago: reconnecting, nothing is sent meanwhile"
+        return ""
+
     def screen(self) -> list[str]:
         width, height = self.term.size()
         height -= 1  # the input line
+        link = self.link()
         if self.mode == "table" and self.state is not None:
             st = self.state
             return render_table(
                 table=st.table, view=st.view, prompt=st.prompt, you=st.you, names=st.names, info=st.info,
                 feed=list(st.feed), seconds_left=st.seconds_left(time.monotonic()) if self.term.ansi else None,
                 sending=st.sending, result=st.result, status=self.current_status(), auto=sorted(st.auto),
-                width=width, height=height)
-        return render_lobby(self.tables, url=self.url, name=self.name, status=self.current_status(), width=width,
+                width=width, height=height, scroll=st.scroll, link=link)
+        status = self.current_status()
+        if link:
+            status = f"[{link}] {status}"
+        return render_lobby(self.tables, url=self.url, name=self.name, status=status, width=width,
                             height=height, mine=self.tokens)
+
+    def _key(self, key: str) -> None:
+        """PgUp and PgDn scroll the feed by half a screen."""
+        st = self.state
+        if self.mode != "table" or st is None:
+            return
+        step = max(3, self.term.size()[1] // 2)
+        st.scroll = st.scroll + step if key == "pgup" else max(0, st.scroll - step)
+        # Never further back than the feed goes (render_table clamps the view, this the count).
+        st.scroll = min(st.scroll, sum(entry.count("\n") + 1 for entry in st.feed))
+        self.dirty()
+
+    async def _resizes(self) -> None:
+        """Repaint at once when the terminal changes size."""
+        if (not self.term.ansi or not hasattr(signal, "SIGWINCH")
+                or threading.current_thread() is not threading.main_thread()):
+            return
+        with trio.open_signal_receiver(signal.SIGWINCH) as sizes:
+            async for _ in sizes:
+                self.dirty()
 
     async def _painter(self) -> None:
         while True:
@@ -176,6 +225,7 @@ class PlayApp:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.term.read_lines, send, self._mark)
             nursery.start_soon(self._painter)
+            nursery.start_soon(self._resizes)
             target: tuple[str, Any] | None = None
             if resume is not None:
                 table, token = resume
@@ -195,17 +245,20 @@ class PlayApp:
         return self._goodbye()
 
     def _goodbye(self) -> str:
+        """The last words, printed after the screen is gone: the final table
+        of a game that ended (unless the caller prints it, as the demo does)
+        and how to sit down again at a game that goes on."""
         st = self.state
         lines = []
-        if st is not None and st.result is not None:
+        if st is not None and st.result is not None and self.resumable:
             lines += render_result(st.result)
         finished = {t.get("table") for t in self.tables if t.get("status") == "finished"}
         if st is not None and st.ended:
             finished.add(st.table)
         for table, token in self.tokens.items():
-            if table not in finished:
+            if table not in finished and self.resumable:
                 lines.append(f"Your seat stays at table {table}; while you are gone, silence answers for it. "
-                             f"To sit down again: oriente play --server {self.url} --resume {table} {token}")
+                             f"To sit down again: {command_name()} play --server {self.url} --resume {table} {token}")
         return "\n".join(lines) or "Goodbye."
 
     def _mark(self) -> Any:
@@ -340,6 +393,8 @@ class PlayApp:
             try:
                 while True:
                     line, mark = await self._next_line()
+                    if line.strip():
+                        st.scroll = 0  # back to the latest news
                     intent = parse_table_input(line)
                     if intent.verb in ("quit", "lobby"):
                         await self._leave_table(st)
@@ -454,6 +509,45 @@ class PlayApp:
         except Disconnected as exc:
             self.set_status(f"Not sent, the connection is gone: {exc}")
 
+    def _tell(self, st: TableState, what: str) -> None:
+        """/deals, /ledger, /piles, /cards: written into the story, where
+        there is room for them (and PgUp finds them again)."""
+        if what == "cards":
+            lines = card_reference()
+        elif not st.view:
+            self.set_status("The game has not begun.")
+            return
+        elif what == "deals":
+            lines = render_deals(st.view, st.you, st.names, width=10_000) or ["No deal is open."]
+        elif what == "ledger":
+            lines = render_ledger(st.view, st.you, st.names)
+        else:
+            lines = render_piles(st.view, st.you, st.names)
+        st.feed.append("\n".join(lines))
+        st.scroll = 0
+        self.dirty()
+
+    async def _save(self, st: TableState, path: str) -> None:
+        """/save [PATH]: the finished game's record (full reveal), as
+        `oriente replay` reads it."""
+        try:
+            record = await self.client.record(st.table)
+        except ServerError as exc:
+            hint = " /save again at the end." if exc.code == "record/not_finished" else ""
+            self.set_status(f"No record yet: {exc.message}.{hint}")
+            return
+        except Disconnected as exc:
+            self.set_status(f"Not saved, the connection is gone: {exc}")
+            return
+        target = Path(path) if path else Path("records") / f"{st.table}.json"
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.set_status(f"Could not write {target}: {exc.strerror or exc}")
+            return
+        self.set_status(f"Saved the record to {target}. Replay it with: {command_name()} replay {target} --as all")
+
     async def _table_intent(self, st: TableState, intent: Intent, mark: Any, nursery: trio.Nursery) -> None:
         verb, arg = intent.verb, intent.arg
         if verb == "none":
@@ -463,6 +557,12 @@ class PlayApp:
             return
         if verb == "help":
             self.set_status(TABLE_HELP)
+            return
+        if verb in ("deals", "ledger", "piles", "cards"):
+            self._tell(st, verb)
+            return
+        if verb == "save":
+            nursery.start_soon(self._save, st, arg)
             return
         if not st.seated:
             self.set_status("Spectators only watch: /lobby or /quit.")
@@ -496,7 +596,20 @@ class PlayApp:
             cmd = choices[arg - 1]
             label = choice_label(cmd, p.get("topic"), st.names, st.view, st.you)
             nursery.start_soon(self._send, st, cmd, label)
+        elif verb == "done":
+            p = st.prompt
+            done = next((c for c in (p or {}).get("legal") or [] if c.get("type") == "Done"), None)
+            if done is None:
+                self.set_status("Only the attacker and the defender say done, once, in a negotiation window "
+                                "(R10.2b1).")
+                return
+            nursery.start_soon(self._deal_command, st, done,
+                               "You are done bargaining: the window closes once the other fighter is done too and "
+                               "every asked seat has declared.")
         elif verb == "say":
+            if not self.client.connected:
+                self.set_status("Not sent: the connection is down (see the top line). Say it again once it is back.")
+                return
             try:
                 await st.watch.chat(arg)  # type: ignore[attr-defined]
                 self.set_status("")
@@ -516,8 +629,9 @@ class PlayApp:
             except DealError as exc:
                 self.set_status(str(exc))
                 return
+            words = "; ".join(deal_parts(cmd, st.names, st.you))
             nursery.start_soon(self._deal_command, st, cmd,
-                               "Deal proposed: it is carried out once every party accepts.")
+                               f"Deal proposed ({words}): it is carried out once every party accepts.")
         elif verb in ("accept", "decline", "withdraw"):
             cmd = {"type": verb.capitalize() + "Deal", "deal": arg}
             nursery.start_soon(self._deal_command, st, cmd, f"Deal #{arg}: {verb} sent.")

@@ -5,15 +5,18 @@ At the table:
 
     3                                   answer with choice 3 of the open decision
     /say TEXT        (or: say TEXT)     public chat (R8.4)
-    /deal give CARD to SEAT for REASON  propose a deal (R8.3: every card states its reason)
-    /deal ask CARD from SEAT for REASON   ... asking for a card instead
-    /deal promise SEAT TEXT               ... a free-text promise of yours
-                                        (join parts with ';' for one deal of several parts)
+    /deal PART; PART ...                propose one deal of these parts (DEAL_HELP lists them):
+                                        cards given either way (R8.3: each with its reason), and
+                                        promises of support, no attack, payment or in words,
+                                        made by you or asked of others (R8.6)
     /accept N  /decline N  /withdraw N  answer or withdraw deal #N
     /kept N  /broken N                  settle free promise #N made to you
+    /done                               a fighter is done bargaining in this window (R10.2b1)
+    /deals /ledger /piles /cards        open deals, the promise ledger, score piles, the cards
     /auto privilege|support|revolution|off   pass every such round, whatever the cards (R10.2d)
     /back                               you are here again after being marked away (also sent for you
                                         before anything else you send while away)
+    /save [PATH]                        the finished game's record
     /help  /lobby  /quit
 """
 
@@ -27,6 +30,7 @@ from oriente.server.rules.cards import card_name
 
 __all__ = [
     "AUTO_TOPICS",
+    "DEAL_HELP",
     "TABLE_HELP",
     "DealError",
     "Intent",
@@ -40,12 +44,12 @@ __all__ = [
 AUTO_TOPICS = ("privilege", "support", "revolution")
 
 TABLE_HELP = (
-    "NUMBER: answer the open decision with that choice | /say TEXT: chat | "
-    "/deal give CARD to SEAT for REASON "
-    "(also: ask CARD from SEAT for REASON; promise SEAT TEXT; join parts with ';') | "
+    "NUMBER: answer the open decision | /say TEXT: chat | /deal PARTS: propose a deal (/deal alone: the forms) | "
     "/accept N, /decline N, /withdraw N: deal #N | /kept N, /broken N: settle promise #N made to you | "
+    "/done: a fighter is done bargaining (R10.2b1) | /deals, /ledger, /piles, /cards: tell them in the story | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
-    "/back: you are here again after being marked away | /lobby | /quit"
+    "/save [PATH]: the game's record, once it is over | /back: you are here again after being marked away | "
+    "PgUp/PgDn: the story so far | /lobby | /quit"
 )
 
 
@@ -58,7 +62,7 @@ class Intent:
 
 
 _WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto",
-          "back"}
+          "done", "deals", "ledger", "piles", "cards", "save", "back"}
 
 
 def parse_table_input(line: str) -> Intent:
@@ -86,7 +90,11 @@ def parse_table_input(line: str) -> Intent:
     if verb == "say":
         return Intent("say", rest) if rest else Intent("error", "Say what? /say TEXT")
     if verb == "deal":
-        return Intent("deal", rest) if rest else Intent("error", "Usage: /deal give CARD to SEAT for REASON")
+        return Intent("deal", rest) if rest else Intent("error", DEAL_HELP)
+    if verb in ("done", "deals", "ledger", "piles", "cards"):
+        return Intent(verb)
+    if verb == "save":
+        return Intent("save", rest)
     if verb in ("accept", "decline", "withdraw", "kept", "broken"):
         number = rest.lstrip("#")
         if not number.isdigit():
@@ -138,7 +146,14 @@ def parse_lobby_input(line: str) -> Intent:
         if rest and rest[0].lower() in ("people", "quick"):
             preset = rest[0].lower()
             rest = rest[1:]
+        elif rest:  # a name must follow the timers, so that a mistyped timer word is not taken for a name
+            return Intent("error", f"Timers are 'people' or 'quick', not {rest[0]!r}. To name the table: "
+                                   f"create {seats} people {' '.join(rest)}")
         return Intent("create", (seats, preset, " ".join(rest)))
+    if verb in ("b", "bots"):
+        if args and (len(args) > 1 or not args[0].isdigit()):
+            return Intent("error", "Usage: bots [COUNT] (at your table, before the start: bots take the free seats)")
+        return Intent("bots", int(args[0]) if args else None)
     if verb in ("n", "name"):
         new = " ".join(args).strip()
         if not new or len(new) > 32:
@@ -191,43 +206,121 @@ def resolve_card(text: str, pile: list[int]) -> int:
     raise DealError(f"No {text!r} in that score pile (it holds: {have}).")
 
 
-_GIVE = re.compile(r"^give\s+(?P<card>.+?)\s+to\s+(?P<seat>.+?)\s+for\s+(?P<why>.+)$", re.I)
 _ASK = re.compile(r"^(?:ask|ask for|take|get)\s+(?P<card>.+?)\s+from\s+(?P<seat>.+?)\s+for\s+(?P<why>.+)$", re.I)
-_PROMISE = re.compile(r"^promise\s+(?:to\s+)?(?P<seat>(?:seat\s+)?\S+)\s*:?\s+(?P<text>.+)$", re.I)
+_VERBS = r"(?P<verb>gives?|supports?|spares?|pays?|promises?)\s+(?P<rest>.+)$"
+_VERB_FIRST = re.compile(r"^" + _VERBS, re.I)  # "give ...": the subject is you
+_PART = re.compile(r"^(?P<who>.+?)\s+" + _VERBS, re.I)  # "seat 2 supports ..."
+_GIVE = re.compile(r"^(?P<card>.+?)\s+to\s+(?P<seat>.+?)\s+for\s+(?P<why>.+)$", re.I)
+_SUPPORT = re.compile(r"^(?:the\s+)?(?P<side>attacker|defender)(?:\s+for\s+(?P<seat>.+))?$", re.I)
+_PAY = re.compile(r"^(?P<seat>.+?)\s+(?P<cards>.+?)\s+by\s+(?:the\s+end\s+of\s+)?season\s+(?P<season>\d+)$", re.I)
+_PROMISE = re.compile(r"^(?:to\s+)?(?P<seat>(?:seat\s+)?\S+)\s*:?\s+(?P<text>.+)$", re.I)
+_ME = ("i", "me", "myself", "you")
+
+DEAL_HELP = (
+    "/deal PART; PART; ... (one deal; the server carries out the cards once every party accepts, R8.6). PARTS: "
+    "give CARD to SEAT for REASON | ask CARD from SEAT for REASON | support attacker|defender [for SEAT] | "
+    "SEAT supports attacker|defender | spare SEAT (no attack this season) | SEAT spares me | "
+    "pay SEAT CARD[, CARD] by season N | SEAT pays me CARD by season N | promise SEAT TEXT | note TEXT. "
+    "SEAT: a number, 'seat 3' or a name."
+)
+
+
+def _who(text: str | None, you: int, seats: int, names: dict[int, str] | None) -> int:
+    if text is None or text.strip().lower() in _ME:
+        return you
+    return resolve_seat(text, seats, names)
+
+
+def _promise(promiser: int, promisee: int, kind: str, text: str, **fields: Any) -> dict:
+    """A promise map in the canonical form of PROTOCOL.md 7 (every field present)."""
+    out = {"type": "Promise", "promiser": promiser, "promisee": promisee, "text": text, "kind": kind,
+           "attacker": None, "defender": None, "side": None, "cards": [], "by_season": None, "seat": None}
+    out.update(fields)
+    return out
+
+
+def _part(part: str, view: dict, you: int, names: dict[int, str] | None) -> tuple[str, dict]:
+    """One part of a deal sentence: ('transfer' | 'promise' | 'note', map)."""
+    seats = view.get("seats") or []
+    n = len(seats)
+
+    def pile(seat: int) -> list[int]:
+        return list(seats[seat].get("pile") or [])
+
+    if part.lower().startswith("note "):
+        return "note", {"text": part[5:].strip()}
+    if m := _ASK.match(part):
+        other = resolve_seat(m["seat"], n, names)
+        card = resolve_card(m["card"], pile(other))
+        return "transfer", {"type": "Transfer", "card": card, "giver": other, "receiver": you,
+                            "consideration": m["why"].strip()}
+    m = _VERB_FIRST.match(part) or _PART.match(part)
+    if m is None:
+        raise DealError(f"Not understood: {part!r}. /deal alone lists the forms a part takes.")
+    who = _who(m.groupdict().get("who"), you, n, names)
+    verb, rest = m["verb"].lower().rstrip("s"), m["rest"].strip()
+    if verb == "give":
+        g = _GIVE.match(rest)
+        if g is None:
+            raise DealError(f"Not understood: {part!r}. Try: give CARD to SEAT for REASON")
+        return "transfer", {"type": "Transfer", "card": resolve_card(g["card"], pile(who)), "giver": who,
+                            "receiver": _who(g["seat"], you, n, names), "consideration": g["why"].strip()}
+    if verb == "support":
+        g = _SUPPORT.match(rest)
+        fight = view.get("fight")
+        if g is None:
+            raise DealError(f"Not understood: {part!r}. Try: support attacker [for SEAT], or: SEAT supports defender")
+        if not fight:
+            raise DealError("A support promise is about the fight under way, and there is none now (R8.6).")
+        side = g["side"].lower()
+        fighter = fight["attacker"] if side == "attacker" else fight["defender"]
+        promisee = _who(g["seat"], you, n, names) if g["seat"] else (fighter if who == you else you)
+        return "promise", _promise(who, promisee, "support",
+                                   f"I will support the {side}, seat {fighter}, in the fight of seat "
+                                   f"{fight['attacker']} against seat {fight['defender']}",
+                                   attacker=fight["attacker"], defender=fight["defender"], side=side)
+    if verb == "spare":
+        target = _who(rest, you, n, names)
+        return "promise", _promise(who, target, "no_attack", f"I will not attack seat {target} this season",
+                                   seat=target)
+    if verb == "pay":
+        g = _PAY.match(rest)
+        if g is None:
+            raise DealError(f"Not understood: {part!r}. Try: pay SEAT CARD, CARD by season N")
+        to = _who(g["seat"], you, n, names)
+        cards = [resolve_card(c, pile(who)) for c in re.split(r"\s*(?:,|\band\b)\s*", g["cards"]) if c.strip()]
+        return "promise", _promise(who, to, "pay", f"I will pay you {', '.join(card_name(c) for c in cards)} "
+                                   f"by the end of season {g['season']}", cards=cards, by_season=int(g["season"]))
+    g = _PROMISE.match(rest)  # promise SEAT TEXT
+    if g is None:
+        raise DealError(f"Not understood: {part!r}. Try: promise SEAT TEXT")
+    return "promise", _promise(who, _who(g["seat"], you, n, names), "free", g["text"].strip())
 
 
 def build_deal(spec: str, view: dict, you: int, names: dict[int, str] | None = None) -> dict:
-    """A ProposeDeal command from a sentence such as
-    'give Treasure 3 to seat 2 for your support'. Parts joined by ';' make
-    one deal. The server checks the rest (R8.3, R8.6)."""
-    seats = view.get("seats") or []
-    n = len(seats)
+    """A ProposeDeal command from a sentence such as 'give Treasure 3 to
+    seat 2 for your support; 2 supports defender'. Parts joined by ';'
+    make one deal, with any number of parties (DEAL_HELP lists the forms).
+    The server checks the rest (R8.3, R8.6)."""
     transfers: list[dict] = []
     promises: list[dict] = []
+    note = ""
     for part in [p.strip() for p in spec.split(";") if p.strip()]:
-        if m := _GIVE.match(part):
-            other = resolve_seat(m["seat"], n, names)
-            card = resolve_card(m["card"], list(seats[you].get("pile") or []))
-            transfers.append({"type": "Transfer", "card": card, "giver": you, "receiver": other,
-                              "consideration": m["why"].strip()})
-        elif m := _ASK.match(part):
-            other = resolve_seat(m["seat"], n, names)
-            card = resolve_card(m["card"], list(seats[other].get("pile") or []))
-            transfers.append({"type": "Transfer", "card": card, "giver": other, "receiver": you,
-                              "consideration": m["why"].strip()})
-        elif m := _PROMISE.match(part):
-            other = resolve_seat(m["seat"], n, names)
-            promises.append({"type": "Promise", "promiser": you, "promisee": other, "text": m["text"].strip(),
-                             "kind": "free"})
+        kind, item = _part(part, view, you, names)
+        if kind == "note":
+            note = item["text"]
         else:
-            raise DealError(f"Not understood: {part!r}. Try: give CARD to SEAT for REASON; "
-                            "ask CARD from SEAT for REASON; promise SEAT TEXT")
+            (transfers if kind == "transfer" else promises).append(item)
     if not transfers and not promises:
-        raise DealError("An empty deal. Try: /deal give CARD to SEAT for REASON")
+        raise DealError("An empty deal. " + DEAL_HELP)
     for t in transfers:
         if t["giver"] == t["receiver"]:
             raise DealError("A card cannot go from a seat to itself.")
     for p in promises:
-        if p["promisee"] == you:
-            raise DealError("A promise to yourself is not a deal.")
-    return {"type": "ProposeDeal", "transfers": transfers, "promises": promises, "note": ""}
+        if p["promisee"] == p["promiser"]:
+            raise DealError("A promise to oneself is not a deal.")
+    parties = {t["giver"] for t in transfers} | {t["receiver"] for t in transfers} | {
+        p["promiser"] for p in promises} | {p["promisee"] for p in promises}
+    if you not in parties:
+        raise DealError("You may only propose a deal you are a party to (ruling D3).")
+    return {"type": "ProposeDeal", "transfers": transfers, "promises": promises, "note": note}

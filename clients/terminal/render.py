@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
-from oriente.server.rules.cards import VALUE, card_name
+from oriente.server.rules.cards import ALL_CARDS, KIND, NAMES, VALUE, Kind, card_name
 from oriente.server.rules.commands import DECISION_COMMAND_TYPES
 
 __all__ = [
@@ -184,8 +184,12 @@ def wants_answer(prompt: dict | None, you: Any) -> bool:
 
 
 def _columns(labels: Sequence[str], width: int) -> list[str]:
-    """Numbered choices, in columns when there are many."""
+    """Numbered choices: on one line when they fit, one per line up to
+    eight, in columns beyond."""
     items = [f"{i:>2}) {label}" for i, label in enumerate(labels, 1)]
+    one_line = "  " + "   ".join(items)
+    if len(items) <= 4 and len(one_line) <= width:
+        return [one_line]
     if len(items) <= 8:
         return ["  " + it for it in items]
     colw = max(len(it) for it in items) + 3
@@ -198,59 +202,85 @@ def _columns(labels: Sequence[str], width: int) -> list[str]:
     return lines
 
 
+# Rounds in which a seat's hidden card may leave it nothing but a pass
+# (R10.2a, R10.2c), and the /auto word that passes them unconditionally.
+_ONLY_PASS_AUTO = {"privilege": "privilege", "revolution": "revolution"}
+
+
+def _clock(seconds_left: float | None) -> str:
+    """' -- 42 s left'. A pivot's deadline includes its time bank (R10.3);
+    its prompt says how much of that is bank."""
+    clock = format_seconds(seconds_left)
+    if not clock:
+        return ""
+    return " -- time is up" if clock == "time is up" else f" -- {clock} left"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names | None = None, *,
                   seconds_left: float | None = None, sending: str | None = None, width: int = 100) -> list[str]:
-    """The open decision: who is asked, the countdown, and (for this seat)
-    the numbered choices."""
+    """The open decision: the fight it is about, who is asked, the countdown
+    (and for this seat its time bank), and for this seat the numbered choices."""
     names = names or {}
     if not prompt:
         return ["Nothing to decide right now."]
     topic = prompt.get("topic", "")
     title = _TOPIC_TITLES.get(topic, topic)
+    if width < 110:  # the choices below say the rest
+        title = title.split(":")[0]
     rule = prompt.get("rule")
-    clock = format_seconds(seconds_left)
-    clock_text = f" -- {clock} left" if clock and clock != "time is up" else (" -- time is up" if clock else "")
     lines: list[str] = []
+    fight = fight_line(view, you, names) if topic in ("negotiation", "support", "reinforcement") else None
+    if fight:
+        lines.append(fight)
     published = prompt.get("published") or []
     if published:
-        done = []
-        for seat, answer in published:
-            done.append(f"{seat_ref(seat, names, you)}: {_published(answer, topic)}")
-        lines.append("So far: " + "; ".join(done))
+        lines.append("So far: " + "; ".join(f"{seat_ref(seat, names, you)}: {_published(answer, topic)}"
+                                            for seat, answer in published))
     pivot = prompt.get("pivot")
     asked = prompt.get("asked") or []
     choices = decision_choices(prompt)
     mine = wants_answer(prompt, you)
     if sending:
-        lines.insert(0, f"Decision #{prompt.get('id')} ({title}){clock_text}")
+        lines.append(f"Decision #{prompt.get('id')} ({title}){_clock(seconds_left)}")
         lines.append(f"Answer sent: {sending}. Waiting for the table...")
         return lines
+    done_word = any(c.get("type") == "Done" for c in prompt.get("legal") or [])
     if mine:
         early = pivot != you
-        head = f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){clock_text}"
-        lines.insert(0, head)
+        lines.append(f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){_clock(seconds_left)}")
         if prompt.get("kind") == "window":
-            lines.append("    You may declare your support now: it stays sealed (shown to nobody) and becomes final "
-                         "when the window closes, at once if every asked seat has declared and both fighters "
-                         "have said done (R10.2b1). Talk and deals are "
-                         "open meanwhile.")
+            lines.append("    Declare your support now if you like: it stays sealed and becomes final when the "
+                         "window closes (early, once both fighters say done and every asked seat has declared, "
+                         "R10.2b1). Deals are open meanwhile.")
         elif early:
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. You may answer early: your answer stays "
                          "sealed (shown to nobody) and can be changed until your turn.")
+        if len(choices) == 1 and choices[0].get("type") == "Pass" and topic in _ONLY_PASS_AUTO:
+            lines.append(f"    Your card allows only a pass here. The table waits for you all the same: an instant "
+                         f"answer would tell everyone your card (R10.2d). /auto {_ONLY_PASS_AUTO[topic]} passes "
+                         "every such round at once, whatever your card.")
         sealed = prompt.get("sealed")
         if sealed:
             lines.append(f"    Your sealed answer: {choice_label(sealed, topic, names, view, you)}. "
                          "Type another number to change it.")
-        lines.append(f"    If you say nothing: {prompt.get('silence', 'pass')}.")
         lines.extend(_columns([choice_label(c, topic, names, view, you) for c in choices], width))
-        if not sealed:
-            lines.append(f"Type a number (1-{len(choices)}) and press Enter.")
+        bank = prompt.get("bank_ms")
+        silence = f"silence: {prompt.get('silence', 'pass')}" + (
+            f"; time bank {format_seconds(bank / 1000)}" if isinstance(bank, int) and bank > 0 and not early else "")
+        lines.append(_cap(silence) + "." if sealed else f"Type a number (1-{len(choices)}) and press Enter; {silence}.")
         return lines
     if prompt.get("kind") == "window":
-        lines.insert(0, f"Negotiation window ({rule}): {', '.join(seat_ref(s, names, you) for s in asked) or 'nobody'}"
-                        f" may support a side next{clock_text}. Talk and deals are open.")
+        lines.append(f"Negotiation window ({rule}): {', '.join(seat_ref(s, names, you) for s in asked) or 'nobody'}"
+                     f" may support a side next{_clock(seconds_left)}. Talk and deals are open.")
+        if done_word:
+            lines.append(">>> You are in this fight: bargain for support (/deal), then type /done. The window "
+                         "closes early once both fighters are done and every asked seat has declared (R10.2b1).")
     else:
-        lines.insert(0, f"Waiting for {seat_ref(pivot, names, you)}: {title} ({rule}){clock_text}")
+        lines.append(f"Waiting for {seat_ref(pivot, names, you)}: {title} ({rule}){_clock(seconds_left)}")
     return lines
 
 
@@ -284,46 +314,107 @@ def _inhabitant(slot: dict, you: Any, names: Names) -> str:
     return f"{name} (hidden; you know it)"
 
 
+def _fit_pile(head: str, pile: list[int], tail: str, width: int) -> str:
+    """`head` + the pile's cards + `tail` on one line of `width`: the cards
+    that do not fit are counted ('+3 more'); /piles shows them all."""
+    names = [card_name(c) for c in pile]
+    for shown in range(len(names), -1, -1):
+        more = len(names) - shown
+        cards = ", ".join(names[:shown]) if shown else ("" if names else "empty")
+        if more:
+            cards += (", " if shown else "") + f"+{more} more"
+        line = head + cards + tail
+        if len(line) <= width:
+            return line
+    return (head + tail)[:width]
+
+
 def render_seats(view: dict, you: Any, names: Names | None = None, width: int = 100) -> list[str]:
-    """One line per seat: name, disc, stone, inhabitant, score pile and total."""
+    """One line per seat: name, disc, stone, inhabitant, score pile and total.
+    Below 110 columns the words get shorter; a pile too long for the line
+    ends in '+N more' (/piles shows every card)."""
     names = names or {}
     seats = view.get("seats") or []
     stone = view.get("stone_holder")
+    wide = width >= 110
     name_w = max([len(names.get(s.get("seat"), "")) for s in seats] + [4])
+    if not wide:
+        name_w = min(name_w, 12)
+    inh_w = min(24, max([len(_inhabitant(slot, you, names)) for slot in seats] + [6]))
     lines = []
     for slot in seats:
         s = slot.get("seat")
-        who = names.get(s, "?") + (" (you)" if s == you and isinstance(you, int) else "")
-        disc = "disc held" if slot.get("disc") else "disc USED"
-        mark = "STONE" if s == stone else ""
-        pile = slot.get("pile") or []
-        pile_text = ", ".join(card_name(c) for c in pile) if pile else "empty"
-        promises = ""
+        mine = s == you and isinstance(you, int)
+        pile = list(slot.get("pile") or [])
+        record = ""
         if slot.get("kept") or slot.get("broken"):
-            promises = f"  promises kept {slot.get('kept', 0)}, broken {slot.get('broken', 0)}"
-        text = (f"{'>' if s == you and isinstance(you, int) else ' '} seat {s:<2} {who:<{name_w + 6}} {disc:<9} "
-                f"{mark:<5}  inhabitant: {_inhabitant(slot, you, names)}  |  "
-                f"pile ({pile_total(pile)} pts): {pile_text}{promises}")
-        lines.extend(_wrap(text, width, indent=" " * 12))
+            record = (f"  promises kept {slot.get('kept', 0)}, broken {slot.get('broken', 0)}" if wide
+                      else f"  kept {slot.get('kept', 0)}/broken {slot.get('broken', 0)}")
+        if wide:
+            who = names.get(s, "?") + (" (you)" if mine else "")
+            disc = "disc held" if slot.get("disc") else "disc USED"
+            head = (f"{'>' if mine else ' '} seat {s:<2} {who:<{name_w + 6}} {disc:<9} "
+                    f"{'STONE' if s == stone else '':<5}  inhabitant: {_inhabitant(slot, you, names)}  |  "
+                    f"pile ({pile_total(pile)} pts): ")
+        else:
+            who = names.get(s, "?")[:name_w]
+            disc = "disc" if slot.get("disc") else "USED"
+            head = (f"{'>' if mine else ' '}{s:>2} {who:<{name_w}} {disc} {'STONE' if s == stone else '     '} "
+                    f"{_inhabitant(slot, you, names):<{inh_w}} | {pile_total(pile):>2} pts: ")
+        lines.append(_fit_pile(head, pile, record, width))
+    return lines
+
+
+def card_reference() -> list[str]:
+    """Every kind of card: how many, its value and rank (/cards; R1.1, R5)."""
+    counts: dict[Kind, int] = {}
+    for c in ALL_CARDS:
+        counts[KIND[c]] = counts.get(KIND[c], 0) + 1
+    lines = ["The cards (R1.1): value (what it scores, R9.3) and rank (privilege, R4.3; fights, R6.5):"]
+    for kind in sorted(counts, key=lambda k: -int(k)):
+        if kind is Kind.TREASURE:
+            lines.append(f"  Treasure x{counts[kind]}: worth 2, 3 or 4 (four of each); score cards only")
+        elif kind is Kind.GEISHA:
+            lines.append("  Geisha x1: drawing her ends the game at once (R9.2)")
+        else:
+            lines.append(f"  {NAMES[kind]} x{counts[kind]}: value and rank {int(kind)}")
+    return lines
+
+
+def render_piles(view: dict, you: Any, names: Names | None = None) -> list[str]:
+    """Every seat's whole score pile, card by card, for the feed (/piles)."""
+    names = names or {}
+    lines = ["Score piles (R9.3: a treasure counts its value, an inhabitant its number):"]
+    for slot in view.get("seats") or []:
+        pile = slot.get("pile") or []
+        cards = ", ".join(f"{card_name(c)} ({VALUE[c]})" for c in pile) or "empty"
+        lines.append(f"  {seat_ref(slot.get('seat'), names, you)}: {pile_total(pile)} pts: {cards}")
     return lines
 
 
 def render_board(view: dict, you: Any, names: Names | None = None, width: int = 100) -> list[str]:
-    """Workers, bonus pile, deck, destiny stone, and the announcement or fight in progress."""
+    """Workers, bonus pile, deck, destiny stone, and the announcement in
+    progress. The fight under way is `fight_line`, shown by the decision."""
     names = names or {}
     w = view.get("workers") or {}
-    hut = f"hut {w.get('hut', 0)}" if w.get("hut_used") else "hut not used"
-    bonus = f"bonus pile {_plural(view.get('bonus_size', 0), 'card')}"
+    wide = width >= 110
+    hut = f"hut {w.get('hut', 0)}" if w.get("hut_used") else ("hut not used" if wide else "no hut")
+    bonus = f"bonus pile {_plural(view.get('bonus_size', 0), 'card')}" if wide else f"bonus {view.get('bonus_size', 0)}"
     if view.get("bonus_set_aside"):
         bonus += f" ({view['bonus_set_aside']} set aside for the fulfilling seat)"
     if view.get("bonus_awarded"):
         bonus += ", awarded this season"
-    deck = f"deck {_plural(view.get('deck_size', 0), 'card')}"
+    deck = f"deck {_plural(view.get('deck_size', 0), 'card')}" if wide else f"deck {view.get('deck_size', 0)}"
     bottom = view.get("deck_bottom") or []
     if bottom:
-        deck += " (known at the bottom, bottom first: " + ", ".join(_card(c) for c in bottom) + ")"
-    lines = _wrap(f"Workers: supply {w.get('supply', 0)}, {hut}, square {w.get('square', 0)}   |   {bonus}   |   "
-                  f"{deck}   |   destiny stone: {seat_ref(view.get('stone_holder'), names, you)}", width)
+        deck += (" (known at the bottom, bottom first: " if wide else " (bottom: ") + ", ".join(
+            _card(c) for c in bottom) + ")"
+    if wide:
+        text = (f"Workers: supply {w.get('supply', 0)}, {hut}, square {w.get('square', 0)}   |   {bonus}   |   "
+                f"{deck}   |   destiny stone: {seat_ref(view.get('stone_holder'), names, you)}")
+    else:
+        text = f"Workers: supply {w.get('supply', 0)}, {hut}, square {w.get('square', 0)} | {bonus} | {deck}"
+    lines = _wrap(text, width)
     if view.get("phase") == "over":
         return lines
     announcer = view.get("announcer")
@@ -333,15 +424,31 @@ def render_board(view: dict, you: Any, names: Names | None = None, width: int = 
         if len(chain) > 1:
             text += f" (chain: {', '.join(str(s) for s in chain)})"
         lines.extend(_wrap(text, width))
-    fight = view.get("fight")
-    if fight:
-        text = (f"Fight: {seat_ref(fight.get('attacker'), names, you)} "
-                f"attacks {seat_ref(fight.get('defender'), names, you)}")
-        reinf = fight.get("reinforcements") or []
-        if reinf:
-            text += "; reinforcements: " + ", ".join(f"{seat_ref(s, names, you)} {_card(c)}" for s, c in reinf)
-        lines.extend(_wrap(text, width))
     return lines
+
+
+def _fighter(view: dict, seat: Any, names: Names, you: Any) -> str:
+    """'seat 1 (bob) with an Akindo (2)', or 'seat 3 (dee), hidden'."""
+    slots = view.get("seats") or []
+    slot = slots[seat] if isinstance(seat, int) and 0 <= seat < len(slots) else {}
+    card = slot.get("inhabitant")
+    what = f"{card_name(card)} {VALUE[card]}" if card is not None else "hidden"
+    return f"{seat_ref(seat, names, you)} [{what}]"
+
+
+def fight_line(view: dict | None, you: Any, names: Names | None = None) -> str | None:
+    """The fight under way, with both fighters' inhabitants and their values
+    (R6.5), so that a support decision always shows what it is about."""
+    fight = (view or {}).get("fight")
+    if not fight or not view:
+        return None
+    names = names or {}
+    text = (f"Fight: {_fighter(view, fight.get('attacker'), names, you)} attacks "
+            f"{_fighter(view, fight.get('defender'), names, you)}")
+    reinf = fight.get("reinforcements") or []
+    if reinf:
+        text += "; reinforcements: " + ", ".join(f"{seat_ref(s, names, you)} {_card(c)}" for s, c in reinf)
+    return text
 
 
 def _transfer_text(t: dict, names: Names, you: Any) -> str:
@@ -353,8 +460,65 @@ def _transfer_text(t: dict, names: Names, you: Any) -> str:
 
 
 def _promise_text(p: dict, names: Names, you: Any) -> str:
-    return (f'{seat_ref(p.get("promiser"), names, you)} promises '
-            f'{seat_ref(p.get("promisee"), names, you)} "{p.get("text", "")}"')
+    """A promise in words from its structured form (R8.6), whoever wrote
+    its text: the server settles these kinds itself, by these fields."""
+    who, to = seat_ref(p.get("promiser"), names, you), seat_ref(p.get("promisee"), names, you)
+    kind = p.get("kind", "free")
+    if kind == "support":
+        side = p.get("side")
+        fighter = p.get("attacker") if side == "attacker" else p.get("defender")
+        return (f"{who} will support the {side}, {seat_ref(fighter, names, you)}, in the fight of seat "
+                f"{p.get('attacker')} against seat {p.get('defender')} (promised to {to})")
+    if kind == "no_attack":
+        target = p.get("seat")
+        return f"{who} will not attack {seat_ref(target, names, you)} this season" + (
+            f" (promised to {to})" if target != p.get("promisee") else "")
+    if kind == "pay":
+        cards = ", ".join(card_name(c) for c in p.get("cards") or []) or "nothing"
+        return f"{who} will pay {to} {cards} by the end of season {p.get('by_season')}"
+    return f'{who} promises {to} "{p.get("text", "")}"'
+
+
+def deal_parts(deal: dict, names: Names | None = None, you: Any = None) -> list[str]:
+    """Every card a deal moves and every promise in it, in words."""
+    names = names or {}
+    return ([_transfer_text(t, names, you) for t in deal.get("transfers") or []]
+            + [_promise_text(p, names, you) for p in deal.get("promises") or []])
+
+
+def deals_summary(view: dict | None, you: Any, width: int = 100) -> list[str]:
+    """One line for the top of the screen: the open deals, and which wait
+    for this seat's answer (/deals tells them in full)."""
+    deals = (view or {}).get("deals") or []
+    if not deals:
+        return []
+    items = []
+    for d in deals:
+        did = d.get("deal")
+        if isinstance(you, int) and you in (d.get("parties") or []) and you not in (d.get("accepted") or []):
+            items.append(f"#{did} WAITS FOR YOU (/accept {did}, /decline {did})")
+        else:
+            items.append(f"#{did}")
+    return _wrap("Open deals: " + ", ".join(items) + " | /deals: what they say", width)
+
+
+def render_ledger(view: dict, you: Any, names: Names | None = None) -> list[str]:
+    """The public ledger of promises (R8.6) and each seat's kept/broken
+    record, for the feed (/ledger)."""
+    names = names or {}
+    lines = ["Promises (R8.6): kept and broken by seat: " + ", ".join(
+        f"{seat_ref(slot.get('seat'), names, you)} {slot.get('kept', 0)}/{slot.get('broken', 0)}"
+        for slot in view.get("seats") or [])]
+    ledger = view.get("ledger") or []
+    for e in ledger:
+        text = f"  #{e.get('promise')} ({e.get('status')}, season {e.get('season')}): {_promise_text(e, names, you)}"
+        if (e.get("status") == "open" and e.get("promisee") == you and e.get("kind", "free") == "free"
+                and isinstance(you, int)):
+            text += f"  -> /kept {e.get('promise')} or /broken {e.get('promise')}"
+        lines.append(text)
+    if not ledger:
+        lines.append("  No promise has been made yet.")
+    return lines
 
 
 def render_deals(view: dict, you: Any, names: Names | None = None, width: int = 100) -> list[str]:
@@ -362,8 +526,7 @@ def render_deals(view: dict, you: Any, names: Names | None = None, width: int = 
     names = names or {}
     lines: list[str] = []
     for d in view.get("deals") or []:
-        parts = [_transfer_text(t, names, you) for t in d.get("transfers") or []]
-        parts += [_promise_text(p, names, you) for p in d.get("promises") or []]
+        parts = deal_parts(d, names, you)
         accepted = d.get("accepted") or []
         text = (f"  deal #{d.get('deal')} by {seat_ref(d.get('proposer'), names, you)}: " + "; ".join(parts)
                 + f"  [accepted by: {', '.join(str(s) for s in accepted) or 'nobody'}]")
@@ -396,67 +559,104 @@ def render_result(result: dict | None) -> list[str]:
     return ["GAME OVER", *describe_result(result).splitlines()]
 
 
-def _header(table: str, info: dict | None, view: dict | None, you: Any, names: Names) -> str:
+def _header(table: str, info: dict | None, view: dict | None, you: Any, names: Names, link: str) -> str:
     settings = (info or {}).get("settings") or {}
     name = settings.get("name")
     who = "a spectator" if not isinstance(you, int) else seat_ref(you, names)
     text = f"Table {table}" + (f' "{name}"' if name else "") + f" | you are {who}"
     if view:
         text += f" | season {view.get('season')}, {view.get('phase')}"
+    if link:
+        text = f"[{link}] " + text
     return text
+
+
+TABLE_COMMANDS = ("Commands: NUMBER | /say TEXT | /deal ... | /accept N | /decline N | /done | /deals | /ledger | "
+                  "/piles | /cards | /help | /lobby | /quit   PgUp/PgDn: the story so far")
+
+
+def feed_lines(feed: Sequence[str], width: int) -> list[str]:
+    """The feed's entries as screen lines, wrapped to `width`."""
+    out: list[str] = []
+    for entry in feed:
+        for line in entry.splitlines():
+            out.extend(_wrap(line, width, indent="    "))
+    return out
 
 
 def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any, names: Names | None = None,
                  info: dict | None = None, feed: Sequence[str] = (), seconds_left: float | None = None,
                  sending: str | None = None, result: dict | None = None, status: str = "",
-                 auto: Iterable[str] = (), width: int = 100, height: int = 40) -> list[str]:
+                 auto: Iterable[str] = (), width: int = 100, height: int = 40, scroll: int = 0,
+                 link: str = "") -> list[str]:
     """The whole table screen, at most `height` lines, each at most `width`
-    characters (the input line comes below it)."""
+    characters (the input line comes below it).
+
+    From the top: the header (with `link`, the connection's trouble, if
+    any), the seats, the board, the open deals; then the feed, `scroll`
+    lines up from its end; then the decision (with the fight it is about),
+    the status and the commands. When the screen is short, the separators,
+    the commands line, the deals line and the board go first, in that
+    order, so that the seats, at least three lines of news and the whole
+    decision stay on screen (80x24 with six seats keeps them all)."""
     names = names or {}
-    top = [_header(table, info, view, you, names), "-" * min(width, 120)]
+    rule = "-" * min(width, 120)
+    header = _header(table, info, view, you, names, link)
+    seats: list[str] = []
+    board: list[str] = []
+    deals: list[str] = []
     if view:
-        top += render_seats(view, you, names, width)
-        top += render_board(view, you, names, width)
-        top += render_deals(view, you, names, width)
+        seats = render_seats(view, you, names, width)
+        board = render_board(view, you, names, width)
+        deals = deals_summary(view, you, width)
     elif result:
-        top.append("This game is over.")
+        seats = ["This game is over."]
     else:
-        seats = (info or {}).get("seats") or []
-        taken = [s for s in seats if s]
-        top.append(f"Waiting for players: {len(taken)} of {len(seats)} seats taken. "
-                   "The game starts when every seat is taken.")
-        for s in taken:
-            top.append(f"  seat {s.get('seat')}: {s.get('name')}" + (" (you)" if s.get("seat") == you else ""))
-    top.append("-" * min(width, 120))
-    bottom: list[str] = ["-" * min(width, 120)]
+        taken = [s for s in (info or {}).get("seats") or [] if s]
+        seats = [f"Waiting for players: {len(taken)} of {len((info or {}).get('seats') or [])} seats taken. "
+                 "The game starts when every seat is taken."]
+        seats += [f"  seat {s.get('seat')}: {s.get('name')}" + (" (you)" if s.get("seat") == you else "")
+                  for s in taken]
+    decision: list[str] = []
     if result:
-        bottom += render_result(result)
-        bottom.append("Type /lobby to go back to the lobby, or /quit to leave.")
+        decision += render_result(result)
+        decision.append("Type /lobby to go back to the lobby, /save to keep the game's record, or /quit to leave.")
     elif view:
-        bottom += render_prompt(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
+        decision += render_prompt(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
     auto = list(auto)
     if auto:
-        bottom.append("Auto-answer on (unconditional): pass every " + ", ".join(auto) + " round. /auto off to stop.")
+        decision.append("Auto-answer on (unconditional): pass every " + ", ".join(auto) + " round. /auto off to stop.")
     if status:
-        bottom.extend(_wrap(status, width))
-    if isinstance(you, int):
-        bottom.append("Commands: NUMBER | /say TEXT | /deal give CARD to SEAT for REASON | /accept N | "
-                      "/decline N | /help | /lobby | /quit")
+        decision.append(status)
+    decision = [part for line in decision for part in _wrap(line, width, indent="    ")]
+    commands = _wrap(TABLE_COMMANDS if isinstance(you, int) else "Commands: /lobby | /quit | /help   "
+                     "PgUp/PgDn: the story so far", width, indent="    ")
+    lines_of = feed_lines(feed, width)
+    want_feed = 6
+    parts = {"sep": 2, "commands": len(commands), "deals": len(deals), "board": len(board)}
+    fixed = 1 + len(seats) + len(decision)
+    for drop in ("sep", "commands", "deals", "board"):
+        if height - fixed - sum(parts.values()) >= want_feed:
+            break
+        parts[drop] = 0
+    room = height - fixed - sum(parts.values())
+    if room < 3:  # still short: the seats give way last
+        seats = seats[: max(1, len(seats) - (3 - room))]
+        room = height - 1 - len(seats) - len(decision) - sum(parts.values())
+    top = [header, *seats, *board[: parts["board"]], *deals[: parts["deals"]]]
+    if parts["sep"]:
+        top.append(rule)
+    room = max(0, room)
+    scroll = min(max(0, scroll), max(0, len(lines_of) - room + 1))
+    if scroll > 0 and room > 1:  # the last line says what is below
+        end = len(lines_of) - scroll
+        shown = lines_of[max(0, end - room + 1):end]
+        shown.append(f"-- {scroll} more lines below: PgDn, or End for the latest --")
     else:
-        bottom.append("Commands: /lobby | /quit | /help")
-    bottom = [part for line in bottom for part in _wrap(line, width, indent="    ")]
-    feed_lines: list[str] = []
-    for entry in feed:
-        for line in entry.splitlines():
-            feed_lines.extend(_wrap(line, width, indent="    "))
-    room = height - len(top) - len(bottom)
-    if room < 3:
-        keep_top = max(2, height - len(bottom) - 3)
-        top = top[:keep_top]
-        room = height - len(top) - len(bottom)
-    feed_lines = feed_lines[-room:] if room > 0 else []
-    feed_lines += [""] * max(0, room - len(feed_lines))
-    lines = top + feed_lines + bottom
+        shown = lines_of[max(0, len(lines_of) - room):] if room > 0 else []
+    shown += [""] * max(0, room - len(shown))
+    bottom = ([rule] if parts["sep"] else []) + decision + commands[: parts["commands"]]
+    lines = top + shown + bottom
     return [line[:width] for line in lines[-height:]] if height > 0 else lines
 
 
@@ -513,7 +713,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         "  join N [SEAT]              take a seat at table N (a number above, or a table id); also: N",
         "  watch N                    watch table N as a spectator",
         "  create SEATS [people|quick] [NAME]   open a table for 4-12 seats and sit down",
-        "                             (people: 60 s per decision; quick: 20 s)",
+        "                             (people: 60 s per decision, 45 s to bargain; quick: 20 s, 15 s)",
         "  refresh                    read the list again (it also refreshes by itself)",
         "  name NEW-NAME              change the name you join with",
         "  quit",

@@ -7,6 +7,18 @@ place on the alternate screen, and keys are read one by one (cbreak mode)
 by a worker thread; every write happens on the trio thread. Otherwise (a
 pipe, a file) it falls back to printing each changed screen and reading
 whole lines.
+
+Why not a terminal UI library (Textual, or prompt_toolkit with trio as a
+guest of its asyncio loop): both were weighed for scrollback, resizing,
+the 80x24 layout and the lost-connection indicator. None of the four is
+the screen's job here: what fits at 80x24, what the scrollback holds and
+what the header says when the link is down are decisions of the table
+screen (render.py), the same with either library; resizing is a SIGWINCH
+that repaints (app.py). A library would replace the ~200 lines below
+with as many of layout code and an asyncio host loop under trio, and the
+plain-pipe mode (used by scripts and tests) would need a second path. The
+line editor gained what people missed (cursor keys, Home/End, Delete)
+instead.
 """
 
 from __future__ import annotations
@@ -54,6 +66,8 @@ class Terminal:
         self._saved_tty: Any = None
         self._last_plain: list[str] | None = None
         self._lines: list[str] = []
+        self.cursor = 0  # where in `buffer` the next key goes
+        self.on_key: Callable[[str], None] = lambda key: None  # "pgup", "pgdn": the caller scrolls
 
     # -- setup and teardown -----------------------------------------------------
 
@@ -121,10 +135,24 @@ class Terminal:
             self._write("\r" + _CLEAR_EOL + self._input_text())
 
     def _input_text(self) -> str:
+        """The prompt and the line typed so far, scrolled so the cursor shows,
+        with the terminal's cursor put back where the next key goes."""
         width, _ = self.size()
         room = max(5, width - len(self.PROMPT) - 1)
-        shown = self.buffer if len(self.buffer) <= room else "<" + self.buffer[-(room - 1):]
-        return self.PROMPT + shown
+        start = max(0, self.cursor - room + 1)
+        shown = self.buffer[start:start + room]
+        if start:
+            shown = "<" + shown[1:]
+        back = len(shown) - (self.cursor - start)
+        return self.PROMPT + shown + (f"\x1b[{back}D" if back > 0 else "")
+
+    def _insert(self, text: str) -> None:
+        self.buffer = self.buffer[: self.cursor] + text + self.buffer[self.cursor:]
+        self.cursor += len(text)
+
+    def _set(self, text: str) -> None:
+        self.buffer = text
+        self.cursor = len(text)
 
     # -- input ------------------------------------------------------------------------
 
@@ -163,7 +191,8 @@ class Terminal:
                 if ch == "\x1b":
                     escape = ch
                 elif ch in ("\r", "\n"):
-                    line, self.buffer = self.buffer, ""
+                    line = self.buffer
+                    self._set("")
                     if line.strip():
                         self.history.append(line)
                     self._hist_pos = len(self.history)
@@ -171,14 +200,20 @@ class Terminal:
                     await send.send((line, self._mark if line else mark()))
                     self._mark = None
                 elif ch in ("\x7f", "\x08"):
-                    self.buffer = self.buffer[:-1]
+                    if self.cursor:
+                        self.buffer = self.buffer[: self.cursor - 1] + self.buffer[self.cursor:]
+                        self.cursor -= 1
                     self.redraw_input()
                 elif ch == "\x15":  # ctrl-U
-                    self.buffer = ""
+                    self._set("")
                     self.redraw_input()
-                elif ch == "\x17":  # ctrl-W
-                    self.buffer = self.buffer.rstrip()
-                    self.buffer = self.buffer[: self.buffer.rfind(" ") + 1] if " " in self.buffer else ""
+                elif ch == "\x17":  # ctrl-W: the word before the cursor
+                    head = self.buffer[: self.cursor].rstrip()
+                    head = head[: head.rfind(" ") + 1] if " " in head else ""
+                    self.buffer, self.cursor = head + self.buffer[self.cursor:], len(head)
+                    self.redraw_input()
+                elif ch in ("\x01", "\x05"):  # ctrl-A, ctrl-E
+                    self.cursor = 0 if ch == "\x01" else len(self.buffer)
                     self.redraw_input()
                 elif ch == "\x0c":  # ctrl-L
                     self._write("\x1b[2J")
@@ -190,20 +225,32 @@ class Terminal:
                 elif ch.isprintable():
                     if not self.buffer:
                         self._mark = mark()
-                    self.buffer += ch
+                    self._insert(ch)
                     self.redraw_input()
 
     def _escape_key(self, seq: str) -> None:
-        """Up and down walk through the lines typed before."""
-        if seq.endswith("A") and self.history:
+        """Up and down walk through the lines typed before; left, right,
+        Home, End and Delete edit the line; PgUp and PgDn go to the caller."""
+        key = seq[2:]
+        if key in ("5~", "6~"):
+            self.on_key("pgup" if key == "5~" else "pgdn")
+            return
+        if key in ("D", "C"):
+            self.cursor = max(0, self.cursor - 1) if key == "D" else min(len(self.buffer), self.cursor + 1)
+        elif key in ("H", "1~", "7~", "F", "4~", "8~"):
+            self.cursor = 0 if key in ("H", "1~", "7~") else len(self.buffer)
+        elif key == "3~":
+            self.buffer = self.buffer[: self.cursor] + self.buffer[self.cursor + 1:]
+        elif key == "A" and self.history:
             self._hist_pos = max(0, self._hist_pos - 1)
-            self.buffer = self.history[self._hist_pos]
-        elif seq.endswith("B") and self.history:
+            self._set(self.history[self._hist_pos])
+            self._mark = self._mark_fn()
+        elif key == "B" and self.history:
             self._hist_pos = min(len(self.history), self._hist_pos + 1)
-            self.buffer = self.history[self._hist_pos] if self._hist_pos < len(self.history) else ""
+            self._set(self.history[self._hist_pos] if self._hist_pos < len(self.history) else "")
+            self._mark = self._mark_fn()
         else:
             return
-        self._mark = self._mark_fn()
         self.redraw_input()
 
 

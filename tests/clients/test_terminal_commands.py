@@ -36,6 +36,13 @@ def a_view() -> dict:
     ("/quit", Intent("quit")),
     ("quit", Intent("quit")),
     ("/help", Intent("help")),
+    ("/done", Intent("done")),
+    ("/deals", Intent("deals")),
+    ("/ledger", Intent("ledger")),
+    ("/piles", Intent("piles")),
+    ("/cards", Intent("cards")),
+    ("/save", Intent("save", "")),
+    ("/save game.json", Intent("save", "game.json")),
 ])
 def test_table_input(line, intent):
     assert parse_table_input(line) == intent
@@ -54,6 +61,9 @@ def test_table_input_not_understood_says_why(line):
     ("watch 1", Intent("watch", "1")),
     ("create 6", Intent("create", (6, "people", ""))),
     ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game"))),
+    ("create 5 people slow", Intent("create", (5, "people", "slow"))),
+    ("bots", Intent("bots", None)),
+    ("bots 2", Intent("bots", 2)),
     ("name Ana Maria", Intent("name", "Ana Maria")),
     ("refresh", Intent("refresh")),
     ("q", Intent("quit")),
@@ -62,7 +72,8 @@ def test_lobby_input(line, intent):
     assert parse_lobby_input(line) == intent
 
 
-@pytest.mark.parametrize("line", ["join", "join 1 x", "watch", "create", "create many", "name", "dance"])
+@pytest.mark.parametrize("line", ["join", "join 1 x", "watch", "create", "create many", "name", "dance",
+                                  "create 5 slow", "bots x"])
 def test_lobby_input_not_understood(line):
     assert parse_lobby_input(line).verb == "error"
 
@@ -102,8 +113,46 @@ def test_a_deal_of_several_parts():
     cmd = build_deal("give nofu to cy for the fight; ask Daimyo from bob for my Nofu; promise 3 I will not attack you",
                      a_view(), 0, NAMES)
     assert [(t["card"], t["giver"], t["receiver"]) for t in cmd["transfers"]] == [(25, 0, 2), (7, 1, 0)]
-    assert cmd["promises"] == [{"type": "Promise", "promiser": 0, "promisee": 3, "text": "I will not attack you",
-                                "kind": "free"}]
+    assert [(p["promiser"], p["promisee"], p["text"], p["kind"]) for p in cmd["promises"]] == [
+        (0, 3, "I will not attack you", "free")]
+
+
+def fighting() -> dict:
+    view = a_view()
+    view["fight"] = {"attacker": 1, "defender": 3, "reinforcements": []}
+    return view
+
+
+def test_r8_6_structured_promises_made_and_asked_for():
+    """R8.6: promises "optionally in a structured form the server can check —
+    support a named side in a named fight, pay named cards by the end of a
+    named season, not attack a named seat this season": each made by you, or
+    asked of another seat, in one deal of any number of parties."""
+    cmd = build_deal("support defender; bob supports attacker; spare cy; bobby spares me; "
+                     "pay 1 nofu, treasure 3 by season 4; bob pays me Daimyo by season 3; note a package",
+                     fighting(), 0, NAMES)
+    got = [(p["promiser"], p["promisee"], p["kind"], p["side"], p["attacker"], p["defender"], p["seat"],
+            p["cards"], p["by_season"]) for p in cmd["promises"]]
+    assert got == [
+        (0, 3, "support", "defender", 1, 3, None, [], None),  # to the defender by default
+        (1, 0, "support", "attacker", 1, 3, None, [], None),  # asked of bob, promised to me
+        (0, 2, "no_attack", None, None, None, 2, [], None),
+        (3, 0, "no_attack", None, None, None, 0, [], None),
+        (0, 1, "pay", None, None, None, None, [25, 45], 4),
+        (1, 0, "pay", None, None, None, None, [7], 3),
+    ]
+    assert cmd["note"] == "a package"
+    assert all(set(p) == {"type", "promiser", "promisee", "text", "kind", "attacker", "defender", "side", "cards",
+                          "by_season", "seat"} for p in cmd["promises"])  # the canonical form (PROTOCOL.md 7)
+
+
+def test_a_deal_between_others_needs_you_among_its_parties():
+    """Ruling D3: only a party proposes."""
+    cmd = build_deal("bob gives Daimyo to bobby for the Ninja; bobby gives ninja to me for my silence", a_view(), 0,
+                     NAMES)
+    assert [(t["giver"], t["receiver"]) for t in cmd["transfers"]] == [(1, 3), (3, 0)]
+    with pytest.raises(DealError, match="D3"):
+        build_deal("bob gives Daimyo to bobby for the Ninja", a_view(), 0, NAMES)
 
 
 @pytest.mark.parametrize("spec", [
@@ -114,6 +163,8 @@ def test_a_deal_of_several_parts():
     "promise 0 I keep my word",          # to myself
     "dance with 2",
     " ; ",
+    "support attacker",                  # no fight under way
+    "pay 1 shogun by season 2",          # not in my pile
 ])
 def test_deals_that_cannot_be_proposed(spec):
     with pytest.raises(DealError):

@@ -6,8 +6,9 @@ import copy
 import re
 
 from oriente.clients.terminal.render import (
-    action_label, choice_label, decision_choices, format_seconds, narrate_update_event, pile_total, render_board,
-    render_deals, render_lobby, render_prompt, render_result, render_seats, render_table, wants_answer,
+    action_label, choice_label, decision_choices, fight_line, format_seconds, narrate_update_event, pile_total,
+    render_board, render_deals, render_ledger, render_lobby, render_piles, render_prompt, render_result, render_seats,
+    render_table, wants_answer,
 )
 
 # Card ids (PROTOCOL.md, Cards): 0 Shogun, 7 Daimyo, 12 Samurai, 18 Akindo,
@@ -82,12 +83,13 @@ def test_spectator_sees_no_own_card_and_no_you():
     assert "inhabitant: hidden" in lines[0]
 
 
-def test_long_seat_lines_wrap_to_the_width():
+def test_a_long_pile_keeps_its_seat_on_one_line_and_counts_the_rest():
     view = a_view()
     view["seats"][2]["pile"] = list(range(25, 37)) + [41, 45, 49]
     lines = render_seats(view, 0, NAMES, width=70)
-    assert all(len(line) <= 70 for line in lines)
-    assert len(lines) > 4
+    assert len(lines) == 4 and all(len(line) <= 70 for line in lines)
+    assert re.search(r"\+\d+ more$", lines[2]) and "21 pts" in lines[2]
+    assert "Treasure 4 (4)" in "\n".join(render_piles(view, 0, NAMES))  # /piles: every card, with its value
 
 
 def test_board_shows_workers_bonus_deck_stone_and_the_announcement():
@@ -99,7 +101,8 @@ def test_board_shows_workers_bonus_deck_stone_and_the_announcement():
     assert "deck 30 cards" in text and "Maho-Tsukai" in text  # the known bottom card
     assert "destiny stone: seat 1 (bob)" in text
     assert "Announced: seat 1 (bob): attack seat 2 (cy)" in text
-    assert "Fight: seat 1 (bob) attacks seat 2 (cy); reinforcements: seat 1 (bob) Samurai" in text
+    assert fight_line(view, 0, NAMES) == ("Fight: seat 1 (bob) [Akindo 2] attacks seat 2 (cy) [hidden]; "
+                                          "reinforcements: seat 1 (bob) Samurai")
 
 
 def test_deals_offer_accept_decline_to_parties_and_withdraw_to_who_accepted():
@@ -156,8 +159,7 @@ def test_the_pivot_gets_numbered_choices_and_the_countdown():
     assert " 1) pass (do not claim privilege)" in text
     assert " 2) claim privilege, then: attack seat 3 (dee)" in text
     assert " 3) claim privilege, then: income" in text
-    assert "Type a number (1-3) and press Enter." in text
-    assert "If you say nothing: pass." in text
+    assert "Type a number (1-3) and press Enter; silence: pass." in text
 
 
 def test_deal_commands_in_legal_are_not_choices():
@@ -177,10 +179,20 @@ def test_r10_2d_a_seat_that_can_only_pass_gets_the_same_controls():
     a = render_prompt(only_pass, a_view(), 0, NAMES, seconds_left=10)
     b = render_prompt(can_claim, a_view(), 0, NAMES, seconds_left=10)
     def frame(lines: list[str]) -> list[str]:  # everything but the numbered choices and their count
-        return [line for line in lines if not re.match(r"^\s+\d+\) ", line) and not line.startswith("Type a number")]
+        return [line for line in lines if not re.match(r"^\s+\d+\) ", line) and not line.startswith("Type a number")
+                and "allows only a pass" not in line]
 
     assert frame(a) == frame(b)  # the same head line, countdown and instructions
-    assert "Type a number (1-1) and press Enter." in a and "   1) pass (do not claim privilege)" in a
+    assert "Type a number (1-1) and press Enter; silence: pass." in a
+    assert "   1) pass (do not claim privilege)" in a
+    # ...and it says why the table waits, and how to pass such rounds at once, whatever the card.
+    why = next(line for line in a if "allows only a pass" in line)
+    assert "R10.2d" in why and "/auto privilege" in why
+
+
+def test_the_pivot_sees_its_time_bank_in_the_countdown():
+    text = "\n".join(render_prompt(a_prompt(0, bank_ms=80_000), a_view(), 0, NAMES, seconds_left=95))
+    assert "1 min 35 s left" in text and "silence: pass; time bank 1 min 20 s." in text
 
 
 def test_a_seat_asked_later_may_answer_early_and_sees_its_sealed_answer():
@@ -197,9 +209,9 @@ def test_a_seat_asked_later_may_answer_early_and_sees_its_sealed_answer():
 def test_others_decisions_show_who_is_waited_on_without_choices():
     prompt = a_prompt(3, early=[], published=[[0, None]])
     prompt.pop("legal")
-    lines = render_prompt(prompt, a_view(), 0, NAMES, seconds_left=75)
-    assert lines[0] == "Waiting for seat 3 (dee): privilege round: claim privilege or pass (R10.2a) -- 1 min 15 s left"
-    assert "So far: seat 0 (you): pass" in lines
+    lines = render_prompt(prompt, a_view(), 0, NAMES, seconds_left=75, width=120)
+    assert lines[1] == "Waiting for seat 3 (dee): privilege round: claim privilege or pass (R10.2a) -- 1 min 15 s left"
+    assert lines[0] == "So far: seat 0 (you): pass"
     assert not wants_answer(prompt, 0)
     # A seat that answered already is still in `asked` (and gets `legal`) but is not asked again.
     after = a_prompt(3, early=[])
@@ -216,8 +228,13 @@ def test_a_negotiation_window():
     view["fight"] = {"attacker": 1, "defender": 3, "reinforcements": []}
     text = "\n".join(render_prompt(window, view, 0, NAMES, seconds_left=3))
     assert "YOUR DECISION #7: negotiation" in text and "support the attacker, seat 1 (bob)" in text
-    others = "\n".join(render_prompt(window, view, 1, NAMES, seconds_left=3))
-    assert others.startswith("Negotiation window (R10.2b): seat 0 (Tester), seat 2 (cy) may support a side next")
+    assert text.startswith("Fight: seat 1 (bob) [Akindo 2] attacks seat 3 (dee) [hidden]")
+    others = render_prompt({**window, "early": [0]}, view, 2, NAMES, seconds_left=3)
+    assert others[1].startswith("Negotiation window (R10.2b): seat 0 (Tester), seat 2 (you) may support a side next")
+    assert "You are in this fight" not in "\n".join(others)
+    fighter = {**window, "legal": [{"type": "Done", "decision": 7}]}
+    text = "\n".join(render_prompt(fighter, view, 1, NAMES, seconds_left=3))
+    assert "You are in this fight" in text and "/done" in text
 
 
 def test_sending_hides_the_choices():
@@ -262,11 +279,48 @@ def test_the_table_screen_fits_and_keeps_the_latest_news():
     assert text.index("seat 3") < text.index("event 199") < text.index("YOUR DECISION")
 
 
+def test_at_80x24_a_support_decision_shows_the_fight_and_news_with_six_seats():
+    """Issue: at 80x24 the attacker was off screen during a support decision
+    and only 3 lines of news were left."""
+    view = a_view()
+    view["seats"] += [seat(4, pile=[41, 45]), seat(5, pile=[25])]
+    view["fight"] = {"attacker": 1, "defender": 3, "reinforcements": []}
+    legal = [{"type": "Pass", "decision": 9}, {"type": "Support", "decision": 9, "side": "attacker"},
+             {"type": "Support", "decision": 9, "side": "defender"}]
+    prompt = a_prompt(0, legal=legal, topic="support", kind="round", rule="R10.2c", asked=[0, 2])
+    lines = render_table(table="T1", view=view, prompt=prompt, you=0, names=NAMES, feed=[f"news {i}" for i in range(40)],
+                         seconds_left=20, width=80, height=23, status="You chose: pass.")
+    text = "\n".join(lines)
+    assert len(lines) == 23 and all(len(line) <= 80 for line in lines)
+    assert "Fight: seat 1 (bob) [Akindo 2] attacks seat 3 (dee) [hidden]" in text
+    assert all(f"{s} " in text for s in ("Tester", "bob", "cy", "dee"))  # every seat stays on screen
+    assert sum(1 for line in lines if line.startswith("news ")) >= 5
+    assert "Type a number (1-3)" in text and " 2) support the attacker, seat 1 (bob)" in text
+
+
+def test_scrolling_back_shows_older_news_and_says_what_is_below():
+    feed = [f"event {i}" for i in range(100)]
+    kw = dict(table="T1", view=a_view(), prompt=a_prompt(0), you=0, names=NAMES, feed=feed, width=120, height=40)
+    latest = "\n".join(render_table(**kw))
+    back = render_table(**kw, scroll=30)
+    assert "event 99" in latest and "event 99" not in "\n".join(back)
+    assert "event 69" in "\n".join(back)
+    assert any("30 more lines below: PgDn" in line for line in back)
+    far = "\n".join(render_table(**kw, scroll=10_000))  # beyond the start: the first lines
+    assert "event 0\n" in far and "YOUR DECISION" in far
+
+
+def test_a_lost_connection_shows_in_the_header():
+    lines = render_table(table="T1", view=a_view(), prompt=a_prompt(0), you=0, names=NAMES,
+                         link="CONNECTION LOST: reconnecting")
+    assert lines[0].startswith("[CONNECTION LOST: reconnecting] Table T1")
+
+
 def test_a_small_terminal_still_shows_the_choices():
     lines = render_table(table="T1", view=a_view(), prompt=a_prompt(0), you=0, names=NAMES,
                          feed=["x"] * 50, width=80, height=20)
     assert len(lines) <= 20
-    assert "Type a number (1-3) and press Enter." in "\n".join(lines)
+    assert "Type a number (1-3) and press Enter" in "\n".join(lines)
 
 
 def test_before_the_start_the_screen_lists_who_sat_down():
