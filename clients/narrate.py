@@ -468,6 +468,8 @@ class Narrator:
             return self.t(t)
         if t == "RematchOffered":
             return _cap(self.t(t, seat=who, table=e.get("table", "")))
+        if t == "TimedOut":
+            return _cap(self.t(t, seat=who))
         return ""  # TableFinished: the GameEnded line has said it all
 
     def describe_result(self, result: dict) -> str:
@@ -492,7 +494,7 @@ class Narrator:
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered")
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut")
 KNOWN_TYPES = frozenset(name[3:] for name in vars(Narrator) if name.startswith("_e_"))  # the game's own events
 
 

@@ -45,7 +45,7 @@ RECORD_FORMAT = "oriente.record.v1"
 # Events the table itself records around the game; all of them are public.
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered",
+    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered", "TimedOut",
 })
 # What a table's viewers are told when a bug ends it. The error itself stays
 # in the server's log: its text could name a hidden card.
@@ -718,6 +718,10 @@ class Table:
             seat_clock = self.clock.seats[waiting.pivot]
             if seat_clock.proxied and await self._proxy_act(waiting.pivot):
                 return
+            if not seat_clock.away:  # an away seat's silence is already told as such (SeatAway)
+                # Said before the silence's own events, so that clients tell a
+                # timeout as one and not as a choice.
+                new.append({"type": "TimedOut", "seat": waiting.pivot, "decision": waiting.key[0]})
             seat_clock.timeouts_in_row += 1
             if not seat_clock.away and seat_clock.timeouts_in_row >= self.settings.timers.away_after:
                 seat_clock.away = True

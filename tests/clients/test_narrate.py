@@ -173,3 +173,11 @@ def test_describe_result_lists_every_seat_by_rank(games: list[Game]) -> None:
         ranks = [int(r.split()[0]) for r in rows]
         assert ranks == sorted(ranks) and ranks[0] == 1
         assert {int(r.split()[1]) for r in rows} == set(range(game.config.seats))
+
+
+def test_a_timeout_is_told_as_one_in_every_language() -> None:
+    """The table says TimedOut before the events of a seat's silence, so the
+    story does not tell a timeout as the seat's choice."""
+    event = {"type": "TimedOut", "seat": 2, "decision": 5, "seq": 40}
+    assert narrate(event) == "Seat 2's time is up; silence answers for it:"
+    assert "2" in narrate(event, lang="de") and "2" in narrate(event, lang="fr")

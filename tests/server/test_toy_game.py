@@ -86,7 +86,8 @@ pytestmark = pytest.mark.trio
 
 async def test_toy_game_prompt_deadline_is_prompt_time_plus_bank_and_silence_applies(game, autojump_clock):
     """A pivot's deadline is the prompt time plus its bank; then the table
-    applies the decision's silence as its own command (seat -1)."""
+    applies the decision's silence as its own command (seat -1), and says
+    so first (TimedOut), so that clients tell the silence as a timeout."""
     async with trio.open_nursery() as nursery:
         h = await game.open(nursery)
         w = h.waiting
@@ -97,7 +98,10 @@ async def test_toy_game_prompt_deadline_is_prompt_time_plus_bank_and_silence_app
         last = h.commands()[-1]
         assert last["seat"] == TABLE_SEAT and last["cmd"] == h.port.timeout_command(w)
         assert h.table.clock.seats[w.pivot].bank_ms == 0
-        assert events_of(drain(h.clients[0])), "the silence's events reach the table"
+        events = events_of(drain(h.clients[0]))
+        told = [i for i, e in enumerate(events) if e["type"] == "TimedOut"]
+        assert [events[i]["seat"] for i in told] == [w.pivot] and events[told[0]]["decision"] == w.key[0]
+        assert told[0] < len(events) - 1, "the silence's events follow it"
         await h.close()
 
 
@@ -136,6 +140,8 @@ async def test_toy_game_away_after_timeouts_in_a_row_then_at_once_until_a_comman
             await h.answer(h.pivot)
         assert h.table.clock.seats[sleeper].timeouts_in_row > misses
         assert trio.current_time() == before
+        assert not [e for e in events_of(drain(h.clients[0])) if e["type"] == "TimedOut"], \
+            "an away seat's silence is told once, as away, not as a timeout each time"
         drain(h.clients[1])
         stale, _ = game.stale(h)
         await h.act(sleeper, stale)
