@@ -19,8 +19,10 @@ from typing import Any
 
 import trio
 
-from oriente.clients.narrate import describe_result, narrate
+from oriente.clients.narrate import describe_result
+from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
+from oriente.clients.story import Story
 from oriente.server.app import App
 from oriente.server.rules import SPECTATOR
 
@@ -66,7 +68,7 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
             if person:
                 settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
             table = await host.create_table(seats=seats, **settings)
-            spectating = await host.spectate(table, views=False)
+            spectating = await host.spectate(table, views=True)
             out(f"Table {table} on {url} (store {store}): {seats} seats"
                 + (", you at seat 0." if person else f", {policy} bots."))
             if watch is not None:
@@ -77,18 +79,22 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     seat = await host.join(table, person_name, seat=0, views=False)
                     token = seat.token
                     await host.unsubscribe(table)
-                    spectating = await host.spectate(table, views=False)
+                    spectating = await host.spectate(table, views=True)
                     first_bot = 1
                     assert ready is not None and token is not None
                     ready(url, table, token)
                 for i in range(first_bot, seats):
                     rng = random.Random(f"{seed}-{i}")
                     bots.start_soon(play_bot, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
+                names: dict[int, str] = {}
+                story = Story(SPECTATOR, label=lambda s: f"seat {s} ({names[s]})" if s in names else f"seat {s}")
                 async for update in spectating.updates():
                     for event in update.events:
-                        line = narrate(event, SPECTATOR)
-                        if line:
-                            out(line)
+                        if event["type"] == "SeatTaken":
+                            names[event["seat"]] = event.get("name", "")
+                    for line in story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
+                                           update.view):
+                        out(line)
             record = await host.record(table)
         if watch is not None:
             watch(record)
@@ -131,7 +137,7 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
     if names:
         out("Seats: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
     out(describe_result(record["result"]))
-    out(f"\nGame record (full reveal): {path}   replay it with: oriente replay {path} --as all")
+    out(f"\nGame record (full reveal): {path}   replay it with: {command_name()} replay {path} --as all")
     return 0
 
 

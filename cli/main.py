@@ -12,23 +12,40 @@ wire together by hand:
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from oriente.clients.narrate import describe_result, narrate
-from oriente.server.rules import EVERYONE, SPECTATOR, plain, project, replay
+from oriente.clients.narrate import describe_result
+from oriente.clients.story import Story
+from oriente.server.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
+from oriente.server.rules.game import config_from_plain
 from oriente.server.rules.views import Viewer
 
 RECORD_FORMAT = "oriente.record.v1"
 
 
-def _print_events(events: Sequence[Any], viewer: Viewer, out: Callable[[str], None]) -> None:
-    for e in events:
-        out(narrate(project(e, viewer), viewer))
+def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) -> Game:
+    """Re-apply the record's commands one by one and tell each step's events
+    as `viewer` saw them, with its view after the step (what the story adds
+    to single events: fight breakdowns, season scores; clients/story.py)."""
+    names = record.get("names") or []
+    story = Story(viewer if viewer != EVERYONE else None,
+                  label=lambda s: f"seat {s} ({names[s]})" if isinstance(s, int) and 0 <= s < len(names) and names[s]
+                  else f"seat {s}")
+    game = Game(config_from_plain(record["config"]))
+    for line in story.tell([project(e, viewer) for e in game.events], game.view(viewer)):
+        out(line)
+    for seat, cmd in record["commands"]:
+        new = game.apply(seat, command_from_plain(cmd))
+        for line in story.tell([project(e, viewer) for e in new], game.view(viewer)):
+            out(line)
+    return game
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -93,8 +110,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if isinstance(viewer, int) and isinstance(seats, int) and viewer >= seats:
         print(f"oriente replay: this game has seats 0..{seats - 1}", file=sys.stderr)
         return 2
-    game = replay(record)
-    _print_events(game.events, viewer, print)
+    try:
+        game = _retell(record, viewer, print)
+    except (KeyError, TypeError, ValueError, IndexError, Rejected) as exc:
+        print(f"oriente replay: {args.path} does not replay: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     result = plain(game.state.result) if game.state.result is not None else None
     if result is not None:
         print()
@@ -119,6 +139,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from oriente.server.app import App, serve_until_signalled
     from oriente.server.stores import StoreError
 
+    busy = _cannot_listen(args.host, args.port)
+    if busy is not None:  # said before the store is opened, so that no store file is left behind
+        print(f"oriente serve: cannot listen on {args.host}:{args.port}: {busy} "
+              "(is another server running there? --port 0 picks a free port)", file=sys.stderr)
+        return 1
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     app = App(args.store, host=args.host, port=args.port, web=mounts(),
@@ -134,8 +159,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         trio.run(serve_until_signalled, app, ready)
     except BaseExceptionGroup as group:
         # The store refused to open (another server holds it, the database
-        # is unreachable): say so in one line, no traceback.
-        refused = group.subgroup(StoreError)
+        # is unreachable), or another program took the port meanwhile: say
+        # so in one line, no traceback.
+        refused = group.subgroup((StoreError, OSError))
         if refused is None:
             raise
         print(f"oriente serve: {_first_leaf(refused)}", file=sys.stderr)
@@ -154,6 +180,25 @@ def _without_password(store: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (the port is taken, the host is
+    not this machine's), or None. Port 0 always works."""
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"{exc}"
+    for family, kind, proto, _, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server itself does
+                probe.bind(address)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def _first_leaf(group: BaseExceptionGroup) -> BaseException:
     first = group.exceptions[0]
     return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
@@ -164,11 +209,39 @@ def cmd_play(args: argparse.Namespace) -> int:
     from oriente.clients.terminal import run_play
 
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
-    return run_play(args.server, name, tuple(args.resume) if args.resume else None)
+    try:
+        url = server_url(args.server)
+    except ValueError as exc:
+        print(f"oriente play: {exc}", file=sys.stderr)
+        return 2
+    return run_play(url, name, tuple(args.resume) if args.resume else None)
+
+
+def server_url(text: str) -> str:
+    """The websocket address of a server as a person may type it: 'ws://h:p'
+    as is, 'http://h:p' (what `oriente serve` prints for browsers) as
+    'ws://h:p', 'https://' as 'wss://', a bare 'h:p' or 'h' as 'ws://'."""
+    given = text.strip()
+    scheme, sep, rest = given.partition("://")
+    if not sep:
+        scheme, rest = "ws", given
+    ws = {"ws": "ws", "wss": "wss", "http": "ws", "https": "wss"}.get(scheme.lower())
+    host = rest.split("/", 1)[0]
+    if ws is None or not host or any(c.isspace() for c in rest):
+        raise ValueError(f"{text!r} is not a server address; try ws://HOST:PORT, e.g. ws://127.0.0.1:8765")
+    return f"{ws}://{rest}"
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("oriente")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="oriente", description="Oriente, the negotiation card game.")
+    p.add_argument("--version", action="version", version=f"oriente {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -214,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play at a table server in the terminal (lobby, then the table)")
     play.add_argument("--server", default="ws://127.0.0.1:8765", metavar="URL",
-                      help="the server's address (default ws://127.0.0.1:8765)")
+                      help="the server's address (default ws://127.0.0.1:8765; http:// and HOST:PORT work too)")
     play.add_argument("--name", default=None, help="the name you sit down with (default: your login name)")
     play.add_argument("--resume", nargs=2, metavar=("TABLE", "TOKEN"), default=None,
                       help="sit down again at a table you left, with the token printed when you left")

@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 import trio
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import connect as ws_connect
 from websockets.typing import Subprotocol
 
@@ -214,7 +214,8 @@ class Client:
                 # when the server shuts down): a drop like any other.
                 reason: object = f"closed by the server (code {ws.close_code})"
                 code = ws.close_code
-            except (ConnectionClosed, OSError, trio.BrokenResourceError, TimeoutError, InvalidHandshake) as exc:
+            except (ConnectionClosed, OSError, trio.BrokenResourceError, TimeoutError, InvalidHandshake,
+                    InvalidURI) as exc:
                 reason = exc
                 code = exc.rcvd.code if isinstance(exc, ConnectionClosed) and exc.rcvd is not None else None
                 if not started:

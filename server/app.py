@@ -92,7 +92,8 @@ class App:
                     ))
                     self.port = server.listeners[0].socket.getsockname()[1]
                     tables.start_soon(self._heartbeat, store)
-                    log.info("listening on ws://%s:%s (recovered %d tables)", self.host, self.port, self.recovered)
+                    log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
+                             "table" if self.recovered == 1 else "tables")
                     task_status.started(self)
                     await self._stop.wait()
                     log.info("shutting down")

@@ -56,7 +56,7 @@ def test_demo_bots_bargain_by_default_and_say_their_offers(tmp_path: Path) -> No
     and each offer is also said in plain words in the chat."""
     run = _oriente("demo", "--seats", "5", "--seed", "3", "--delay", "0", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert re.search(r"Seat \d proposes deal #\d+ to seat \d", run.stdout), run.stdout
+    assert re.search(r"Seat \d \(\w+\) proposes deal #\d+ to seat \d \(\w+\)", run.stdout), run.stdout
     assert re.search(r"\[chat\] \w+ \(seat \d\): I offer: ", run.stdout), run.stdout
     assert "Final result" in run.stdout
 
@@ -113,3 +113,35 @@ def test_replay_reads_a_record_from_before_records_named_their_game(tmp_path: Pa
     other.write_text(json.dumps({**json.loads(fixture.read_text()), "game": "highcard"}))
     run = _oriente("replay", str(other), cwd=tmp_path)
     assert run.returncode == 2 and "highcard" in run.stderr
+
+
+def test_the_usual_mistakes_get_one_clear_line_and_no_traceback(tmp_path: Path) -> None:
+    """Issue 10, item 1: a wrong address, a port in use, a file that is no
+    record, a record that does not replay; and `--version` answers."""
+    import socket
+
+    version = _oriente("--version", cwd=tmp_path)
+    assert version.returncode == 0 and version.stdout.startswith("oriente ")
+    (tmp_path / "junk.bin").write_bytes(bytes(range(128, 256)))
+    (tmp_path / "bare.json").write_text('{"format": "oriente.record.v1"}')
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        runs = {
+            "ftp": _oriente("play", "--server", "ftp://example", cwd=tmp_path),
+            "closed": _oriente("play", "--server", "http://127.0.0.1:1", cwd=tmp_path),
+            "bare": _oriente("play", "--server", "127.0.0.1:1", cwd=tmp_path),
+            "junk": _oriente("replay", "junk.bin", cwd=tmp_path),
+            "record": _oriente("replay", "bare.json", cwd=tmp_path),
+            "port": _oriente("serve", "--port", str(port), "--store", "taken.sqlite", cwd=tmp_path),
+        }
+    for what, run in runs.items():
+        said = (run.stdout + run.stderr).strip().splitlines()
+        assert run.returncode in (1, 2) and len(said) == 1 and "Traceback" not in run.stderr, (what, said)
+    assert "not a server address" in runs["ftp"].stderr
+    assert "cannot reach the server at ws://127.0.0.1:1" in runs["closed"].stdout  # http:// became ws://
+    assert "cannot reach the server at ws://127.0.0.1:1" in runs["bare"].stdout
+    assert "cannot read junk.bin" in runs["junk"].stderr and "does not replay" in runs["record"].stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in runs["port"].stderr
+    assert not list(tmp_path.glob("taken.sqlite*")), "a server that could not start leaves no store behind"

@@ -28,6 +28,7 @@ import trio
 
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
+from oriente.clients.story import Story
 
 from .commands import (
     AUTO_TOPICS,
@@ -43,13 +44,13 @@ from .render import (
     choice_label,
     deal_parts,
     decision_choices,
-    narrate_update_event,
     render_deals,
     render_ledger,
     render_lobby,
     render_piles,
     render_result,
     render_table,
+    seat_ref,
     wants_answer,
 )
 from .screen import Terminal
@@ -93,6 +94,11 @@ class TableState:
     auto_done: set[Any] = field(default_factory=set)
     ended: bool = False
     scroll: int = 0  # feed lines scrolled back from the latest (PgUp, PgDn)
+    story: Story = field(init=False)
+
+    def __post_init__(self) -> None:
+        viewer = self.you if self.seated else None
+        self.story = Story(viewer, label=lambda seat: seat_ref(seat, self.names, self.you))
 
     @property
     def seated(self) -> bool:
@@ -431,6 +437,9 @@ class PlayApp:
                         st.result = st.info["result"]
                 for e in update.events:
                     self._note_event(st, e)
+                for line in st.story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
+                                          update.view if update.kind != "history" else None):
+                    st.feed.append(line)
                 if update.kind != "history":
                     st.prompt = update.prompt
                     st.prompt_at = time.monotonic()
@@ -465,9 +474,6 @@ class PlayApp:
         elif kind in ("SeatAway", "ProxyOn") and e.get("seat") == st.you:
             self.set_status("You are marked away: the table no longer waits for you. "
                             "Type /back (or anything) to be waited for again.")
-        text = narrate_update_event(e, st.you, st.names)
-        if text:
-            st.feed.append(text)
 
     def _auto_answer(self, st: TableState, nursery: trio.Nursery) -> None:
         """/auto: pass every round of the chosen kinds, unconditionally (R10.2d)."""
