@@ -169,10 +169,10 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     if "error" in where:
         print(f"oriente demo: the server could not start: {where['error']}")
         return 1
-    code = run_play(where["url"], name, (where["table"], where["token"]))
+    code = run_play(where["url"], name, (where["table"], where["token"]), resumable=False)
     thread.join(timeout=1)
     if "record" in where:
         return _finish(where["record"], record_path, print)
-    print("(You left before the end; the bots and the proxy finish the game in the background"
-          " only while this program runs.)")
+    print("You left before the end. The demo's server stops with this program, so this game stops here; "
+          f"to keep a game you can come back to, run `{command_name()} serve` and `{command_name()} play`.")
     return code

@@ -434,6 +434,14 @@ class Client:
         """Give up a seat before the game starts."""
         await self.request({"t": "leave", "table": table, "token": token})
 
+    async def add_bots(self, table: str, token: str, policy: str | None = None, count: int | None = None) -> list[int]:
+        """Fill free seats of a table that has not started with the server's
+        own bots (PROTOCOL.md, add_bots); `token` holds a seat there. None
+        for `count`: every free seat. Returns the seats they took."""
+        reply = await self.request({"t": "add_bots", "table": table, "token": token, "policy": policy,
+                                    "count": count})
+        return list(reply.get("seats") or [])
+
     async def start(self, table: str, token: str) -> None:
         """Start a full table that does not start by itself (auto_start off)."""
         await self.request({"t": "start", "table": table, "token": token})

@@ -533,6 +533,26 @@ class PlayApp:
         st.scroll = 0
         self.dirty()
 
+    async def _bots(self, st: TableState, count: int | None) -> None:
+        """/bots [COUNT]: the server's own bots take the free seats (all of
+        them, or COUNT) of this table before it starts."""
+        token = self.tokens.get(st.table)
+        if st.view is not None or token is None:
+            self.set_status("Bots fill free seats before the game starts, at a table where you sit.")
+            return
+        # Bots that bargain, where the server has them: a person sits down to a negotiation game.
+        kinds = ((self.client.welcome or {}).get("bots") or {}).get((st.info or {}).get("game", "oriente")) or []
+        policy = "negotiator" if "negotiator" in kinds else None
+        try:
+            seats = await self.client.add_bots(st.table, token, policy, count)
+        except ServerError as exc:
+            self.set_status(f"No bots: {exc.message} ({exc.code})")
+            return
+        except Disconnected as exc:
+            self.set_status(f"No bots, the connection is gone: {exc}")
+            return
+        self.set_status(f"Bots took seats {', '.join(map(str, seats))}." if seats else "No seat was free.")
+
     async def _save(self, st: TableState, path: str) -> None:
         """/save [PATH]: the finished game's record (full reveal), as
         `oriente replay` reads it."""
@@ -574,7 +594,10 @@ class PlayApp:
             self.set_status("Spectators only watch: /lobby or /quit.")
             return
         if st.ended:
-            self.set_status("The game is over: /lobby or /quit.")
+            self.set_status("The game is over: /save, /lobby or /quit.")
+            return
+        if verb == "bots":
+            nursery.start_soon(self._bots, st, arg)
             return
         seat = st.watch
         if verb == "back" or (isinstance(seat, Seat) and seat.away):
@@ -670,9 +693,9 @@ def _flatten(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal) -> str:
+async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal, resumable: bool) -> str:
     async with Client.connect(url) as client:
-        app = PlayApp(client, term, url, name)
+        app = PlayApp(client, term, url, name, resumable=resumable)
         handler = _FeedHandler(app)
         sdk_log = logging.getLogger("oriente")
         sdk_log.addHandler(handler)
@@ -683,14 +706,16 @@ async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Termi
             sdk_log.removeHandler(handler)
 
 
-def run_play(url: str, name: str, resume: tuple[str, str] | None = None) -> int:
-    """Run the terminal client until the person quits; the process exit code."""
+def run_play(url: str, name: str, resume: tuple[str, str] | None = None, *, resumable: bool = True) -> int:
+    """Run the terminal client until the person quits; the process exit code.
+    `resumable=False`: the server ends with the caller (oriente demo --play),
+    so no way back to a seat is printed, and the caller prints the result."""
     term = Terminal()
     message = ""
     code = 0
     try:
         with term:
-            message = trio.run(_main, url, name, resume, term)
+            message = trio.run(_main, url, name, resume, term, resumable)
     except KeyboardInterrupt:
         message = "Interrupted."
         code = 130

@@ -17,6 +17,7 @@ At the table:
     /back                               you are here again after being marked away (also sent for you
                                         before anything else you send while away)
     /save [PATH]                        the finished game's record
+    /bots [COUNT]                       before the start: the server's bots take the free seats
     /help  /lobby  /quit
 """
 
@@ -48,7 +49,8 @@ TABLE_HELP = (
     "/accept N, /decline N, /withdraw N: deal #N | /kept N, /broken N: settle promise #N made to you | "
     "/done: a fighter is done bargaining (R10.2b1) | /deals, /ledger, /piles, /cards: tell them in the story | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
-    "/save [PATH]: the game's record, once it is over | /back: you are here again after being marked away | "
+    "/save [PATH]: the game's record, once it is over | /bots [N]: bots fill the free seats | "
+    "/back: you are here again after being marked away | "
     "PgUp/PgDn: the story so far | /lobby | /quit"
 )
 
@@ -62,7 +64,7 @@ class Intent:
 
 
 _WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto",
-          "done", "deals", "ledger", "piles", "cards", "save", "back"}
+          "done", "deals", "ledger", "piles", "cards", "save", "back", "bots"}
 
 
 def parse_table_input(line: str) -> Intent:
@@ -95,6 +97,10 @@ def parse_table_input(line: str) -> Intent:
         return Intent(verb)
     if verb == "save":
         return Intent("save", rest)
+    if verb == "bots":
+        if rest and not rest.isdigit():
+            return Intent("error", "Usage: /bots [COUNT]: the server's bots take the free seats (all, or COUNT)")
+        return Intent("bots", int(rest) if rest else None)
     if verb in ("accept", "decline", "withdraw", "kept", "broken"):
         number = rest.lstrip("#")
         if not number.isdigit():
@@ -151,9 +157,7 @@ def parse_lobby_input(line: str) -> Intent:
                                    f"create {seats} people {' '.join(rest)}")
         return Intent("create", (seats, preset, " ".join(rest)))
     if verb in ("b", "bots"):
-        if args and (len(args) > 1 or not args[0].isdigit()):
-            return Intent("error", "Usage: bots [COUNT] (at your table, before the start: bots take the free seats)")
-        return Intent("bots", int(args[0]) if args else None)
+        return Intent("error", "Bots fill the free seats of your own table: create or join one, then type /bots.")
     if verb in ("n", "name"):
         new = " ".join(args).strip()
         if not new or len(new) > 32:

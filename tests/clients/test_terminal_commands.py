@@ -43,6 +43,8 @@ def a_view() -> dict:
     ("/cards", Intent("cards")),
     ("/save", Intent("save", "")),
     ("/save game.json", Intent("save", "game.json")),
+    ("/bots", Intent("bots", None)),
+    ("/bots 2", Intent("bots", 2)),
 ])
 def test_table_input(line, intent):
     assert parse_table_input(line) == intent
@@ -62,8 +64,7 @@ def test_table_input_not_understood_says_why(line):
     ("create 6", Intent("create", (6, "people", ""))),
     ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game"))),
     ("create 5 people slow", Intent("create", (5, "people", "slow"))),
-    ("bots", Intent("bots", None)),
-    ("bots 2", Intent("bots", 2)),
+
     ("name Ana Maria", Intent("name", "Ana Maria")),
     ("refresh", Intent("refresh")),
     ("q", Intent("quit")),
@@ -73,7 +74,7 @@ def test_lobby_input(line, intent):
 
 
 @pytest.mark.parametrize("line", ["join", "join 1 x", "watch", "create", "create many", "name", "dance",
-                                  "create 5 slow", "bots x"])
+                                  "create 5 slow", "bots"])
 def test_lobby_input_not_understood(line):
     assert parse_lobby_input(line).verb == "error"
 
