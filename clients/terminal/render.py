@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
-from oriente.server.rules.cards import ALL_CARDS, KIND, NAMES, VALUE, Kind, card_name
+from oriente.server.rules.cards import VALUE, card_name
 from oriente.server.rules.commands import DECISION_COMMAND_TYPES
+from oriente.server.rules.reference import reference
 
 __all__ = [
     "DECISION_TYPES",
@@ -260,7 +261,7 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. You may answer early: your answer stays "
                          "sealed (shown to nobody) and can be changed until your turn.")
         if len(choices) == 1 and choices[0].get("type") == "Pass" and topic in _ONLY_PASS_AUTO:
-            lines.append(f"    Your card allows only a pass here. The table waits for you all the same: an instant "
+            lines.append(f"    Your card allows only a pass here (R10.2e). The table waits for you all the same: an instant "
                          f"answer would tell everyone your card (R10.2d). /auto {_ONLY_PASS_AUTO[topic]} passes "
                          "every such round at once, whatever your card.")
         sealed = prompt.get("sealed")
@@ -366,18 +367,19 @@ def render_seats(view: dict, you: Any, names: Names | None = None, width: int = 
 
 
 def card_reference() -> list[str]:
-    """Every kind of card: how many, its value and rank (/cards; R1.1, R5)."""
-    counts: dict[Kind, int] = {}
-    for c in ALL_CARDS:
-        counts[KIND[c]] = counts.get(KIND[c], 0) + 1
-    lines = ["The cards (R1.1): value (what it scores, R9.3) and rank (privilege, R4.3; fights, R6.5):"]
-    for kind in sorted(counts, key=lambda k: -int(k)):
-        if kind is Kind.TREASURE:
-            lines.append(f"  Treasure x{counts[kind]}: worth 2, 3 or 4 (four of each); score cards only")
-        elif kind is Kind.GEISHA:
-            lines.append("  Geisha x1: drawing her ends the game at once (R9.2)")
-        else:
-            lines.append(f"  {NAMES[kind]} x{counts[kind]}: value and rank {int(kind)}")
+    """Every kind of card: how many, value and rank, and what it may do
+    (/cards), from the rules' own card reference (R1.1, R5)."""
+    lines = ["The cards: value (what it scores, R9.3), rank (privilege, R4.3; fights, R6.5). "
+             "Every inhabitant may also attack (R6)."]
+    for kind in reference()["kinds"]:
+        name, title = kind["name"]["en"], kind["title"]["en"]
+        rank = f", rank {kind['rank']}" if kind.get("rank") is not None and kind["kind"] != "treasure" else ""
+        value = "" if kind["kind"] == "geisha" else f": value {kind['value']}"
+        if kind["kind"] == "treasure":
+            value = ": value 2, 3 or 4"
+        lines.append(f"  {name} ({title}) x{kind['count']}{value}{rank}")
+        for ability in kind.get("abilities") or []:
+            lines.append(f"      {ability['name']['en']} ({ability['rule']}): {ability['text']['en']}")
     return lines
 
 

@@ -1194,3 +1194,36 @@ def test_r10_4_views_hold_exactly_what_each_seat_may_know_in_random_games():
 
     for n, seed in ((4, 21), (5, 22), (9, 23)):
         random_game(n, seed, check=check)
+
+
+def test_r10_2e_a_single_choice_left_to_ask_is_single_because_of_a_hidden_card():
+    """R10.2e: "A decision whose only answer follows from public information
+    is not put to anyone [...] Every other decision left with a single answer
+    has it because of the asked seat's face-down inhabitant [...] and is
+    asked and waited on like any other". Over random games at every table
+    size, each decision a pivot is asked with one legal answer is a
+    privilege or revolution round, its answer a pass, its seat face down."""
+    import random as _random
+
+    from oriente.clients.randomplay import random_move
+    from oriente.server.rules import Game
+
+    single = 0
+    for seed, seats in ((1, 4), (2, 6), (3, 8), (4, 12), (5, 5), (6, 7)):
+        game = Game(GameConfig(seats=seats, seed=seed))
+        rng = _random.Random(seed)
+        while True:
+            for d in game.pending():
+                if d.pivot is None:
+                    continue
+                answers = [c for c in game.legal(d.pivot) if getattr(c, "decision", None) == d.id
+                           and type(c).__name__ != "Done"]
+                if len(answers) == 1:
+                    single += 1
+                    assert d.topic in (Topic.PRIVILEGE, Topic.REVOLUTION), d
+                    assert answers == [Pass(decision=d.id)] and not game.state.revealed[d.pivot], d
+            move = random_move(game.state, rng)
+            if move is None:
+                break
+            game.apply(*move)
+    assert single >= 10  # the games above met the case often enough to prove something
