@@ -407,3 +407,22 @@ def test_other_peoples_text_cannot_send_escape_sequences_to_the_terminal():
                                      "seq": 5}, 0)])
     assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue() and "\x9b" not in out.getvalue()
     assert "[chat] evil?[2J (seat 1): hi??31m" in out.getvalue()
+
+
+def test_the_ledger_tells_every_promise_and_each_seats_record():
+    """R8.6: "each player's kept/broken record is public"; /ledger tells the
+    ledger with structured promises in words."""
+    view = a_view()
+    view["seats"][1]["kept"], view["seats"][1]["broken"] = 2, 1
+    view["ledger"] = [
+        {"promise": 1, "deal": 1, "season": 1, "status": "kept", "promiser": 1, "promisee": 0, "text": "x",
+         "kind": "support", "attacker": 2, "defender": 0, "side": "defender", "cards": [], "by_season": None,
+         "seat": None},
+        {"promise": 2, "deal": 2, "season": 2, "status": "open", "promiser": 3, "promisee": 0, "text": "no attack",
+         "kind": "free"},
+    ]
+    text = "\n".join(render_ledger(view, 0, NAMES))
+    assert "seat 1 (bob) 2/1" in text
+    assert ("#1 (kept, season 1): seat 1 (bob) will support the defender, seat 0 (you), in the fight of seat 2 "
+            "against seat 0") in text
+    assert '#2 (open, season 2): seat 3 (dee) promises seat 0 (you) "no attack"  -> /kept 2 or /broken 2' in text

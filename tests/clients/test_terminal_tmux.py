@@ -10,6 +10,7 @@ number of one of the listed choices, until the final scores are on screen.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -25,7 +26,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from oriente.clients.sdk import Client, ServerError
+from oriente.clients.sdk import Client, Disconnected, ServerError
 from oriente.server.rules import GameConfig, new_game
 
 TMUX = shutil.which("tmux")
@@ -54,14 +55,15 @@ def _seed_with_stone_at(seat: int) -> int:
 
 
 @pytest.fixture
-def server_url(tmp_path):
+def server(tmp_path):
+    """`oriente serve` on a free port: (its ws:// address, its process)."""
     proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         line = proc.stdout.readline() if ready else ""
         assert line.startswith("serving ws://"), f"the server did not start: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
-        yield line.split()[1]
+        yield line.split()[1], proc
     finally:
         proc.terminate()
         try:
@@ -70,10 +72,15 @@ def server_url(tmp_path):
             proc.kill()
 
 
+@pytest.fixture
+def server_url(server):
+    return server[0]
+
+
 class Tmux:
     """One detached tmux session on a private socket."""
 
-    def __init__(self, command: str, tmp_path: Path) -> None:
+    def __init__(self, command: str, tmp_path: Path, size: tuple[int, int] = (200, 60)) -> None:
         self.socket = f"oriente-test-{uuid.uuid4().hex[:8]}"
         self.session = "play"
         self.screens: list[str] = []
@@ -82,7 +89,7 @@ class Tmux:
         # The shell keeps the pane open after the program ends, with its exit code.
         shell = f"{command}; echo \"[exited $?]\"; sleep 600"
         subprocess.run([TMUX, "-L", self.socket, "-f", os.devnull, "new-session", "-d", "-s", self.session,
-                        "-x", "200", "-y", "60", shell], check=True, env=env, cwd=tmp_path)
+                        "-x", str(size[0]), "-y", str(size[1]), shell], check=True, env=env, cwd=tmp_path)
 
     async def _tmux(self, *args: str) -> str:
         result = await trio.run_process([TMUX, "-L", self.socket, *args], capture_stdout=True, capture_stderr=True,
@@ -97,6 +104,10 @@ class Tmux:
     async def type(self, text: str) -> None:
         await self._tmux("send-keys", "-t", self.session, "-l", text)
         await self._tmux("send-keys", "-t", self.session, "Enter")
+
+    async def keys(self, *names: str) -> None:
+        """Keys by tmux's names: PPage, NPage, Enter."""
+        await self._tmux("send-keys", "-t", self.session, *names)
 
     async def wait_for(self, pattern: str, timeout: float) -> str:
         with trio.move_on_after(timeout):
@@ -270,3 +281,139 @@ def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_pa
     assert answers >= 1
     assert (tmp_path / "demo.json").is_file() and (tmp_path / "demo.sqlite").is_file()
     assert time.monotonic() - started < TOTAL_S + 60
+
+
+DEMO_SEED = 6  # the destiny stone starts at seat 0: the person is asked to announce first
+
+
+def test_demo_play_at_80x24_a_structured_deal_done_and_the_story_so_far(tmp_path: Path) -> None:
+    """`oriente demo --play` on an 80x24 terminal against negotiating bots,
+    as a person: offer a bot a structured deal (a card for its promise not to
+    attack) and see its answer; attack, see the fight on screen with both
+    fighters, bargain, say /done and see the window close; scroll the story
+    back with PgUp and forth with PgDn (issue 11, item 4; issue 10, item 3)."""
+    started = time.monotonic()
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", str(DEMO_SEED),
+                                                 "--timers", "quick", "--name", "Tester",
+                                                 "--store", str(tmp_path / "demo.sqlite")])
+    tmux = Tmux(command, tmp_path, size=(80, 24))
+    marks: list[tuple[str, float]] = []
+    seen: dict[str, str] = {}
+
+    async def scenario() -> None:
+        await tmux.wait_for(r"you are seat 0 \(Tester\)", 30)
+        await tmux.wait_for(r">>> YOUR DECISION #\d+: announce", 30)
+        await tmux.type("/deal give treasure to 1 for peace; 1 spares me")
+        answer = await tmux.wait_for(r"Seat 1 \(Benkei\) accepts deal #1|Deal #1 is declined by seat 1", 20)
+        seen["answer"] = answer
+        marks.append(("answered", time.monotonic() - started))
+        with trio.move_on_after(60):
+            while "done" not in seen:
+                text = await tmux.screen()
+                assert "Traceback" not in text and "[exited" not in text, text
+                if "You are in this fight" in text:
+                    assert re.search(r"Fight: seat 0 \(you\) \[\w[\w-]* \d\] attacks seat \d \(\w+\) \[\w[\w-]* \d\]",
+                                     text), text
+                    seen["fight"] = text
+                    await tmux.type("/done")
+                    seen["done"] = await tmux.wait_for(r"Seat 0 \(you\) is done bargaining|You are done bargaining", 10)
+                    marks.append(("done", time.monotonic() - started))
+                    break
+                if re.search(r">>> YOUR DECISION #\d+: announce", text):
+                    marks.append(("announce", time.monotonic() - started))
+                    attack = re.search(r"(\d+)\) attack seat 1 \(Benkei\)", text)
+                    await tmux.type(attack.group(1) if attack else "1")
+                elif re.search(r">>> YOUR DECISION #\d+", text) and "Type a number" in text:
+                    await tmux.type("1")
+                await trio.sleep(0.5)
+        assert "done" in seen, tmux.screens[-1]
+        await tmux.keys("PPage")
+        back = await tmux.wait_for(r"more lines below: PgDn", 5)
+        await tmux.keys("NPage", "NPage", "NPage")
+        with trio.move_on_after(5):
+            while "more lines below" in await tmux.screen():
+                await trio.sleep(0.1)
+        assert "more lines below" not in tmux.screens[-1]
+        seen["back"] = back
+        await tmux.type("/quit")
+        await tmux.wait_for(r"\[exited 0\]", 20)
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+    assert all("Traceback" not in s for s in tmux.screens)
+    assert all(len(line) <= 80 for s in tmux.screens for line in s.splitlines())
+    assert time.monotonic() - started < 120, marks
+
+
+def test_a_lost_connection_shows_at_once_and_a_message_is_not_silently_held(server, tmp_path: Path) -> None:
+    """Issue 10, item 4: the server goes away mid-game; the screen says so at
+    the top, and /say answers at once instead of vanishing until the link is
+    back; /quit still leaves cleanly."""
+    url, proc = server
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "play", "--server", url, "--name", "Tester"])
+    tmux = Tmux(command, tmp_path, size=(80, 24))
+
+    async def bot(table: str, seat: int, joined: trio.Event) -> None:
+        with contextlib.suppress(Disconnected):
+            async with Client.connect(url, reconnect=False) as client:
+                await client.join(table, f"bot{seat}", seat, views=False)
+                joined.set()
+                await trio.sleep_forever()
+
+    async def scenario() -> None:
+        async with Client.connect(url) as client:
+            table = await client.create_table(4, name="lost", timers=TIMERS)
+        async with trio.open_nursery() as nursery:
+            for seat in range(3):
+                joined = trio.Event()
+                nursery.start_soon(bot, table, seat, joined)
+                await joined.wait()
+            await tmux.wait_for(rf"\n\s+1\s+{table}\s+open\s+3/4", 20)
+            await tmux.type("join 1")
+            await tmux.wait_for(r"you are seat 3 \(Tester\) \| season 1", 20)
+            proc.kill()
+            await tmux.wait_for(r"^\[CONNECTION LOST \d+ s ago: reconnecting", 10)
+            await tmux.type("/say is anyone there?")
+            await tmux.wait_for(r"Not sent: the connection is down", 5)
+            await tmux.type("/quit")
+            await tmux.wait_for(r"\[exited 0\]", 20)
+            nursery.cancel_scope.cancel()
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+    assert all("Traceback" not in s for s in tmux.screens)
+
+
+def test_the_usual_mistakes_in_a_terminal_give_one_line_each(tmp_path: Path) -> None:
+    """Issue 10, item 1, as a person meets it: a browser address given to
+    `oriente play`, a file that is no record replayed, a port in use; each
+    says what is wrong in one line, and no traceback reaches the screen."""
+    import socket
+
+    (tmp_path / "notes.txt").write_text("not a record\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        o = " ".join(shlex.quote(a) for a in _oriente())
+        command = (f"{o} play --server http://127.0.0.1:1; {o} replay notes.txt; "
+                   f"{o} serve --port {port} --store s.sqlite; {o} --version")
+        tmux = Tmux(command, tmp_path, size=(80, 24))
+
+        async def scenario() -> None:
+            await tmux.wait_for(r"\[exited 0\]", 30)
+
+        try:
+            trio.run(scenario)
+        finally:
+            tmux.kill()
+    screen = tmux.screens[-1]
+    assert "Traceback" not in screen
+    said = [line for line in screen.splitlines() if line.startswith("oriente")]
+    assert [line.split(":")[0] for line in said[:3]] == ["oriente play", "oriente replay", "oriente serve"], screen
+    assert len(said) == 4 and re.match(r"oriente \d+\.\d+", said[3]), screen  # --version
+    assert "ws://127.0.0.1:1" in said[0] and f"127.0.0.1:{port}" in said[2]
