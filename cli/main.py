@@ -35,9 +35,12 @@ def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) 
     as `viewer` saw them, with its view after the step (what the story adds
     to single events: fight breakdowns, season scores; clients/story.py)."""
     names = record.get("names") or []
-    story = Story(viewer if viewer != EVERYONE else None,
-                  label=lambda s: f"seat {s} ({names[s]})" if isinstance(s, int) and 0 <= s < len(names) and names[s]
-                  else f"seat {s}")
+    def label(s: Any) -> str:
+        if isinstance(s, int) and s == viewer:
+            return f"seat {s} (you)"
+        return f"seat {s} ({names[s]})" if isinstance(s, int) and 0 <= s < len(names) and names[s] else f"seat {s}"
+
+    story = Story(viewer if viewer != EVERYONE else None, label=label)
     game = Game(config_from_plain(record["config"]))
     for line in story.tell([project(e, viewer) for e in game.events], game.view(viewer)):
         out(line)

@@ -265,7 +265,7 @@ class PlayApp:
             if table not in finished and self.resumable:
                 lines.append(f"Your seat stays at table {table}; while you are gone, silence answers for it. "
                              f"To sit down again: {command_name()} play --server {self.url} --resume {table} {token}")
-        return "\n".join(lines) or "Goodbye."
+        return "\n".join(lines) or ("Goodbye." if self.resumable else "")
 
     def _mark(self) -> Any:
         """What the screen showed when the person began a line: the decision

@@ -327,7 +327,7 @@ def _fit_pile(head: str, pile: list[int], tail: str, width: int) -> str:
         line = head + cards + tail
         if len(line) <= width:
             return line
-    return (head + tail)[:width]
+    return (head + _plural(len(names), "card") + tail)[:width]
 
 
 def render_seats(view: dict, you: Any, names: Names | None = None, width: int = 100) -> list[str]:

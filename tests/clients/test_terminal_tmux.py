@@ -173,7 +173,7 @@ def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) ->
                     seen.setdefault("pile", "yes")
                 if "[chat] Tester (seat 3): hello from the terminal" in text:
                     seen.setdefault("chat", "yes")
-                if re.search(r"Seat 3 proposes deal #\d+ to seat 0", text):
+                if re.search(r"Seat 3 \(you\) proposes deal #\d+ to seat 0", text):
                     seen.setdefault("deal", "yes")
                 if "GAME OVER" in text and "Final result" in text:
                     seen["final"] = text
