@@ -40,6 +40,8 @@ class Story:
         self.fight: dict[str, Any] | None = None
         self.deal_promises: dict[int, list[dict[str, Any]]] = {}
         self.promises: dict[int, dict[str, Any]] = {}
+        self._run: list[Any] = []  # seats of the pass run the last batch ended with
+        self.replaces_last = False  # the first line of the last `tell(merge=True)` retells the line before it
 
     # -- memory -----------------------------------------------------------------------
 
@@ -84,11 +86,19 @@ class Story:
 
     # -- telling ----------------------------------------------------------------------------
 
-    def tell(self, events: Iterable[dict[str, Any]], view: dict[str, Any] | None = None) -> list[str]:
+    def tell(self, events: Iterable[dict[str, Any]], view: dict[str, Any] | None = None, *,
+             merge: bool = False) -> list[str]:
         """Lines for one batch of events (a frame's worth); `view` is the
-        viewer's view after them, if it has one."""
+        viewer's view after them, if it has one. With `merge`, a run of
+        passes that goes on from the last batch is told again as one line
+        and `replaces_last` says so (a screen replaces that line; a printed
+        story cannot, and leaves `merge` off)."""
         lines: list[str] = []
-        passes: list[Any] = []
+        events = list(events)
+        continues = (merge and bool(self._run) and bool(events) and events[0].get("type") == "PrivilegePassed"
+                     and not events[0].get("voided_claim"))
+        passes: list[Any] = list(self._run) if continues else []
+        self.replaces_last = continues
 
         def flush() -> None:
             if len(passes) == 1:
@@ -107,6 +117,7 @@ class Story:
             self._note(e)
             if text:
                 lines.append(text)
+        self._run = list(passes) if merge else []  # the batch ended with these passes
         flush()
         self._see(view)
         return lines

@@ -437,9 +437,11 @@ class PlayApp:
                         st.result = st.info["result"]
                 for e in update.events:
                     self._note_event(st, e)
-                for line in st.story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
-                                          update.view if update.kind != "history" else None):
-                    st.feed.append(line)
+                lines = st.story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
+                                      update.view if update.kind != "history" else None, merge=True)
+                if st.story.replaces_last and st.feed:
+                    st.feed.pop()  # "Seats 1 and 2 do not claim privilege." instead of one line each
+                st.feed.extend(lines)
                 if update.kind != "history":
                     st.prompt = update.prompt
                     st.prompt_at = time.monotonic()

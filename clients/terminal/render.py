@@ -261,9 +261,9 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. You may answer early: your answer stays "
                          "sealed (shown to nobody) and can be changed until your turn.")
         if len(choices) == 1 and choices[0].get("type") == "Pass" and topic in _ONLY_PASS_AUTO:
-            lines.append(f"    Your card allows only a pass here (R10.2e). The table waits for you all the same: an instant "
-                         f"answer would tell everyone your card (R10.2d). /auto {_ONLY_PASS_AUTO[topic]} passes "
-                         "every such round at once, whatever your card.")
+            lines.append(f"    Your card allows only a pass here (R10.2e). The table waits for you all the same: "
+                         f"an instant answer would tell everyone your card (R10.2d). "
+                         f"/auto {_ONLY_PASS_AUTO[topic]} passes every such round at once, whatever your card.")
         sealed = prompt.get("sealed")
         if sealed:
             lines.append(f"    Your sealed answer: {choice_label(sealed, topic, names, view, you)}. "

@@ -44,6 +44,13 @@ def test_season_scores_and_runs_of_passes() -> None:
                       + [{"type": "PrivilegePassed", "seat": 5, "voided_claim": True}])
     assert told[0] == "Seats 1, 2 and 4 do not claim privilege."
     assert told[1].startswith("Seat 5 does not claim privilege. (Its equal-rank claim")
+    # A screen merges a run that goes on over several frames; a printed story cannot.
+    screen = Story(None)
+    assert screen.tell([{"type": "PrivilegePassed", "seat": 1}], merge=True) == ["Seat 1 does not claim privilege."]
+    assert screen.tell([{"type": "PrivilegePassed", "seat": 2}], merge=True) == ["Seats 1 and 2 do not claim privilege."]
+    assert screen.replaces_last
+    assert screen.tell([{"type": "Passed", "seat": 3}, {"type": "PrivilegePassed", "seat": 4}], merge=True) == [
+        "Seat 3 passes.", "Seat 4 does not claim privilege."] and not screen.replaces_last
 
 
 def test_r8_6_a_settled_promise_says_what_it_promised() -> None:
