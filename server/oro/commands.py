@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..gamekit.decisions import TABLE as TABLE  # the seat id of the table's own commands (timeouts)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GiveUp:
@@ -143,5 +145,3 @@ Command = (
 SEAT_COMMANDS = (GiveUp, Build, Replace, Discard, Draw, EndTurn, Pass, Remove, UseKu, Take, UsePele,
                  GiveBack, UseLono)
 
-# The seat id the table itself uses when it applies a command (timeouts).
-TABLE = -1

@@ -1,10 +1,10 @@
 """Decisions as data (O8): what Oro's engine waits for, from whom, and what
 silence means.
 
-The shape is Oriente's (the table actor arms one deadline per (decision id,
-pivot) and reads `kind` and `timer` as plain strings), so `DecisionKind`
-and `Timer` are imported from there rather than repeated; the topics, rules
-and silence meanings are Oro's.
+The shape is every game's (the table actor arms one deadline per (decision
+id, pivot) and reads `kind` and `timer` as plain strings), so `DecisionKind`
+and `Timer` come from `..gamekit`; the topics, rules and silence meanings
+are Oro's.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
-from ..rules.decisions import DecisionKind, Timer
+from ..gamekit.decisions import DecisionKind, Timer
 
 __all__ = ["RULE", "SILENCE", "Decision", "DecisionKind", "Timer", "Topic"]
 

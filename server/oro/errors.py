@@ -1,12 +1,12 @@
-"""Rejections and refused configurations, shared with Oriente's engine.
+"""Rejections and refused configurations: every game's (`..gamekit.errors`).
 
 The classes are game-agnostic (a stable namespaced code and a sentence), so
-Oro raises the very same ones: a table server catches one `Rejected`
-whatever game it hosts.
+Oro raises the very same ones as every other game: a table server catches
+one `Rejected` whatever game it hosts.
 """
 
 from __future__ import annotations
 
-from ..rules.errors import ConfigError, Rejected
+from ..gamekit.errors import ConfigError, Rejected
 
 __all__ = ["ConfigError", "Rejected"]

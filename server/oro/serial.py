@@ -2,8 +2,8 @@
 
 `command_from_plain` is the only way untrusted data becomes an Oro command;
 it refuses anything malformed with `command/invalid` or `command/unknown`
-and a sentence saying which field is wrong. `plain` (shared with Oriente's
-engine) turns commands, events and results into plain data, with the
+and a sentence saying which field is wrong. `plain` (every game's, from
+`..gamekit`) turns commands, events and results into plain data, with the
 class name under "type".
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.views import plain
+from ..gamekit.plain import plain
 from . import commands as C
 from .errors import Rejected
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..rules.views import plain
+from ..gamekit.plain import plain
 from . import knowledge as K
 from .board import GODS
 from .decisions import DecisionKind

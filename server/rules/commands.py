@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..gamekit.decisions import TABLE as TABLE  # the seat id of the table's own commands (timeouts)
+
 
 class ActionKind(str, Enum):
     """The actions of R5/R6/R7, named as in docs/rules.md."""
@@ -201,5 +203,3 @@ DEAL_COMMANDS = (ProposeDeal, AcceptDeal, DeclineDeal, WithdrawDeal, SettlePromi
 DECISION_COMMAND_TYPES = frozenset(cls.__name__ for cls in DECISION_COMMANDS)
 DEAL_COMMAND_TYPES = frozenset(cls.__name__ for cls in DEAL_COMMANDS)
 
-# The seat id the table itself uses when it applies a command (timeouts).
-TABLE = -1

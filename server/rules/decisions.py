@@ -3,7 +3,10 @@ what silence means.
 
 The engine says *what* is open; the table actor says *when* it closes. A
 deadline belongs to the pair (decision id, pivot): a round keeps its id while
-its pivot moves on, and each new pivot gets a fresh deadline (R10.2).
+its pivot moves on, and each new pivot gets a fresh deadline (R10.2). The
+kinds of decision (a prompt R10.1, a round R10.2, a negotiation window
+R10.2b) and the timer names are the table's, shared by every game
+(`..gamekit.decisions`).
 """
 
 from __future__ import annotations
@@ -11,11 +14,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from ..gamekit.decisions import DecisionKind, Timer
 
-class DecisionKind(str, Enum):
-    PROMPT = "prompt"  # one seat decides (R10.1)
-    ROUND = "round"  # several seats, asked in order, one pivot at a time (R10.2)
-    WINDOW = "window"  # timed negotiation before a support round (R10.2b)
+__all__ = ["RULE", "SILENCE", "Decision", "DecisionKind", "Timer", "Topic"]
 
 
 class Topic(str, Enum):
@@ -29,13 +30,6 @@ class Topic(str, Enum):
     TRADE = "trade"  # R5.6
     TRANSFORMATION = "transformation"  # R5.3
     REINFORCEMENT = "reinforcement"  # R6.7
-
-
-class Timer(str, Enum):
-    """Which of the table's timer settings applies (R10.3)."""
-
-    PROMPT = "prompt"
-    WINDOW = "window"
 
 
 SILENCE = {

@@ -2,20 +2,12 @@
 
 Codes are namespaced (`decision/closed`, `deal/card_not_owned`) and never
 change meaning once published: bots switch on them. A rejected command
-never changes the game state; the engine validates before it mutates.
+never changes the game state; the engine validates before it mutates. The
+classes are every game's (`..gamekit.errors`).
 """
 
 from __future__ import annotations
 
+from ..gamekit.errors import ConfigError, Rejected
 
-class Rejected(Exception):
-    """An illegal command, with whose fault it is spelled out in `code`."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class ConfigError(ValueError):
-    """A table configuration the rules refuse (R2.8)."""
+__all__ = ["ConfigError", "Rejected"]

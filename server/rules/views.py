@@ -14,10 +14,9 @@ A face-down card is shown as None: never an id a viewer could follow.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
-from enum import Enum
 from typing import Any
 
+from ..gamekit.plain import plain
 from . import deals
 from .decisions import DecisionKind, Topic
 from .engine import legal, pending
@@ -27,35 +26,6 @@ from .state import GameState
 SPECTATOR = "spectator"
 EVERYONE = "all"
 Viewer = int | str
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_SCALARS = (int, str, type(None), bool, float)
-
-
-def plain(value: Any) -> Any:
-    """Dataclasses, enums and tuples as plain data; the type tag is the
-    class name, so every implementation can dispatch on it. On the server's
-    hot path (every event, every prompt), so field names are cached per class."""
-    cls = type(value)
-    if cls in _SCALARS:
-        return value
-    names = _FIELD_NAMES.get(cls)
-    if names is None and is_dataclass(value) and not isinstance(value, type):
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(value))
-    if names is not None:
-        out = {"type": cls.__name__}
-        for name in names:
-            v = getattr(value, name)
-            out[name] = v if type(v) in _SCALARS else plain(v)
-        return out
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, (tuple, list)):
-        return [v if type(v) in _SCALARS else plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(plain(v) for v in value)
-    return value
 
 
 def _sees_all(viewer: Viewer) -> bool:

@@ -1,16 +1,17 @@
 """Seeded randomness owned by the game state (S7.7).
 
 One PCG32 stream per kind of random event, each derived from the table seed
-with SplitMix64: the project's generator, imported, not copied. Separate
-streams keep two tables with the same seed alike as far as their play
-allows: a seat that times out does not change anyone's draws.
+with SplitMix64: the project's generator (`..gamekit.rng`), imported, not
+copied. Separate streams keep two tables with the same seed alike as far as
+their play allows: a seat that times out does not change anyone's draws.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ._shared import MASK64, Pcg32, splitmix64
+from ..gamekit import rng as _rng
+from ._shared import Pcg32
 
 # The kinds of random event. The order fixes each stream's seed derivation:
 # append only, never reorder.
@@ -19,9 +20,4 @@ STREAMS: Final = ("start", "supply", "silence")
 
 def derive_streams(seed: int) -> dict[str, Pcg32]:
     """One independent generator per kind of random event (S7.7)."""
-    x = seed & MASK64
-    streams: dict[str, Pcg32] = {}
-    for index, name in enumerate(STREAMS):
-        x, s = splitmix64(x)
-        streams[name] = Pcg32.seeded(s, index + 1)
-    return streams
+    return _rng.derive_streams(seed, STREAMS)
