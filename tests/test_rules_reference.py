@@ -2,7 +2,8 @@
 test cites: each rule id cited anywhere in the project resolves in it, and
 a test named after a rule quotes its id. Other games get their own file and
 id prefix (docs/rules-oro.md with O1.1 ..., docs/rules-samurai.md with
-S1.1 ...); their ids are checked the same way once cited."""
+S1.1 ...), and the table's own rules, the same for every game, are
+docs/table.md (T1.1 ...); their ids are checked the same way once cited."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # Rule id prefix -> the game's rules reference.
-REFERENCES = {"R": DOCS / "rules.md", "O": DOCS / "rules-oro.md", "S": DOCS / "rules-samurai.md"}
+REFERENCES = {"R": DOCS / "rules.md", "O": DOCS / "rules-oro.md", "S": DOCS / "rules-samurai.md",
+              "T": DOCS / "table.md"}
 SOURCES = ("server", "protocol", "clients", "cli", "tests", "docs", "bench")
 SUFFIXES = (".py", ".md", ".js")
 # R6.7, R10.2a, R4.3c (an item of R4.3), R10 (a section). The lookarounds
 # keep ids out of words, version numbers and file names.
-CITED = re.compile(r"(?<![\w.])([ROS])(\d+)(?:\.(\d+)([a-z])?)?(?![\w]|\.\d)")
+CITED = re.compile(r"(?<![\w.])([ROST])(\d+)(?:\.(\d+)([a-z])?)?(?![\w]|\.\d)")
 
 
 def defined(text: str, prefix: str) -> set[str]:
@@ -51,7 +53,7 @@ def citations() -> dict[str, list[str]]:
             for m in CITED.finditer(line):
                 prefix, major, minor, item = m.groups()
                 if prefix != "R" and minor is None:
-                    continue  # "S3" or "O2" alone is too often something else
+                    continue  # "S3", "O2" or "T1" alone is too often something else
                 rule = f"{prefix}{major}" + (f".{minor}{item or ''}" if minor else "")
                 where.setdefault(rule, []).append(f"{path.relative_to(ROOT)}:{n}")
     return where
@@ -116,3 +118,15 @@ def test_nothing_points_at_the_old_rules_file(text: str) -> None:
     """The rules used to live outside the repository, as RULES.md."""
     stale = [str(p.relative_to(ROOT)) for p in files() if text in p.read_text(encoding="utf-8")]
     assert not stale, stale
+
+
+def test_the_table_rules_define_what_every_game_cites() -> None:
+    """docs/table.md holds the table's rules for every game, and the games'
+    references point at them: Oriente's R10.3 and Oro's O8.9 name when their
+    banks refill (T1.4) and what their seat proxy does (T3.5)."""
+    ids = defined(REFERENCES["T"].read_text(encoding="utf-8"), "T")
+    assert {"T1.2", "T1.3", "T1.4", "T1.6", "T2.1", "T2.2", "T3.1", "T3.5", "T4.1"} <= ids
+    for prefix, rule in (("R", "R10.3"), ("O", "O8.9")):
+        text = REFERENCES[prefix].read_text(encoding="utf-8")
+        body = text[text.index(f"**{rule}"):].split("\n- **", 1)[0]
+        assert "T1.4" in body and "T3.5" in body and "table.md" in body, rule
