@@ -9,7 +9,8 @@ from types import MappingProxyType
 
 from ..game_port import GamePort
 from .oriente import OrientePort
+from .oro import OroPort
 
-PORTS: Mapping[str, GamePort] = MappingProxyType({port.name: port for port in (OrientePort(),)})
+PORTS: Mapping[str, GamePort] = MappingProxyType({port.name: port for port in (OrientePort(), OroPort())})
 
 __all__ = ["PORTS"]

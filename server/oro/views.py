@@ -19,6 +19,7 @@ from typing import Any
 from ..gamekit.plain import plain
 from . import knowledge as K
 from .board import GODS
+from .commands import GiveUp
 from .decisions import DecisionKind
 from .engine import may_pass, pending
 from .legality import legal
@@ -109,14 +110,16 @@ def decision_view(state: OroState, viewer: Viewer) -> dict | None:
     }
     seat = _seat(viewer)
     if d.kind is DecisionKind.ROUND:
-        # O8.2: who is final is public; a choice only to its own seat.
+        # O8.2: who is final is public; a choice only to its own seat, as
+        # the command that handed it in (the protocol's `sealed`).
         out["final"] = state.asked[: state.pos]
         if seat is not None:
             mine = state.given.get(seat, state.sealed.get(seat))
             if mine is not None:
-                out["sealed"] = mine
+                out["sealed"] = plain(GiveUp(decision=d.id, island=mine))
         elif viewer == EVERYONE:
-            out["sealed"] = {str(s): c for s, c in {**state.sealed, **state.given}.items()}
+            out["sealed"] = {str(s): plain(GiveUp(decision=d.id, island=c))
+                             for s, c in {**state.sealed, **state.given}.items()}
     elif state.phase is Phase.REMOVE:
         out["island"] = state.queue[0]
         out["options"] = list(state.remove_options)

@@ -145,7 +145,7 @@ class Table:
                 assert v["my_hidden"] == sorted(model.hidden[viewer])
                 d = v["decision"]
                 if d is not None and d["kind"] == "round" and "sealed" in d:
-                    assert d["sealed"] in model.hand(viewer)
+                    assert d["sealed"]["type"] == "GiveUp" and d["sealed"]["island"] in model.hand(viewer)
             else:
                 assert "my_hidden" not in v and (v["decision"] is None or "sealed" not in v["decision"])
         json.dumps(view(state, 0))

@@ -36,9 +36,11 @@ def events_of(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class Harness:
-    def __init__(self, table: Table, clients: list[Outbox], store: MemoryStore, *, owns_store: bool) -> None:
+    def __init__(self, table: Table, clients: list[Outbox], store: MemoryStore, *, owns_store: bool,
+                 prefer: tuple[str, ...] = ("Pass",)) -> None:
         self.table, self.clients, self.store = table, clients, store
         self.owns_store = owns_store
+        self.prefer = prefer
         self.n = 0
         # The port the test asks about the game; the table's own, unless the
         # test must not touch that one (a port that counts its calls).
@@ -77,9 +79,10 @@ class Harness:
         await wait_all_tasks_blocked()
 
     async def answer(self, seat: int) -> None:
-        """Pass where passing answers the decision; else its first answer."""
+        """The first answer of a type in `prefer` (Pass, by default) where
+        one is legal; else the decision's first answer."""
         options = self.answers(seat)
-        await self.act(seat, next((c for c in options if c["type"] == "Pass"), options[0]))
+        await self.act(seat, next((c for kind in self.prefer for c in options if c["type"] == kind), options[0]))
 
     def drain_all(self) -> list[list[dict[str, Any]]]:
         return [drain(c) for c in self.clients]
@@ -93,7 +96,8 @@ class Harness:
 
 async def open_table(nursery: trio.Nursery, port: GamePort, *, seats: int, timers: TimerSettings = HUMANS,
                      seed: int = 3, store: MemoryStore | None = None, capacity: int = 1000,
-                     proxy_after: int | None = None, options: dict[str, Any] | None = None) -> Harness:
+                     proxy_after: int | None = None, options: dict[str, Any] | None = None,
+                     prefer: tuple[str, ...] = ("Pass",)) -> Harness:
     """A table of `port`'s game with every seat taken: the game has started."""
     owns_store = store is None
     if store is None:
@@ -112,6 +116,6 @@ async def open_table(nursery: trio.Nursery, port: GamePort, *, seats: int, timer
         await table.send(outbox, M.Join(id=f"j{i}", table="t1", name=f"p{i}"))
         clients.append(outbox)
     await wait_all_tasks_blocked()
-    h = Harness(table, clients, store, owns_store=owns_store)
+    h = Harness(table, clients, store, owns_store=owns_store, prefer=prefer)
     h.drain_all()
     return h

@@ -1,7 +1,7 @@
-"""The table actor is game-agnostic: every test here runs over Oriente and
-over high card, the toy game of tests/toy_game (2-3 seats, a hidden card
-per seat, a simultaneous sealed bid, silence folds, seeded deals, one
-option), which the actor serves through its port alone.
+"""The table actor is game-agnostic: every test here runs over Oriente, over
+Oro, and over high card, the toy game of tests/toy_game (2-3 seats, a
+hidden card per seat, a simultaneous sealed bid, silence folds, seeded
+deals, one option), which the actor serves through its port alone.
 
 What the actor owns for every game (PROTOCOL.md 5 and 11): deadlines of
 prompt time plus the time bank, silence applied as the table's own command,
@@ -26,6 +26,7 @@ from oriente.protocol.codec import decode_any
 from oriente.server.clock import TimerSettings
 from oriente.server.game_port import TABLE_SEAT, GamePort
 from oriente.server.games.oriente import OrientePort
+from oriente.server.games.oro import OroPort
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
 from oriente.server.table import Table
@@ -43,9 +44,13 @@ class Game:
     options: dict[str, Any]
     to_early: Callable[[Harness], Awaitable[tuple[int, dict[str, Any]]]]
     stale: Callable[[Harness], tuple[dict[str, Any], str]]
+    # What `Harness.answer` sends first when it is legal: a command that
+    # ends the seat's decision, so the decision moves on to the next seat.
+    prefer: tuple[str, ...] = ("Pass",)
 
     async def open(self, nursery: trio.Nursery, **kw: Any) -> Harness:
-        return await open_table(nursery, self.port, seats=self.seats, options=self.options, **kw)
+        return await open_table(nursery, self.port, seats=self.seats, options=self.options, prefer=self.prefer,
+                                **kw)
 
 
 async def _oriente_window(h: Harness) -> tuple[int, dict[str, Any]]:
@@ -62,6 +67,12 @@ async def _oriente_window(h: Harness) -> tuple[int, dict[str, Any]]:
     return early, next(c for c in h.legal(early) if c["type"] == "Support")
 
 
+async def _oro_give_up_ahead(h: Harness) -> tuple[int, dict[str, Any]]:
+    """O8.2: the last seat of the setup round gives up its card early."""
+    early = h.prompt("spectator")["asked"][-1]
+    return early, h.answers(early)[0]
+
+
 async def _toy_bid_ahead(h: Harness) -> tuple[int, dict[str, Any]]:
     """H3: the last seat bids before its turn."""
     early = h.table.settings.seats - 1
@@ -71,6 +82,8 @@ async def _toy_bid_ahead(h: Harness) -> tuple[int, dict[str, Any]]:
 GAMES = {
     "oriente": Game(OrientePort(), 4, {}, _oriente_window,
                     lambda h: ({"type": "Pass", "decision": 999}, "decision/unknown")),
+    "oro": Game(OroPort(), 3, {"gods": True}, _oro_give_up_ahead,
+                lambda h: ({"type": "EndTurn", "decision": 999}, "decision/unknown"), prefer=("Draw", "EndTurn")),
     "highcard": Game(ToyPort(), 3, {"rounds": 9}, _toy_bid_ahead,
                      lambda h: ({"type": "Bid", "decision": 999, "raise": True}, "decision/unknown")),
 }
