@@ -179,11 +179,16 @@ CLIENT_TYPES = tuple(
 
 # -- server messages ------------------------------------------------------------
 
-def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None) -> dict[str, Any]:
+def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None,
+            games: list[str] | None = None) -> dict[str, Any]:
     """`bots`: per game, the kinds of server bots `add_bots` offers (absent:
-    the server runs none)."""
+    the server runs none). `games`: the games `create_table` accepts, so a
+    client offers only those (absent from servers that predate it: the
+    default game alone)."""
     frame: dict[str, Any] = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
              "server": server, "limits": limits}
+    if games:
+        frame["games"] = games
     if bots:
         frame["bots"] = bots
     return frame

@@ -106,7 +106,8 @@ class Transport:
         conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
-        outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds())))
+        outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
+                                     sorted(self.lobby.ports))))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
