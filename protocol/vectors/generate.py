@@ -54,6 +54,7 @@ import trio.testing
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
+from oriente.server import oro
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
@@ -138,8 +139,9 @@ class Book:
                    "decoded": decoded, "note": note})
         return decoded
 
-    def client(self, name: str, message: Any, note: str) -> bytes:
-        """A valid client frame: the bytes codec.encode gives for `message`."""
+    def client(self, name: str, message: Any, note: str, game: str = M.DEFAULT_GAME) -> bytes:
+        """A valid client frame: the bytes codec.encode gives for `message`.
+        An act of another game than the default says which (`game`)."""
         frame = encode(message)
         struct = decode_client(frame)  # raises if the catalogue refuses it
         vector: dict[str, Any] = {
@@ -148,7 +150,9 @@ class Book:
             "normalized": msgspec.to_builtins(struct), "canonical": encode(struct) == frame,
         }
         if isinstance(struct, M.Act):
-            _describe_cmd(vector, struct.cmd)
+            if game != M.DEFAULT_GAME:
+                vector["game"] = game
+            _describe_cmd(vector, struct.cmd, game)
         self._add(vector)
         return frame
 
@@ -197,12 +201,13 @@ class Book:
         self._add(vector)
 
 
-def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any]) -> None:
-    """How the rules read an act's cmd map, before any game state matters."""
-    state, _ = new_game(GameConfig(seats=4, seed=0))
+def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any], game: str) -> None:
+    """How the rules of `game` read an act's cmd map, before any game state matters."""
+    parse = oro.command_from_plain if game == "oro" else command_from_plain
     try:
-        parsed = command_from_plain(cmd)
+        parsed = parse(cmd)
         if type(parsed).__name__ == "Timeout":
+            state, _ = new_game(GameConfig(seats=4, seed=0))
             OrientePort().apply(state, 0, cmd)  # refused: only the table's clock sends timeouts
     except RulesRejection as exc:
         vector["cmd_error_code"] = exc.code
@@ -224,8 +229,9 @@ class Peer:
         self.read = 0
         self.last_seq = 0
 
-    async def send(self, message: Any, vector: str | None = None, note: str = "") -> list[bytes]:
-        frame = self.session.book.client(vector, message, note) if vector else encode(message)
+    async def send(self, message: Any, vector: str | None = None, note: str = "",
+                   game: str = M.DEFAULT_GAME) -> list[bytes]:
+        frame = self.session.book.client(vector, message, note, game) if vector else encode(message)
         self.socket.push(frame)
         return await self.receive()
 
@@ -300,6 +306,7 @@ async def _play(book: Book, clock: trio.testing.MockClock) -> None:
         await _table_session(book, s)
         await _finished_table(book, s)
         await _refusals(book, s)
+        await _oro_table(book, s)
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:
         await _limits(book, clock, nursery)
@@ -657,6 +664,57 @@ async def _refusals(book: Book, s: Session) -> None:
                             "still read (as options of the default game, oriente).")
     book.server("server/ok/create_table_first_revision", expect(frames, "ok")[0],
                 "The table has the configured deal and the cap on open proposals of the message above.")
+
+
+async def _oro_table(book: Book, s: Session) -> None:
+    """A table of Oro (PROTOCOL.md 18): two seats, the gods variant, the
+    setup round, one turn that builds and draws, a refused build."""
+    pia, _ = await s.connect("pia")
+    frames = await pia.send({"t": "create_table", "id": 1, "seats": 2, "name": "islands", "seed": 11,
+                             "timers": TIMERS, "game": "oro", "options": {"gods": True}},
+                            "client/create_table/oro", "A two-seat table of Oro with the gods variant (O7).")
+    table = book.server("server/ok/create_table_oro", expect(frames, "ok")[0],
+                        "Its public options say the variant and the board, nothing of the seed.")["table"]
+    rex, _ = await s.connect("rex")
+    token = decode_any(expect(await pia.send({"t": "join", "id": 2, "table": table, "name": "pia"}),
+                              "ok", "snapshot")[0])["token"]
+    expect(await rex.send({"t": "join", "id": 1, "table": table, "name": "rex", "views": True}),
+           "ok", "snapshot", "events")
+    await pia.receive()
+    eve, _ = await s.connect("eve")
+    frames = await eve.send({"t": "resume", "id": 1, "table": table, "token": token, "views": True})
+    book.server("server/snapshot/oro_seat", expect(frames, "ok", "snapshot")[1],
+                "Seat 0's view of the setup round (O8.2): its hand with who knows each card, the others' "
+                "hand sizes, the board, the god stones; the prompt lists the cards it may give up.")
+    spy, _ = await s.connect("spy")
+    expect(await spy.send({"t": "spectate", "id": 1, "table": table}), "ok", "snapshot")
+    peers = {0: pia, 1: rex}
+    state = s.lobby.get(table).state  # the generator's own shortcut to pick legal moves; clients read `legal`
+    while (d := oro.pending(state)[0]).topic.value == "give_up":
+        seat = d.pivot
+        cmd = oro.plain(oro.legal(state, seat)[0])
+        await peers[seat].send({"t": "act", "id": 10 + seat, "table": table, "cmd": cmd},
+                               f"client/act/oro_give_up_{seat}", "A card given up to the display (O2.2).", "oro")
+    seat = oro.pending(state)[0].pivot
+    build = next(oro.plain(c) for c in oro.legal(state, seat) if type(c).__name__ == "Build" and not c.kanaloa)
+    await peers[seat].send({"t": "act", "id": 20, "table": table, "cmd": build}, "client/act/oro_build",
+                           "A bridge for a card of one of the connection's islands (O3.2).", "oro")
+    other = peers[1 - seat]
+    await other.receive()
+    await spy.receive()
+    frames = await peers[seat].send({"t": "act", "id": 21, "table": table,
+                                     "cmd": {"type": "Draw", "decision": build["decision"], "island": None}},
+                                    "client/act/oro_draw", "Draw the deck's top card, ending the turn (O3.6).",
+                                    "oro")
+    book.server("server/events/oro_turn", expect(frames, "events", "ok")[0],
+                "The drawer sees its card; the next turn begins with its prompt.")
+    book.server("server/events/oro_turn_spectator", expect(await spy.receive(), "events")[0],
+                "The same draw as a spectator sees it: the card from the deck is null.")
+    await other.receive()
+    wrong = {**build, "decision": oro.pending(state)[0].id}
+    frames = await other.send({"t": "act", "id": 22, "table": table, "cmd": wrong})
+    book.server("server/error/oro_build_occupied", expect(frames, "error")[0],
+                "A bridge on a connection that has one: replace it instead (O3.3).")
 
 
 async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery) -> None:

@@ -1,6 +1,8 @@
 """protocol/PROTOCOL.md against the code: every example is valid, and every
 message type, command, event (with every field) and error code the code can
-send is documented."""
+send is documented. Oro's commands and events are checked against its own
+section (18), where names Oro shares with Oriente (GameStarted, Pass) have
+Oro's fields."""
 
 from __future__ import annotations
 
@@ -15,36 +17,53 @@ import pytest
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import decode_client
+from oriente.server import oro
+from oriente.server.games.oriente import Deal
+from oriente.server.games.oro import Setup
+from oriente.server.oro import events as OE
+from oriente.server.oro.serial import COMMAND_TYPES as ORO_COMMAND_TYPES
 from oriente.server.rules import command_from_plain, events as E
 from oriente.server.rules.serial import COMMAND_TYPES
-from oriente.server.games.oriente import Deal
 from oriente.server.table import TABLE_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "protocol" / "PROTOCOL.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```json\n(.*?)```", DOC, flags=re.S)
+ORO_START = DOC.index("\n## 18 Oro\n")
+ORO_END = DOC.index("\n## ", ORO_START + 1)
+ORO_DOC = DOC[ORO_START:ORO_END]
+MAIN_DOC = DOC[:ORO_START] + DOC[ORO_END:]
+BLOCKS = re.findall(r"```json\n(.*?)```", MAIN_DOC, flags=re.S)
+ORO_BLOCKS = re.findall(r"```json\n(.*?)```", ORO_DOC, flags=re.S)
 SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye")
-GAME_EVENTS = {cls.__name__: cls for cls in vars(E).values()
-               if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == E.__name__}
 
 
-def _rows() -> dict[str, str]:
+def _events(module: Any) -> dict[str, type]:
+    return {cls.__name__: cls for cls in vars(module).values()
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__}
+
+
+GAME_EVENTS = _events(E)
+ORO_EVENTS = _events(OE)
+
+
+def _rows(doc: str) -> dict[str, str]:
     """Table rows by their first cell, e.g. '`Announced`' -> the row."""
     rows: dict[str, str] = {}
-    for line in DOC.splitlines():
+    for line in doc.splitlines():
         if line.startswith("| `"):
             first = line.split("|")[1].strip()
             rows.setdefault(first, line)
     return rows
 
 
-ROWS = _rows()
+ROWS = _rows(MAIN_DOC)
+ORO_ROWS = _rows(ORO_DOC)
 
 
 # Rules packages the table does not serve yet: their codes reach no client
 # until their game has a port, and PROTOCOL.md documents them with it.
 # Remove a package from here in the change that serves it.
-NOT_SERVED = ("oro", "samurai")
+NOT_SERVED = ("samurai",)
 
 
 def _code_literals() -> set[str]:
@@ -89,6 +108,8 @@ def test_every_client_field_is_documented(cls: Any) -> None:
             assert f"`{name}`" in row, f"{cls.__struct_config__.tag}: field {name} is not documented"
     for name in M.Timers.__struct_fields__ + Deal.__struct_fields__:
         assert f"`{name}`" in DOC, name
+    for name in Setup.__struct_fields__:
+        assert f'"{name}"' in ORO_DOC, name
 
 
 def test_every_server_message_is_documented() -> None:
@@ -117,3 +138,45 @@ def test_every_table_event_is_documented() -> None:
 def test_every_error_code_is_documented() -> None:
     missing = sorted(code for code in _code_literals() if f"`{code}`" not in DOC)
     assert not missing, f"codes missing from PROTOCOL.md: {missing}"
+
+
+# -- Oro (section 18) -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("block", ORO_BLOCKS, ids=[f"oro_example{i}" for i in range(len(ORO_BLOCKS))])
+def test_oro_examples_are_valid(block: str) -> None:
+    value: Any = json.loads(block)
+    if "t" in value:
+        decode_client(msgpack.packb(value))
+    elif value.get("type") in ORO_COMMAND_TYPES:
+        oro.command_from_plain(value)
+    elif value.get("type") in ORO_EVENTS:
+        fields = [f.name for f in dataclasses.fields(ORO_EVENTS[value["type"]])]
+        assert list(value) == ["type", *fields, "seq"]
+    else:  # the public options of a table
+        assert set(value) == {"gods", "board", "custom_board", "custom_tiles", "configured_setup"}
+
+
+def test_every_oro_command_is_documented_with_its_fields() -> None:
+    for name, cls in ORO_COMMAND_TYPES.items():
+        row = ORO_ROWS.get(f"`{name}`")
+        assert row is not None, name
+        for f in dataclasses.fields(cls):
+            assert f"`{f.name}`" in row, f"{name}: field {f.name} is not documented"
+
+
+@pytest.mark.parametrize("name", sorted(ORO_EVENTS))
+def test_every_oro_event_is_documented_with_its_fields(name: str) -> None:
+    row = ORO_ROWS.get(f"`{name}`")
+    assert row is not None, f"Oro's event {name} is missing from PROTOCOL.md 18"
+    for f in dataclasses.fields(ORO_EVENTS[name]):
+        assert f"`{f.name}`" in row, f"event {name}: field {f.name} is not documented"
+
+
+def test_every_oro_view_field_and_prompt_topic_is_documented() -> None:
+    from oriente.server.games.oro import OroPort
+    port = OroPort()
+    state, _ = port.start(port.configure(2, 1, {"gods": True}, {}).config)
+    fields = set(port.view(state, 0)) | set(port.view(state, "spectator"))
+    missing = [f for f in fields if f"`{f}`" not in ORO_DOC]
+    assert not missing, missing
+    assert all(f"`{t.value}`" in ORO_DOC for t in oro.Topic)

@@ -14,6 +14,7 @@ import msgspec
 import pytest
 
 from oriente.protocol import messages as M
+from oriente.server import oro
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
 from oriente.server.game_port import RulesRejection
 from oriente.server.games.oriente import OrientePort
@@ -113,6 +114,11 @@ def test_invalid_client_frames_are_refused(v: dict[str, Any]) -> None:
 @pytest.mark.parametrize("v", ACTS, ids=_names(ACTS))
 def test_act_commands(v: dict[str, Any]) -> None:
     cmd = v["decoded"]["cmd"]
+    if v.get("game") == "oro":  # an act at an Oro table (PROTOCOL.md 18)
+        parsed = oro.command_from_plain(cmd)
+        assert type(parsed).__name__ == cmd["type"] and (oro.plain(parsed) == cmd) is v["cmd_canonical"]
+        return
+    assert "game" not in v
     if "cmd_error_code" in v:
         state, _ = new_game(GameConfig(seats=4, seed=0))
         with pytest.raises(RulesRejection) as caught:
@@ -138,8 +144,10 @@ def test_coverage() -> None:
     valid_types = {v["decoded"]["t"] for v in VALID if v["decoded"] is not None}
     assert valid_types == set(M.CLIENT_TYPES)
     assert {v["decoded"]["t"] for v in SERVER} == set(SERVER_TYPES)
-    commands = {v["decoded"]["cmd"].get("type") for v in ACTS}
+    commands = {v["decoded"]["cmd"].get("type") for v in ACTS if "game" not in v}
     assert set(COMMAND_TYPES) <= commands
+    oro_commands = {v["decoded"]["cmd"]["type"] for v in ACTS if v.get("game") == "oro"}
+    assert {"GiveUp", "Build", "Draw"} <= oro_commands
     assert len(INVALID) >= 8
     assert set(CODEC_CODES) <= {v["error_code"] for v in INVALID}
     assert any(v["frame"] == "text" for v in INVALID)
