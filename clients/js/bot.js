@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // A random-play bot for an Oriente table server, written from protocol/PROTOCOL.md (oriente.v1).
+// It plays any game the server serves (oriente, oro, ...) by picking among the prompt's `legal`
+// commands, one command at a time: a decision may take several (an Oro turn, PROTOCOL.md 18).
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -54,9 +56,11 @@ export function request(server, msg, timeoutMs = 10000) {
   });
 }
 
-/** Create a public zero-wait bot table; resolves with its id. */
-export async function createTable(server, { seats = 4, seed = null, name = 'js bots' } = {}) {
-  const ok = await request(server, { t: 'create_table', seats, name, public: true, seed, timers: BOT_TIMERS });
+/** Create a public zero-wait bot table of `game`; resolves with its id. */
+export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = 'oriente',
+                                            options = {} } = {}) {
+  const ok = await request(server, { t: 'create_table', seats, name, public: true, seed, timers: BOT_TIMERS,
+                                     game, options });
   return ok.table;
 }
 
@@ -67,8 +71,8 @@ export async function createTable(server, { seats = 4, seed = null, name = 'js b
  */
 export class Bot {
   constructor({ server, table = null, create = null, name = 'jsbot', seed = null, rng = null,
-                tableSeed = null, log = () => {}, hooks = {} }) {
-    Object.assign(this, { server, table, create, name, tableSeed, log, hooks });
+                tableSeed = null, game = 'oriente', log = () => {}, hooks = {} }) {
+    Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks });
     this.lobby = !table && !create;
     this.rng = rng ?? makeRng(seed ?? undefined);
     this.prefix = randomBytes(4).toString('hex'); // ids stay unique across reconnects and runs
@@ -76,7 +80,8 @@ export class Bot {
     this.seat = null;
     this.token = null;
     this.lastSeq = null;
-    this.answered = new Set(); // `${prompt id}:${pivot}` already answered
+    this.answered = new Set(); // `${prompt id}:${pivot}:${seq}` already answered
+    this.prompt = null; // the newest prompt, answered once no command of ours is in flight
     this.unacked = new Map(); // act id -> act message without a reply yet
     this.pending = new Map(); // other request id -> message (current connection only)
     this.joinSent = false;
@@ -176,8 +181,12 @@ export class Bot {
     }
   }
 
-  onWelcome() {
+  onWelcome(f) {
     this.failures = 0;
+    const games = f.games ?? ['oriente']; // a server that predates `games` plays oriente alone
+    if (this.create && !this.table && !games.includes(this.game)) {
+      return this.fail(new Error(`this server plays ${games.join(', ')}; not ${this.game}`));
+    }
     this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
     if (!this.token && this.joinSent) {
       this.join(); // the reply to our join was lost with the connection: retry it, same nonce
@@ -190,7 +199,7 @@ export class Bot {
       }
     } else if (this.create && !this.table) {
       this.request('create_table', { seats: this.create, name: `${this.name}'s table`, public: true,
-                                     seed: this.tableSeed, timers: BOT_TIMERS });
+                                     seed: this.tableSeed, timers: BOT_TIMERS, game: this.game });
     } else if (this.table) {
       this.join();
     } else {
@@ -207,7 +216,7 @@ export class Bot {
   onOk(f) {
     if (this.unacked.delete(f.re)) {
       if (f.duplicate) this.stats.duplicates++;
-      return;
+      return this.onPrompt(this.prompt);
     }
     const req = this.pending.get(f.re);
     this.pending.delete(f.re);
@@ -221,7 +230,7 @@ export class Bot {
       this.log(`seated at ${this.table} as seat ${f.seat}`);
     } else if (req?.t === 'list_tables') {
       const free = f.tables.find((t) => t.status === 'open' && t.settings?.timers?.zero_wait
-                                       && t.seats.some((s) => s === null));
+                                       && (t.game ?? 'oriente') === this.game && t.seats.some((s) => s === null));
       if (free) {
         this.table = free.table;
         this.join();
@@ -235,7 +244,7 @@ export class Bot {
   onError(f) {
     if (this.unacked.delete(f.re) && BENIGN_ERRORS.has(f.code)) {
       this.stats.benign++;
-      return;
+      return this.onPrompt(this.prompt);
     }
     const req = this.pending.get(f.re);
     this.pending.delete(f.re);
@@ -295,9 +304,12 @@ export class Bot {
   }
 
   onPrompt(p) {
+    this.prompt = p;
     if (this.hooks.onPrompt?.(p, this) === false) return;
-    if (!p || this.seat === null || p.pivot !== this.seat) return;
-    const key = `${p.id}:${p.pivot}`;
+    // One command in flight at a time: its reply comes after the events it caused, so the
+    // newest prompt then says whether the decision wants more (an Oro turn) or has moved on.
+    if (!p || this.seat === null || p.pivot !== this.seat || this.unacked.size > 0) return;
+    const key = `${p.id}:${p.pivot}:${this.lastSeq}`;
     if (this.answered.has(key)) return;
     const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);
     if (options.length === 0) return;
@@ -310,7 +322,7 @@ export class Bot {
   }
 }
 
-const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS] '
+const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS] [--game GAME] '
             + '[--name NAME] [--seed N] [--games N] [--quiet]';
 
 function intOption(values, key, fallback, min) {
@@ -324,10 +336,11 @@ export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: {
     server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
     name: { type: 'string', default: 'jsbot' }, seed: { type: 'string' }, games: { type: 'string' },
+    game: { type: 'string', default: 'oriente' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   } });
   if (values.help) return console.log(USAGE);
-  const create = intOption(values, 'create', null, 4);
+  const create = intOption(values, 'create', null, 1); // the server says which seat counts the game allows
   const seed = intOption(values, 'seed', null, 0);
   const games = intOption(values, 'games', 1, 1);
   if (!values.server) throw new Error(`--server is required\n${USAGE}`);
@@ -337,7 +350,7 @@ export async function main(argv) {
   const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
   for (let g = 0; g < games; g++) {
     const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,
-                          rng, tableSeed: seed === null ? null : seed + g, log });
+                          rng, tableSeed: seed === null ? null : seed + g, game: values.game, log });
     console.log(JSON.stringify(await bot.play()));
   }
 }

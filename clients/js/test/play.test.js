@@ -203,3 +203,18 @@ test('the command line plays two games in create and lobby modes', async () => {
     for (const r of lines) assert.deepEqual(r[g].ranks, lines[0][g].ranks);
   }
 });
+
+test('three bots play a game of oro, several commands in one turn', async () => {
+  const table = await createTable(server.url, { seats: 3, seed: 7, game: 'oro', options: { gods: true } });
+  const bots = [0, 1, 2].map((i) => new Bot({ server: server.url, table, name: `oro${i}`, seed: 70 + i, game: 'oro' }));
+  const results = await withTimeout(Promise.all(bots.map((b) => b.play())), GAME_TIMEOUT_MS, `oro table ${table}`);
+  for (const r of results) assert.deepEqual(r.ranks, results[0].ranks, 'every bot saw the same result');
+  bots.forEach(assertSequence);
+  const { record } = await request(server.url, { t: 'record', table });
+  assert.equal(record.game, 'oro');
+  const cmds = record.commands.filter(([seat]) => seat >= 0);
+  assert.ok(cmds.some(([seat, c], i) => i > 0 && cmds[i - 1][0] === seat && cmds[i - 1][1].decision === c.decision),
+            'a turn took more than one command (O8.3)');
+  const refused = new Bot({ server: server.url, create: 3, name: 'chess', game: 'chess' });
+  await assert.rejects(refused.play(), /this server plays oriente, oro; not chess/);
+});
