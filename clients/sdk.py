@@ -10,7 +10,9 @@ A working bot is a few lines::
 
 What the SDK does for you: matches replies to requests; keeps, per table,
 the last sequence number, the current prompt and (if asked) the current
-view; yields a `Turn` once per (decision, pivot) when your seat should act;
+view; yields a `Turn` once per (decision, pivot) when your seat should act,
+and again after each of your answers the decision takes without closing
+(an Oro turn takes several commands, PROTOCOL.md 18);
 and when the connection drops it reconnects, resumes every table with its
 token and last sequence number, and re-sends a command that was not yet
 acknowledged, under the same id, which the server applies at most once.
@@ -490,6 +492,11 @@ class Watch:
         return self._sub.prompt
 
     @property
+    def game(self) -> str:
+        """The table's game (from its information; oriente before the first snapshot)."""
+        return str((self._sub.info or {}).get("game", "oriente"))
+
+    @property
     def info(self) -> dict[str, Any] | None:
         return self._sub.info
 
@@ -550,12 +557,22 @@ class Turn:
         return self.prompt["topic"]
 
     async def answer(self, command: dict[str, Any]) -> dict[str, Any] | None:
-        """Send the command; None if the decision had closed meanwhile."""
-        return await self.seat.act(command)
+        """Send the command; None if the decision had closed meanwhile. Once
+        it is applied, `turns()` yields this decision again if it still waits
+        on the seat (with the prompt of after the command)."""
+        reply = await self.seat.act(command)
+        if reply is not None:
+            self.seat._applied[(self.prompt["id"], self.prompt.get("pivot"))] = int(reply.get("seq", 0))
+        return reply
 
 
 class Seat(Watch):
     """Your seat at a table."""
+
+    def __init__(self, client: Client, sub: _Sub) -> None:
+        super().__init__(client, sub)
+        # (decision, pivot) -> the table's seq after this seat's last applied answer to it
+        self._applied: dict[tuple[Any, Any], int] = {}
 
     @property
     def seat(self) -> int:
@@ -615,24 +632,36 @@ class Seat(Watch):
     async def turns(self, *, early: bool = False) -> AsyncIterator[Turn]:
         """Yield once per (decision, pivot) that waits on this seat; with
         `early`, also when the seat may hand in a sealed answer ahead of its
-        turn. Ends when the table finishes."""
+        turn. A decision that an applied answer left open for this seat (a
+        turn of several plays) is yielded again, with the first prompt
+        built after that answer. Ends when the table finishes."""
         answered: set[tuple[Any, Any]] = set()
         async for update in self.updates():
             if self.away and not self.finished:
                 # Someone is consuming the turns, so the seat is attended:
                 # say so, or every prompt of an away seat times out at once.
                 await self.back()
-            if not update.prompt_changed:
-                continue  # the prompt of the last update, already considered
+            # An unchanged prompt was considered with the last update, unless
+            # an applied answer left its decision open: an Oro play may leave
+            # the prompt as it was, and the turn goes on.
+            pending = update.prompt is not None and (update.prompt["id"], update.prompt.get("pivot")) in self._applied
+            if not update.prompt_changed and not pending:
+                continue
             prompt = update.prompt
             if not prompt or not prompt.get("legal"):
                 continue
             mine = prompt.get("pivot") == self.seat
             ahead = early and self.seat in (prompt.get("early") or []) and "sealed" not in prompt
             key = (prompt["id"], prompt.get("pivot"))
-            if (mine or ahead) and key not in answered:
-                answered.add(key)
-                yield Turn(self, prompt, update.view, early=not mine)
+            if not (mine or ahead):
+                continue
+            if key in answered:
+                after = self._applied.get(key)
+                if after is None or not update.events or update.events[-1]["seq"] < after:
+                    continue  # not answered since, or a frame from before the answer
+                del self._applied[key]
+            answered.add(key)
+            yield Turn(self, prompt, update.view, early=not mine)
 
 
 def __getattr__(name: str) -> Any:

@@ -742,3 +742,44 @@ async def test_heuristic_bots_finish_many_games(app, games):
                               lanes=min(10, games // 2))
     assert stats["games"] >= games, stats
     assert stats["answers"] > 50 * stats["games"], stats
+
+
+# -- Oro: a turn of several commands (PROTOCOL.md 18) -----------------------------------
+
+
+@pytest.mark.parametrize("gods", [False, True], ids=["base", "gods"])
+async def test_oro_reference_bots_play_a_game_through_the_sdk(app, gods):
+    """Oro's reference bots (server/policies/oro.py), each from its own
+    seat's view and prompt: turns() yields a turn again after every play
+    that leaves it open (O8.3), every answer is accepted, and the table's
+    log is exactly those answers."""
+    from oriente.server.policies.oro import POLICIES as ORO_POLICIES
+
+    url = url_of(app)
+    table = await new_table(url, 3, game="oro", seed=31, timers=PATIENT, options={"gods": gods})
+    answers: list = []
+    results: list[dict] = []
+
+    async def bot(policy: str) -> None:
+        rng = random.Random(policy)
+        async with Client.connect(url) as client:
+            seat = await client.join(table, policy)
+            async for turn in seat.turns():
+                assert seat.game == "oro" and turn.legal
+                command = ORO_POLICIES[policy].choose(turn.view, turn.prompt, rng)
+                assert command in turn.legal
+                answers.append((seat.seat, command, await turn.answer(command)))
+            results.append(seat.result)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for policy in ("heuristic", "random", "random"):
+                nursery.start_soon(bot, policy)
+    assert len(results) == 3 and all(r == results[0] and r["type"] == "GameEnded" for r in results)
+    assert all(reply is not None and reply["t"] == "ok" for *_, reply in answers)
+    async with Client.connect(url) as client:
+        record = await client.record(table)
+    assert record["game"] == "oro"
+    assert [[seat, cmd] for seat, cmd in record["commands"]] == [[seat, cmd] for seat, cmd, _ in answers]
+    turns = [cmd["decision"] for _, cmd, _ in answers]
+    assert len(turns) > len(set(turns)), "some turn took several commands"
