@@ -503,11 +503,16 @@ def _narrator(lang: str) -> Narrator:
     return Narrator(lang)
 
 
-def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en") -> str:
+def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en", game: str = "oriente") -> str:
     """One or a few lines for one projected event (see `Narrator.narrate`);
-    table events too, with seats as "seat N"."""
+    table events too, with seats as "seat N". `game` is the table's game:
+    Oro's events are told by `narrate_oro` (on the default board)."""
     if event.get("type") in TABLE_EVENTS:
         return _narrator(lang).table_event(event)
+    if game == "oro":
+        from .narrate_oro import narrate as narrate_oro
+
+        return narrate_oro(event, viewer, lang=lang)
     return _narrator(lang).narrate(event, viewer)
 
 
@@ -524,5 +529,9 @@ def action_phrase(action: dict | None, *, bare: bool = False, lang: str = "en") 
     return _narrator(lang).action(action, bare=bare)
 
 
-def describe_result(result: dict, *, lang: str = "en") -> str:
+def describe_result(result: dict, *, lang: str = "en", game: str = "oriente") -> str:
+    if game == "oro":
+        from .narrate_oro import describe_result as describe_oro
+
+        return describe_oro(result, lang=lang)
     return _narrator(lang).describe_result(result)

@@ -89,3 +89,61 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
         assert not any(line.startswith(narrator.t("unknown", type="", fields="")[:8]) for line in python)
     assert len(events) > 5000
+
+
+ORO_SCRIPT = """
+import { readFileSync } from "node:fs";
+import { OroNarrator } from "%(narrate)s";
+const input = JSON.parse(readFileSync(0, "utf8"));
+const out = {};
+for (const lang of input.languages) {
+  const n = new OroNarrator(input.catalogues[lang], input.catalogues.en, input.board);
+  out[lang] = input.events.map(([e, viewer]) => n.narrate(e, viewer));
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> None:
+    """The same over Oro's games (clients/narrate_oro.py and narrate_oro.js),
+    on the default board as the reference gives it."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check the page's narrator")
+        pytest.skip("Node.js is not installed; it runs the page's narrator here")
+    from oriente.clients.narrate_oro import OroNarrator
+    from oriente.server.games.oro import OroPort
+    from oriente.server.oro import EVERYONE as ORO_ALL, project as oro_project
+
+    from ..clients.test_narrate_oro import oro_game
+
+    events = []
+    for seats, seed, gods in ((2, 1, True), (3, 2, True), (4, 3, False), (4, 6, True)):
+        for e in oro_game(seats, seed, gods).events:
+            for viewer in (SPECTATOR, ORO_ALL, 0, 1):
+                events.append([oro_project(e, viewer), viewer if isinstance(viewer, int) else None])
+    # The god stones' events, which random games may not reach, seen and unseen.
+    events += [[e, v] for v in (None, 0) for e in (
+        {"type": "KuLooked", "seat": 0, "target": 1, "hand": [3, 1, 3] if v == 0 else [None, None, None]},
+        {"type": "KuTook", "seat": 0, "target": 1, "island": 3 if v == 0 else None},
+        {"type": "PeleTook", "seat": 0, "taken": [[1, 4 if v == 0 else None], [2, 9 if v == 0 else None]]},
+        {"type": "PeleGave", "seat": 0, "to": 2, "island": 9 if v == 0 else None},
+        {"type": "LonoUsed", "seat": 2}, {"type": "Passed", "seat": 1},
+        {"type": "Replaced", "seat": 1, "connection": 5, "owner": 0, "islands": [1], "kanaloa": 1},
+        {"type": "BridgeRemoved", "seat": 1, "island": 12, "connection": 7, "owner": 2})]
+    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+                  for lang in LANGUAGES}
+    script = tmp_path / "narrate_oro.mjs"
+    script.write_text(ORO_SCRIPT % {"narrate": (WEB / "src" / "narrate_oro.js").as_uri()})
+    run = subprocess.run([node, str(script)], input=json.dumps({
+        "board": OroPort().reference()["board"], "languages": list(LANGUAGES), "catalogues": catalogues,
+        "events": events}), capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    page = json.loads(run.stdout)
+    for lang in LANGUAGES:
+        narrator = OroNarrator(lang)
+        python = [narrator.narrate(e, v) for e, v in events]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
+    assert len(events) > 1000
