@@ -19,11 +19,13 @@ from typing import Any
 
 import trio
 
-from oriente.clients.narrate import describe_result
+from oriente.clients.narrate import TABLE_EVENTS, describe_result
+from oriente.clients.narrate_oro import OroNarrator
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
 from oriente.clients.story import Story
 from oriente.server.app import App
+from oriente.server.policies.oro import POLICIES as ORO_POLICIES
 from oriente.server.rules import SPECTATOR
 
 from .botplay import play_bot
@@ -43,11 +45,45 @@ QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 5_000, "bank_ms": 0, "ba
                       "zero_wait": False, "away_after": 5}
 
 
+async def play_oro_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
+                       seat: int | None = None) -> None:
+    """One of Oro's reference bots over the protocol (server/policies/oro.py):
+    Oro has no deals, so the SDK's turns are all it needs, each play of a
+    turn yielded on its own (O8.3)."""
+    choose = ORO_POLICIES[policy]
+    async with Client.connect(url) as client:
+        me = await client.join(table, name, seat=seat)
+        async for turn in me.turns():
+            command = choose(turn.view or {}, turn.prompt, rng)
+            if command is None or command not in turn.legal:
+                command = rng.choice(turn.legal)
+            if delay:
+                await trio.sleep(delay)
+            await turn.answer(command)
+
+
+class OroStory:
+    """Oro's story as a spectator follows it: each event in words, on the
+    table's own board once a view has shown it."""
+
+    def __init__(self, label: Callable[[Any], str]) -> None:
+        self.label = label
+        self.narrator = OroNarrator("en", label)
+
+    def tell(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> list[str]:
+        if view is not None and view.get("board"):
+            self.narrator = OroNarrator.for_board("en", view["board"], self.label)
+        lines = [self.narrator.table_event(e) if e["type"] in TABLE_EVENTS else self.narrator.narrate(e, SPECTATOR)
+                 for e in events]
+        return [line for line in lines if line]
+
+
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
                     out: Callable[[str], None], person: bool = False, quick: bool = False,
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
-                    watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0) -> dict[str, Any]:
+                    watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0,
+                    game: str = "oriente") -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
     spectator; return the finished game's record. With `watch`, the server
     also serves the web client, says where to watch, hands the record to
@@ -62,14 +98,16 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
         url = f"ws://127.0.0.1:{app.port}"
         async with Client.connect(url) as host:
             timers = (QUICK_PERSON_TABLE if quick else PERSON_TABLE) if person else BOT_TABLE
-            settings: dict[str, Any] = {"name": "demo", "timers": timers}
+            settings: dict[str, Any] = {"name": "demo", "timers": timers, "game": game}
+            if game == "oro":
+                settings["options"] = {"gods": True}  # the variant shows more of the game
             if seed is not None:
                 settings["seed"] = seed
             if person:
                 settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
             table = await host.create_table(seats=seats, **settings)
             spectating = await host.spectate(table, views=True)
-            out(f"Table {table} on {url} (store {store}): {seats} seats"
+            out(f"Table {table} on {url} (store {store}): {game}, {seats} seats"
                 + (", you at seat 0." if person else f", {policy} bots."))
             if watch is not None:
                 print(f"Watch it in a browser: http://127.0.0.1:{app.port}/#/t/{table}", flush=True)
@@ -85,9 +123,13 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     ready(url, table, token)
                 for i in range(first_bot, seats):
                     rng = random.Random(f"{seed}-{i}")
-                    bots.start_soon(play_bot, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
+                    bots.start_soon(play_oro_bot if game == "oro" else play_bot, url, table,
+                                    BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
                 names: dict[int, str] = {}
-                story = Story(SPECTATOR, label=lambda s: f"seat {s} ({names[s]})" if s in names else f"seat {s}")
+
+                def label(s: Any) -> str:
+                    return f"seat {s} ({names[s]})" if s in names else f"seat {s}"
+                story: Story | OroStory = OroStory(label) if game == "oro" else Story(SPECTATOR, label=label)
                 async for update in spectating.updates():
                     for event in update.events:
                         if event["type"] == "SeatTaken":
@@ -113,16 +155,16 @@ WATCH_DELAY = 1.2
 
 def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
          delay: float | None, quiet: bool, play: bool, name: str, quick: bool = False, watch: bool = False,
-         port: int = 0) -> int:
+         port: int = 0, game: str = "oriente") -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if watch:
         trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                    delay=WATCH_DELAY if delay is None else delay, out=out, port=port,
-                                   watch=lambda record: _finish(record, record_path, print)))
+                                   watch=lambda record: _finish(record, record_path, print), game=game))
         return 0
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
-                                            delay=0.05 if delay is None else delay, out=out))
+                                            delay=0.05 if delay is None else delay, out=out, game=game))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
                              policy=policy, name=name, quick=quick)
@@ -136,7 +178,7 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
     names = record.get("names") or []
     if names:
         out("Seats: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
-    out(describe_result(record["result"]))
+    out(describe_result(record["result"], game=record.get("game", "oriente")))
     out(f"\nGame record (full reveal): {path}   replay it with: {command_name()} replay {path} --as all")
     return 0
 

@@ -3,7 +3,7 @@
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
-    oriente demo [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
+    oriente demo [--game oriente|oro] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
@@ -28,6 +28,8 @@ from oriente.server.rules.game import config_from_plain
 from oriente.server.rules.views import Viewer
 
 RECORD_FORMAT = "oriente.record.v1"
+# The demo's table size when --seats is not given, per game.
+DEMO_SEATS = {"oriente": 6, "oro": 3}
 
 
 def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) -> Game:
@@ -58,18 +60,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     from .demo import demo
 
-    seats = PORTS["oriente"].seats
+    seats = PORTS[args.game].seats
+    if args.seats is None:
+        args.seats = DEMO_SEATS[args.game]
     if args.seats not in seats:
-        print(f"oriente demo: a table has {seats.start} to {seats.stop - 1} seats, not {args.seats} (R1.4)",
+        rule = {"oriente": "R1.4", "oro": "O1.6"}[args.game]
+        print(f"oriente demo: a table of {args.game} has {seats.start} to {seats.stop - 1} seats, "
+              f"not {args.seats} ({rule})", file=sys.stderr)
+        return 2
+    if args.play and args.game != "oriente":
+        print(f"oriente demo: the terminal client plays oriente only; watch {args.game} with --watch",
               file=sys.stderr)
         return 2
+    policies = PORTS[args.game].policies
+    if args.bots not in policies:  # Oro has no deals, so no negotiator: its default bot plays
+        args.bots = policies[0]
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     if args.watch and args.play:
         print("oriente demo: --watch and --play do not go together", file=sys.stderr)
         return 2
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
                 policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name,
-                quick=args.timers == "quick", watch=args.watch, port=args.port)
+                quick=args.timers == "quick", watch=args.watch, port=args.port, game=args.game)
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -101,8 +113,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
     game_name = record.get("game", "oriente")  # records name their game since it could be another
-    if game_name != "oriente":
-        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente",
+    if game_name not in ("oriente", "oro"):
+        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente and oro",
               file=sys.stderr)
         return 2
     if record.get("status") == "failed":
@@ -114,22 +126,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"oriente replay: this game has seats 0..{seats - 1}", file=sys.stderr)
         return 2
     try:
-        game = _retell(record, viewer, print)
+        if game_name == "oro":
+            result, replayed = _retell_oro(record, viewer)
+        else:
+            game = _retell(record, viewer, print)
+            result = plain(game.state.result) if game.state.result is not None else None
+            replayed = [project(e, EVERYONE) for e in game.events]
     except (KeyError, TypeError, ValueError, IndexError, Rejected) as exc:
         print(f"oriente replay: {args.path} does not replay: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
-    result = plain(game.state.result) if game.state.result is not None else None
     if result is not None:
         print()
-        print(describe_result(result))
+        print(describe_result(result, game=game_name))
     else:
         print("\n(The recorded game is not over.)")
     stored_events = record.get("events")
-    replayed = [project(e, EVERYONE) for e in game.events]
     if record.get("result") != result or (stored_events is not None and stored_events != replayed):
         print("oriente replay: the replay differs from the recorded events or result", file=sys.stderr)
         return 1
     return 0
+
+
+def _retell_oro(record: dict[str, Any], viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Replay an Oro record, tell it as `viewer` saw it on the table's own
+    board; return its result and its full events."""
+    from oriente.clients.narrate_oro import OroNarrator
+    from oriente.server import oro
+
+    game = oro.replay(record)
+    narrator = OroNarrator.for_board("en", game.state.board.plain())
+    for e in game.events:
+        line = narrator.narrate(oro.project(e, viewer), viewer)
+        if line:
+            print(line)
+    result = oro.plain(game.state.result) if game.state.result is not None else None
+    return result, [oro.project(e, oro.EVERYONE) for e in game.events]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -249,14 +280,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     demo = sub.add_parser("demo", help="a server with a table of bots, told live in plain words")
-    demo.add_argument("--seats", type=int, default=6, help="4 to 12 (default 6)")
+    demo.add_argument("--game", choices=sorted(DEMO_SEATS), default="oriente",
+                      help="the game the bots play (default oriente)")
+    demo.add_argument("--seats", type=int, default=None, help="oriente: 4 to 12 (default 6); oro: 2 to 4 (default 3)")
     demo.add_argument("--seed", type=int, default=None, help="table seed (default: random)")
     demo.add_argument("--quiet", action="store_true", help="print only the final scores")
     demo.add_argument("--record", metavar="PATH", default=None,
                       help="where to write the game record (default records/demo-TABLE.json)")
     demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
     demo.add_argument("--bots", choices=("negotiator", "heuristic", "random"), default="negotiator",
-                      help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so)")
+                      help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so; "
+                           "in oro, which has no deals, the heuristic)")
     demo.add_argument("--delay", type=float, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")

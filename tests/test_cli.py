@@ -145,3 +145,30 @@ def test_the_usual_mistakes_get_one_clear_line_and_no_traceback(tmp_path: Path) 
     assert "cannot read junk.bin" in runs["junk"].stderr and "does not replay" in runs["record"].stderr
     assert f"cannot listen on 127.0.0.1:{port}" in runs["port"].stderr
     assert not list(tmp_path.glob("taken.sqlite*")), "a server that could not start leaves no store behind"
+
+
+def test_demo_plays_a_game_of_oro_that_replays(tmp_path: Path) -> None:
+    """`oriente demo --game oro` plays a complete game over the server and
+    exits 0 with no terminal attached; its record retells with `replay`."""
+    record_path = tmp_path / "oro.json"
+    run = _oriente("demo", "--game", "oro", "--seed", "3", "--delay", "0", "--record", str(record_path), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Oro begins: 3 seats" in run.stdout and "rank  seat points" in run.stdout
+    record = json.loads(record_path.read_text())
+    assert record["game"] == "oro" and record["config"]["gods"] is True and record["result"]["ranks"]
+    again = _oriente("replay", str(record_path), "--as", "0", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Your hand:" in again.stdout
+
+    def ranks(text: str) -> list[str]:
+        lines = text.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("Final result"))
+        return [line for line in lines[start:start + 6] if line[:4].strip().isdigit()]
+    assert ranks(again.stdout) == ranks(run.stdout) and len(ranks(run.stdout)) == 3
+
+
+def test_demo_refuses_what_oro_cannot_do(tmp_path: Path) -> None:
+    too_many = _oriente("demo", "--game", "oro", "--seats", "5", cwd=tmp_path)
+    assert too_many.returncode == 2 and "2 to 4 seats, not 5 (O1.6)" in too_many.stderr
+    play = _oriente("demo", "--game", "oro", "--play", cwd=tmp_path)
+    assert play.returncode == 2 and "terminal client plays oriente only" in play.stderr
