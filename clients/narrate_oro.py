@@ -52,7 +52,7 @@ class OroNarrator(Narrator):
         """A card is its island; an unknown card is 'a card'."""
         return self.t("oro.card_hidden") if c is None else self.island(c)
 
-    def cards(self, cards: Iterable[Any]) -> str:  # type: ignore[override]
+    def cards(self, cards: Iterable[Any]) -> str:
         return self.list(self.card(c) for c in cards)
 
     def conn(self, c: Any) -> str:

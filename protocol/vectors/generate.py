@@ -689,14 +689,21 @@ async def _oro_table(book: Book, s: Session) -> None:
     spy, _ = await s.connect("spy")
     expect(await spy.send({"t": "spectate", "id": 1, "table": table}), "ok", "snapshot")
     peers = {0: pia, 1: rex}
-    state = s.lobby.get(table).state  # the generator's own shortcut to pick legal moves; clients read `legal`
-    while (d := oro.pending(state)[0]).topic.value == "give_up":
-        seat = d.pivot
-        cmd = oro.plain(oro.legal(state, seat)[0])
-        await peers[seat].send({"t": "act", "id": 10 + seat, "table": table, "cmd": cmd},
+    live = s.lobby.get(table)
+    assert live is not None
+    port = live.port  # the generator's own shortcut to whose turn it is; clients read the prompt
+
+    def prompt(viewer: int | str) -> dict[str, Any]:
+        p = port.prompts(live.state, [viewer])[viewer]
+        assert p is not None
+        return p
+
+    while prompt("spectator")["topic"] == "give_up":
+        seat = prompt("spectator")["pivot"]
+        await peers[seat].send({"t": "act", "id": 10 + seat, "table": table, "cmd": prompt(seat)["legal"][0]},
                                f"client/act/oro_give_up_{seat}", "A card given up to the display (O2.2).", "oro")
-    seat = oro.pending(state)[0].pivot
-    build = next(oro.plain(c) for c in oro.legal(state, seat) if type(c).__name__ == "Build" and not c.kanaloa)
+    seat = prompt("spectator")["pivot"]
+    build = next(c for c in prompt(seat)["legal"] if c["type"] == "Build" and not c["kanaloa"])
     await peers[seat].send({"t": "act", "id": 20, "table": table, "cmd": build}, "client/act/oro_build",
                            "A bridge for a card of one of the connection's islands (O3.2).", "oro")
     other = peers[1 - seat]
@@ -711,7 +718,7 @@ async def _oro_table(book: Book, s: Session) -> None:
     book.server("server/events/oro_turn_spectator", expect(await spy.receive(), "events")[0],
                 "The same draw as a spectator sees it: the card from the deck is null.")
     await other.receive()
-    wrong = {**build, "decision": oro.pending(state)[0].id}
+    wrong = {**build, "decision": prompt("spectator")["id"]}
     frames = await other.send({"t": "act", "id": 22, "table": table, "cmd": wrong})
     book.server("server/error/oro_build_occupied", expect(frames, "error")[0],
                 "A bridge on a connection that has one: replace it instead (O3.3).")

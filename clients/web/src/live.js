@@ -1,8 +1,10 @@
 // A live table as this page knows it: built from the frames of one
 // subscription (snapshot, events, prompt, view), nothing else.
 import { Narrator } from "./narrate.js";
+import { OroNarrator } from "./narrate_oro.js";
 import { app, changed, errorText, say, seats } from "./state.js";
 
+// Oriente's answers to a decision (its deal commands left out).
 export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
@@ -22,10 +24,18 @@ export class TableState {
     this.loaded = false;
     this.lines = new Map();
     this.linesLang = null;
-    this.sentFor = null; // (decision, pivot) last answered from this page
+    this.sentFor = null; // the answerKey() last answered from this page
+    this.selected = null; // Oro: {key, conn}, a connection picked on the map
   }
 
   get seated() { return typeof this.you === "number"; }
+
+  // The table's game; tables of servers that predate games are Oriente's.
+  get game() { return (this.info && this.info.game) || "oriente"; }
+
+  // What one answer answers: the decision, its pivot, and the table's seq,
+  // since an Oro turn takes several answers within one decision.
+  answerKey() { return this.prompt ? `${this.prompt.id}/${this.prompt.pivot}/${this.seq}` : null; }
 
   name(s) {
     const slot = this.info && this.info.seats ? this.info.seats[s] : null;
@@ -33,9 +43,13 @@ export class TableState {
   }
 
   narrator() {
-    if (!this._narrator || this._narrator.lang !== app.lang || this._narratorRef !== app.ref) {
-      this._narrator = new Narrator(app.cat, app.en, app.ref, (s) => (s === this.you ? app.t("seat.you_named", { name: this.name(s) }) : this.name(s)));
-      this._narratorRef = app.ref;
+    const board = this.game === "oro" ? (this.view && this.view.board) || (app.refs.oro && app.refs.oro.board) : null;
+    const basis = this.game === "oro" ? board : app.ref;
+    if (!this._narrator || this._narrator.lang !== app.lang || this._narratorBasis !== basis) {
+      const label = (s) => (s === this.you ? app.t("seat.you_named", { name: this.name(s) }) : this.name(s));
+      this._narrator = this.game === "oro" ? new OroNarrator(app.cat, app.en, board, label)
+        : new Narrator(app.cat, app.en, app.ref, label);
+      this._narratorBasis = basis;
     }
     return this._narrator;
   }
@@ -97,11 +111,11 @@ export class TableState {
 
   waitsOnMe() {
     const p = this.prompt;
-    return Boolean(p && this.seated && p.pivot === this.you && (p.legal || []).some((c) => DECISIONS.has(c.type)));
+    return Boolean(p && this.seated && p.pivot === this.you && (p.legal || []).some((c) => c.decision === p.id));
   }
 
   async act(cmd) {
-    if (DECISIONS.has(cmd.type) && this.prompt) this.sentFor = `${this.prompt.id}/${this.prompt.pivot}`;
+    if (this.prompt && cmd.decision === this.prompt.id) this.sentFor = this.answerKey();
     try {
       await app.net.request({ t: "act", table: this.id, cmd }, { resend: true });
       return true;

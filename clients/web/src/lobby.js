@@ -4,7 +4,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { joinTable } from "./live.js";
-import { app, botKinds, changed, errorText, say, seats } from "./state.js";
+import { app, botKinds, changed, errorText, say, seats, servedGames } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -14,6 +14,9 @@ export const PRESETS = {
   quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
   bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
 };
+
+// Each game's seat counts and the table this form suggests (O1.6, R1.4).
+const SEATS = { oriente: [4, 12, 4], oro: [2, 4, 3] };
 
 export function gameName(game) {
   const key = `game.${game}`;
@@ -51,6 +54,7 @@ export async function createTable(form) {
   const settings = {
     t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
     timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
+    game: form.game, options: form.game === "oro" ? { gods: form.gods } : {},
   };
   let ok;
   try {
@@ -61,7 +65,7 @@ export async function createTable(form) {
   }
   const joined = await joinTable(ok.table, 0);
   if (!joined) return null;
-  const kinds = botKinds();
+  const kinds = botKinds(form.game);
   const kind = kinds.includes(form.kind) ? form.kind : kinds[0];
   if (form.bots > 0 && kind) await addBots(ok.table, joined.token, kind, Math.min(form.bots, form.seats - 1));
   return ok.table;
@@ -99,8 +103,14 @@ function TableRow({ info }) {
 
 function CreateForm() {
   const t = app.t;
-  const kinds = botKinds();
-  const [form, setForm] = useState({ name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: kinds[0] || "", proxy: "" });
+  const [form, setForm] = useState({ game: "oriente", name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: "", proxy: "", gods: true });
+  const kinds = botKinds(form.game);
+  const games = servedGames();
+  const [low, high] = SEATS[form.game];
+  const setGame = (game) => {
+    const seatsNow = SEATS[game][2];
+    setForm({ ...form, game, seats: seatsNow, bots: Math.min(form.bots, seatsNow - 1), kind: "" });
+  };
   const [busy, setBusy] = useState(false);
   const set = (patch) => setForm({ ...form, ...patch });
   const submit = async (ev) => {
@@ -113,14 +123,17 @@ function CreateForm() {
   };
   return html`<form class="create" onSubmit=${submit} aria-label=${t("lobby.create")}>
     <h2>${t("lobby.create")}</h2>
+    ${games.length > 1 && html`<label class="field">${t("lobby.game")}<select id="game" value=${form.game} onChange=${(e) => setGame(e.target.value)}>
+      ${games.map((g) => html`<option key=${g} value=${g}>${gameName(g)}</option>`)}</select></label>`}
     <label class="field">${t("lobby.table_name")}<input maxlength="64" value=${form.name} placeholder=${t("lobby.table_name_hint")} onInput=${(e) => set({ name: e.target.value })} /></label>
-    <label class="field">${t("lobby.seat_count")}<select value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
-      ${[4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    <label class="field">${t("lobby.timers_label")}<select value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
+    <label class="field">${t("lobby.seat_count")}<select id="seats" value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
+      ${Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
+    ${form.game === "oro" && html`<label class="check"><input type="checkbox" id="gods" checked=${form.gods} onChange=${(e) => set({ gods: e.target.checked })} /> ${t("lobby.gods")}</label>`}
+    <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
-    ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
+    ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select id="bots" value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
       ${Array.from({ length: form.seats }, (_, i) => i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    <label class="field">${t("lobby.bot_kind")}<select value=${kinds.includes(form.kind) ? form.kind : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
+    <label class="field">${t("lobby.bot_kind")}<select id="bot-kind" value=${kinds.includes(form.kind) ? form.kind : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
       ${kinds.map((k) => html`<option key=${k} value=${k}>${t(`bot.${k}`)}</option>`)}</select></label>`}
     <label class="field">${t("lobby.proxy")}<select value=${form.proxy} onChange=${(e) => set({ proxy: e.target.value })}>
       <option value="">${t("lobby.proxy_never")}</option>${[1, 2, 3, 5].map((n) => html`<option key=${n} value=${String(n)}>${t("lobby.proxy_after", { n })}</option>`)}</select></label>

@@ -10,6 +10,7 @@ import { addBots, Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, changed, GAME, seats, useApp } from "./state.js";
+import { OroReference } from "./oro.js";
 import { rememberTitle, TablePage } from "./table.js";
 
 const html = htm.bind(h);
@@ -68,13 +69,24 @@ function beep() {
   } catch (e) { /* no audio: the title still says it */ }
 }
 
+// The reference of the game on screen: Oriente's cards, or Oro's islands and gods.
+function currentGame() {
+  const r = app.route;
+  const ts = r.page === "table" ? app.tables.get(r.id) : null;
+  return ts ? ts.game : r.page === "replay" && app.replayGame ? app.replayGame : GAME;
+}
+
+function openRules() {
+  if (currentGame() === "oro" && app.refs.oro) { app.dialog = { kind: "oro" }; changed(); } else openReference();
+}
+
 function Header() {
   const t = app.t;
   return html`<header class="top">
     <a class="brand" href="#/">Oriente</a>
     <nav>
       <a href="#/">${t("nav.lobby")}</a>
-      <button type="button" onClick=${() => openReference()} accesskey="r">${t("nav.cards")}</button>
+      <button type="button" onClick=${() => openRules()} accesskey="r">${t("nav.cards")}</button>
       <label class="sr-only" for="lang">${t("nav.language")}</label>
       <select id="lang" value=${app.lang} onChange=${(e) => setLang(e.target.value)} aria-label=${t("nav.language")}>
         ${LANGS.map((l) => html`<option key=${l} value=${l}>${{ en: "English", de: "Deutsch", fr: "Français" }[l]}</option>`)}
@@ -101,8 +113,8 @@ function Dialog() {
   if (!d) return null;
   return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) { app.dialog = null; changed(); } }}>
     <div class="dialog" role="dialog" aria-modal="true" aria-label=${t("nav.cards")}>
-      <div class="dialog-head"><h2>${t("ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
-      <${CardReference} focus=${d.focus} />
+      <div class="dialog-head"><h2>${t(d.kind === "oro" ? "oro.ref.title" : "ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
+      ${d.kind === "oro" ? html`<${OroReference} />` : html`<${CardReference} focus=${d.focus} />`}
     </div>
   </div>`;
 }
@@ -133,9 +145,11 @@ function App() {
 async function boot() {
   render(html`<${App} />`, document.getElementById("app"));
   const lang = preferredLang();
-  const [en, cards] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json())]);
+  const [en, cards, oro] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json()),
+    fetch("/data/oro/reference.json").then((r) => (r.ok ? r.json() : null)).catch(() => null)]);
   app.en = en;
   app.ref = makeRef(cards);
+  if (oro) app.refs.oro = oro;
   await setLang(lang);
   const net = new Net(serverUrl());
   app.net = net;

@@ -5,6 +5,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
+import { OroStage } from "./oro.js";
 import { Feed, Ring } from "./table.js";
 import { TableState } from "./live.js";
 import { app } from "./state.js";
@@ -39,10 +40,12 @@ export function ReplayPage({ id, as }) {
   const last = data.steps.length - 1;
   const ts = new TableState(id);
   ts.you = typeof data.viewer === "number" ? data.viewer : null;
-  ts.info = { settings: { seats: data.seats, name: "" }, seats: data.names.map((n, s) => (n === null ? null : { seat: s, name: n, connected: true, away: false })), status: "finished" };
+  app.replayGame = data.game || "oriente";
+  ts.info = { game: data.game || "oriente", settings: { seats: data.seats, name: "" }, seats: data.names.map((n, s) => (n === null ? null : { seat: s, name: n, connected: true, away: false })), status: "finished" };
   ts.loaded = true;
   const events = data.steps.slice(0, step + 1).flatMap((s) => s.events);
   const view = data.steps[step].view;
+  ts.view = view; // the narrator names islands from the table's own board
   const setViewer = (v) => { location.hash = `#/r/${id}?as=${v}`; };
   return html`<main class="table-page replay">
     <div class="table-head">
@@ -63,7 +66,7 @@ export function ReplayPage({ id, as }) {
       <span class="small" id="replay-pos">${t("replay.position", { step, last })}</span>
     </div>
     <div class="table-main">
-      <div class="stage"><${Ring} ts=${ts} view=${view} /></div>
+      <div class="stage">${ts.game === "oro" ? html`<${OroStage} ts=${ts} view=${view} />` : html`<${Ring} ts=${ts} view=${view} />`}</div>
       <aside class="side"><${Feed} ts=${ts} events=${events} /></aside>
     </div>
   </main>`;

@@ -7,7 +7,8 @@ export const app = {
   cat: null, // the current catalogue
   en: null, // English, the fallback
   t: (k) => k,
-  ref: null, // the card reference (cards.js)
+  ref: null, // Oriente's card reference (cards.js)
+  refs: {}, // other games' reference data, by game (/data/GAME/reference.json)
   net: null,
   up: false,
   name: localStorage.getItem("oriente.name") || "",
@@ -41,9 +42,15 @@ export function useApp() {
   return app;
 }
 
-// The game this page draws. The server may play others; the page knows
-// Oriente's cards and words only.
+// The games this page can draw, the default first; a server lists the
+// games it plays in its welcome (`games`).
 export const GAME = "oriente";
+export const KNOWN_GAMES = ["oriente", "oro"];
+
+export function servedGames() {
+  const served = (app.net && app.net.welcome && app.net.welcome.games) || [GAME];
+  return KNOWN_GAMES.filter((g) => served.includes(g));
+}
 
 // The server's bots for a game, its default first (welcome.bots); none
 // when the server runs no bots.

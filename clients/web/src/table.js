@@ -5,39 +5,18 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "./cards.js";
+import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS } from "./live.js";
+import { OroDecision, OroResult, OroStage } from "./oro.js";
 import { app, botKinds, changed } from "./state.js";
 
 const html = htm.bind(h);
-
-export function seatLabel(ts, s) {
-  return s === ts.you ? app.t("seat.you_named", { name: ts.name(s) }) : ts.name(s);
-}
 
 export function actionLabel(ts, action) {
   if (!action) return "";
   const name = app.ref.action(action.kind, app.lang);
   return action.target !== null && action.target !== undefined ? app.t("action.target", { action: name, target: seatLabel(ts, action.target) }) : name;
-}
-
-function fmt(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-export function Countdown({ prompt, at, bank = false }) {
-  const [, tick] = useState(0);
-  useEffect(() => {
-    const id = setInterval(() => tick((x) => x + 1), 250);
-    return () => clearInterval(id);
-  }, []);
-  if (!prompt || prompt.deadline_ms === undefined) return null;
-  const left = prompt.deadline_ms - (performance.now() - at);
-  const urgent = left < 10000;
-  return html`<span class=${`countdown${urgent ? " urgent" : ""}`} role="timer" aria-label=${app.t("decision.time_left", { time: fmt(left) })}>
-    ${fmt(left)}${bank && prompt.bank_ms ? html` <span class="muted">${app.t("decision.bank", { time: fmt(prompt.bank_ms) })}</span>` : ""}
-  </span>`;
 }
 
 function answerText(ts, topic, answer) {
@@ -222,7 +201,7 @@ export function Decision({ ts }) {
   const canAnswer = answers.length > 0;
   const who = p.pivot === null || p.pivot === undefined ? t("decision.window") : mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`silence.${p.topic}`) !== `silence.${p.topic}` ? t(`silence.${p.topic}`) : p.silence;
-  const sent = ts.sentFor === `${p.id}/${p.pivot}`;
+  const sent = ts.sentFor === ts.answerKey();
   const view = ts.view;
   const context = p.topic === "privilege" && view && view.announcer !== null && view.announcer !== undefined && view.action
     ? t("decision.context_privilege", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) }) : null;
@@ -339,25 +318,26 @@ export function TablePage({ ts }) {
   const info = ts.info;
   const view = ts.view;
   const settings = info.settings;
-  const openDeals = view ? view.deals.length : 0;
+  const oro = ts.game === "oro";
+  const openDeals = view && view.deals ? view.deals.length : 0;
   return html`<main class="table-page">
     <div class="table-head">
-      <h1>${settings.name || t("table.untitled")} <span class="muted small">${ts.id}</span></h1>
+      <h1>${settings.name || t("table.untitled")} <span class="tag game">${t(`game.${ts.game}`)}</span> <span class="muted small">${ts.id}</span></h1>
       <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
       ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
     </div>
     <div class="table-main">
       <div class="stage">
-        <${Ring} ts=${ts} view=${view} />
-        <${Result} ts=${ts} view=${view} />
+        ${oro ? html`<${OroStage} ts=${ts} view=${view} /><${OroResult} ts=${ts} view=${view} />`
+          : html`<${Ring} ts=${ts} view=${view} /><${Result} ts=${ts} view=${view} />`}
       </div>
       <aside class="side">
-        <${Decision} ts=${ts} />
-        <div class="tabs" role="tablist">
+        ${oro ? html`<${OroDecision} ts=${ts} />` : html`<${Decision} ts=${ts} />`}
+        ${!oro && html`<div class="tabs" role="tablist">
           ${["feed", "deals"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>
             ${t(`tab.${k}`)}${k === "deals" && openDeals ? ` (${openDeals})` : ""}</button>`)}
-        </div>
-        ${tab === "feed" ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
+        </div>`}
+        ${tab === "feed" || oro ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
       </aside>
     </div>
   </main>`;
