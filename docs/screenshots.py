@@ -7,8 +7,9 @@ server's bots, and Debian's Chromium through Playwright:
 
 lobby (wide and on a phone), a 4-seat table mid-game with a decision
 waiting, the deal builder (wide and on a phone), a 12-seat table, the card
-reference, the end of a game (in English, German and French), and a replay
-seen by everyone.
+reference, the end of a game (in English, German and French), a replay
+seen by everyone, and Oro: a table with the gods variant after a few
+turns (wide, in German, and on a phone) and its reference.
 """
 
 from __future__ import annotations
@@ -33,17 +34,33 @@ def start_server(store: str, delay: float) -> tuple[subprocess.Popen, str]:
     return proc, f"http://127.0.0.1:{port}/"
 
 
-def create(page: Any, url: str, name: str, seats: int, bots: int, preset: str = "normal", table: str = "") -> None:
+def create(page: Any, url: str, name: str, seats: int, bots: int, preset: str = "normal", table: str = "",
+           game: str = "oriente") -> None:
     page.goto(url)
     page.wait_for_selector("[data-ready]")
     page.fill("#name", name)
     form = page.locator("form.create")
+    form.locator("#game").select_option(game)
     form.locator("input").first.fill(table)
-    form.locator("select").nth(0).select_option(str(seats))
-    form.locator("select").nth(1).select_option(preset)
-    form.locator("select").nth(2).select_option(str(bots))
+    form.locator("#seats").select_option(str(seats))
+    form.locator("#timers").select_option(preset)
+    form.locator("#bots").select_option(str(bots))
     form.get_by_role("button").last.click()
-    page.wait_for_selector(".seat.me")
+    page.wait_for_selector(".seat.me, .oro-seat.me")
+
+
+def play_oro_turns(page: Any, turns: int) -> None:
+    """Play a few turns of Oro as a person might: a card given up, then
+    each turn a bridge where one can be built, then a display card."""
+    for _ in range(turns):
+        if not wait_for_choice(page):
+            return
+        buttons = page.locator(".decision.mine .choices button")
+        labels = [buttons.nth(k).inner_text() for k in range(buttons.count())]
+        pick = next((k for k, label in enumerate(labels) if "Bridge" in label),
+                    next((k for k, label in enumerate(labels) if "display" in label), 0))
+        buttons.nth(pick).click()
+        time.sleep(0.6)
 
 
 def wait_for_choice(page: Any, timeout: float = 60) -> bool:
@@ -120,6 +137,22 @@ def main() -> None:
             time.sleep(0.3)
             page.screenshot(path=str(OUT / "replay.png"), full_page=True)
 
+            create(page, url, "Luca", 3, 2, "relaxed", "Island evening", game="oro")
+            play_oro_turns(page, 10)
+            wait_for_choice(page)
+            if page.locator(".oro-map .conn.open").count():  # a connection picked on the map
+                page.locator(".oro-map .conn.open").first.click()
+            time.sleep(0.3)
+            page.screenshot(path=str(OUT / "oro-table.png"), full_page=True)
+            page.select_option("#lang", "de")
+            time.sleep(0.3)
+            page.screenshot(path=str(OUT / "oro-table-de.png"), full_page=True)
+            page.select_option("#lang", "en")
+            page.get_by_role("button", name="Cards", exact=True).click()
+            page.wait_for_selector(".dialog")
+            page.screenshot(path=str(OUT / "oro-reference.png"))
+            page.keyboard.press("Escape")
+
             wide.close()
 
             phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True,
@@ -134,6 +167,10 @@ def main() -> None:
             build_deal(page)
             page.locator("form.builder").scroll_into_view_if_needed()
             page.screenshot(path=str(OUT / "deal-builder-phone.png"))
+            create(page, url, "Mika", 2, 1, "normal", "Two islanders", game="oro")
+            play_oro_turns(page, 6)
+            wait_for_choice(page)
+            page.screenshot(path=str(OUT / "oro-table-phone.png"), full_page=True)
             phone.close()
         finally:
             browser.close()
