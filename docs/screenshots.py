@@ -141,7 +141,7 @@ def main() -> None:
             play_oro_turns(page, 10)
             wait_for_choice(page)
             if page.locator(".oro-map .conn.open").count():  # a connection picked on the map
-                page.locator(".oro-map .conn.open").first.click()
+                page.locator(".oro-map .conn.open").first.click(force=True)
             time.sleep(0.3)
             page.screenshot(path=str(OUT / "oro-table.png"), full_page=True)
             page.select_option("#lang", "de")

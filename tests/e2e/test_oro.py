@@ -25,7 +25,7 @@ from oriente.server.oro import replay
 
 from ..oro.knowledge_model import CARD_FIELDS, KnowledgeModel, hidden_parts, schema_problems
 from .oro_play import Seat
-from .test_crash_recovery import ServerProcess, server_process  # noqa: F401 (a fixture)
+from .test_crash_recovery import ServerProcess
 from .wsclient import BOT_TIMERS, Client, open_client
 
 pytestmark = pytest.mark.trio
@@ -33,6 +33,20 @@ pytestmark = pytest.mark.trio
 GAMES = [(2, 1, False), (3, 2, True), (4, 3, False), (4, 4, True), (3, 5, False)]
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
                 "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered")
+
+
+@pytest.fixture
+def server_process(tmp_path: Any) -> Any:
+    """`oriente serve` processes on one SQLite store (tests/e2e/test_crash_recovery.py's)."""
+    procs: list[ServerProcess] = []
+
+    def make() -> ServerProcess:
+        procs.append(ServerProcess(str(tmp_path / "store.sqlite")))
+        return procs[-1]
+
+    yield make
+    for p in procs:
+        p.cleanup()
 
 
 async def create(c: Client, seats: int, seed: int, gods: bool, timers: dict[str, Any] = BOT_TIMERS) -> str:
@@ -181,7 +195,7 @@ async def test_no_frame_carries_a_card_its_client_may_not_know(server):
 
 
 async def test_sigkill_mid_game_then_restart_resumes_an_oro_table_exactly(
-        server_process: Callable[[], ServerProcess]) -> None:  # noqa: F811
+        server_process: Callable[[], ServerProcess]) -> None:
     """T4.2: the restarted server rebuilds the table from its log; every
     seat resumes with its token and sees every sequence number once."""
     srv = server_process()

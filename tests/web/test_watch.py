@@ -84,7 +84,7 @@ def test_the_lobby_works_on_a_phone(server: Any, browser: Any) -> None:
         page.fill("#name", "Mika")
         form = page.locator("form.create")
         form.locator("#timers").select_option("bots")
-        form.locator("select").nth(2).select_option("3")
+        form.locator("#bots").select_option("3")
         form.get_by_role("button", name="Create and sit down").click()
         expect(page.locator(".seat.me")).to_contain_text("Mika")
         expect(page.locator(".seat")).to_have_count(4)
