@@ -1,4 +1,4 @@
-"""Timer settings and the per-seat clock state of a table (PROTOCOL.md 11).
+"""Timer settings and the per-seat clock state of a table (docs/table.md T1-T4, PROTOCOL.md 11).
 
 Pure bookkeeping, no trio: the actor passes in `now` (trio time) so the
 same code runs under the real clock and trio's MockClock.
@@ -90,7 +90,7 @@ class TableClock:
         return s.prompt_ms + seat.bank_ms, s.prompt_ms
 
     def charge(self, now: float) -> None:
-        """The armed deadline ends: time beyond its base comes off the bank."""
+        """The armed deadline ends: time beyond its base comes off the bank (T1.3)."""
         d = self.deadline
         self.deadline = None
         if d is None or d.pivot is None:
@@ -102,6 +102,7 @@ class TableClock:
             seat.bank_ms = max(0, seat.bank_ms - over)
 
     def refill(self, times: int) -> None:
+        """Every bank grows, `times` over, at the points the game names (T1.4)."""
         if times <= 0 or not self.settings.bank_refill_ms:
             return
         for seat in self.seats:
@@ -121,7 +122,7 @@ class TableClock:
     def restore(self, data: dict[str, Any], now: float, paused_ms: int) -> None:
         """Resume after a restart. `paused_ms` is how long the table ran
         before the server went down without a saved clock: that time counts,
-        the downtime does not: deadlines pause while the table is down."""
+        the downtime does not: deadlines pause while the table is down (T4.1)."""
         self.seats = [SeatClock(bank_ms=s[0], timeouts_in_row=s[1], away=s[2], proxied=s[3] if len(s) > 3 else False)
                       for s in data["seats"]]
         d = data.get("deadline")

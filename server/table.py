@@ -653,7 +653,7 @@ class Table:
         if msg.id is not None and msg.id in self.cids[seat]:
             self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
             return
-        new = self._attended(seat)  # any command brings an away seat back (PROTOCOL.md 11)
+        new = self._attended(seat)  # any command brings an away seat back (docs/table.md T2.2, T3.6)
         try:
             game_events = self.port.apply(self.state, seat, msg.cmd)
         except RulesRejection as exc:

@@ -164,7 +164,7 @@ export function enterTable(id) {
         app.net.unsubscribe(id);
         enterTable(id);
       } else {
-        ts.missing = errorText(err);
+        ts.missing = err; // told in words when drawn, in the language of that moment
         ts.missingCode = err.code;
         changed();
       }

@@ -9,7 +9,7 @@ import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS } from "./live.js";
 import { OroDecision, OroResult, OroStage } from "./oro.js";
-import { app, botKinds, changed } from "./state.js";
+import { app, botKinds, changed, errorText } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -310,7 +310,7 @@ export function TablePage({ ts }) {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
   if (ts.missing) {
-    return html`<main class="page"><p class="error" role="alert">${ts.missing}</p>
+    return html`<main class="page"><p class="error" role="alert">${errorText(ts.missing)}</p>
       ${ts.missingCode === "table/unknown" && html`<p>${t("table.missing_replay")} <a href=${`#/r/${ts.id}`}>${t("result.replay")}</a></p>`}
       <p><a href="#/">${t("nav.lobby")}</a></p></main>`;
   }
