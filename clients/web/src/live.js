@@ -1,7 +1,7 @@
 // A live table as this page knows it: built from the frames of one
 // subscription (snapshot, events, prompt, view), nothing else.
 import { Narrator } from "./narrate.js";
-import { OroNarrator } from "./narrate_oro.js";
+import { gameUi } from "./games.js";
 import { app, changed, errorText, say, seats } from "./state.js";
 
 // Oriente's answers to a decision (its deal commands left out).
@@ -43,12 +43,12 @@ export class TableState {
   }
 
   narrator() {
-    const board = this.game === "oro" ? (this.view && this.view.board) || (app.refs.oro && app.refs.oro.board) : null;
-    const basis = this.game === "oro" ? board : app.ref;
+    // What the words depend on: Oriente's card reference, or the game's own (Oro's board).
+    const ui = gameUi(this.game);
+    const basis = ui.narratorBasis ? ui.narratorBasis(this) : app.ref;
     if (!this._narrator || this._narrator.lang !== app.lang || this._narratorBasis !== basis) {
       const label = (s) => (s === this.you ? app.t("seat.you_named", { name: this.name(s) }) : this.name(s));
-      this._narrator = this.game === "oro" ? new OroNarrator(app.cat, app.en, board, label)
-        : new Narrator(app.cat, app.en, app.ref, label);
+      this._narrator = ui.narrator ? ui.narrator(this, label) : new Narrator(app.cat, app.en, app.ref, label);
       this._narratorBasis = basis;
     }
     return this._narrator;

@@ -4,7 +4,8 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { joinTable } from "./live.js";
-import { app, botKinds, changed, errorText, say, seats, servedGames } from "./state.js";
+import { GAMES, servedGames } from "./games.js";
+import { app, botKinds, changed, errorText, say, seats } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -14,9 +15,6 @@ export const PRESETS = {
   quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
   bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
 };
-
-// Each game's seat counts and the table this form suggests (O1.6, R1.4).
-const SEATS = { oriente: [4, 12, 4], oro: [2, 4, 3] };
 
 export function gameName(game) {
   const key = `game.${game}`;
@@ -54,7 +52,7 @@ export async function createTable(form) {
   const settings = {
     t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
     timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
-    game: form.game, options: form.game === "oro" ? { gods: form.gods } : {},
+    game: form.game, options: Object.fromEntries(GAMES[form.game].options.map((o) => [o.key, form.options[o.key] ?? o.initial])),
   };
   let ok;
   try {
@@ -103,13 +101,13 @@ function TableRow({ info }) {
 
 function CreateForm() {
   const t = app.t;
-  const [form, setForm] = useState({ game: "oriente", name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: "", proxy: "", gods: true });
+  const [form, setForm] = useState({ game: "oriente", name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: "", proxy: "", options: {} });
   const kinds = botKinds(form.game);
   const games = servedGames();
-  const [low, high] = SEATS[form.game];
+  const [low, high] = GAMES[form.game].seats;
   const setGame = (game) => {
-    const seatsNow = SEATS[game][2];
-    setForm({ ...form, game, seats: seatsNow, bots: Math.min(form.bots, seatsNow - 1), kind: "" });
+    const seatsNow = GAMES[game].seats[2];
+    setForm({ ...form, game, seats: seatsNow, bots: Math.min(form.bots, seatsNow - 1), kind: "", options: {} });
   };
   const [busy, setBusy] = useState(false);
   const set = (patch) => setForm({ ...form, ...patch });
@@ -128,7 +126,8 @@ function CreateForm() {
     <label class="field">${t("lobby.table_name")}<input maxlength="64" value=${form.name} placeholder=${t("lobby.table_name_hint")} onInput=${(e) => set({ name: e.target.value })} /></label>
     <label class="field">${t("lobby.seat_count")}<select id="seats" value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
       ${Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    ${form.game === "oro" && html`<label class="check"><input type="checkbox" id="gods" checked=${form.gods} onChange=${(e) => set({ gods: e.target.checked })} /> ${t("lobby.gods")}</label>`}
+    ${GAMES[form.game].options.map((o) => html`<label key=${o.key} class="check"><input type="checkbox" id=${o.key}
+      checked=${form.options[o.key] ?? o.initial} onChange=${(e) => set({ options: { ...form.options, [o.key]: e.target.checked } })} /> ${t(o.label)}</label>`)}
     <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
     ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select id="bots" value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>

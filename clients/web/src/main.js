@@ -10,7 +10,7 @@ import { addBots, Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, changed, GAME, seats, useApp } from "./state.js";
-import { OroReference } from "./oro.js";
+import { gameUi, KNOWN_GAMES } from "./games.js";
 import { rememberTitle, TablePage } from "./table.js";
 
 const html = htm.bind(h);
@@ -77,7 +77,8 @@ function currentGame() {
 }
 
 function openRules() {
-  if (currentGame() === "oro" && app.refs.oro) { app.dialog = { kind: "oro" }; changed(); } else openReference();
+  const game = currentGame();
+  if (gameUi(game).Reference && app.refs[game]) { app.dialog = { kind: "game", game }; changed(); } else openReference();
 }
 
 function Header() {
@@ -113,8 +114,8 @@ function Dialog() {
   if (!d) return null;
   return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) { app.dialog = null; changed(); } }}>
     <div class="dialog" role="dialog" aria-modal="true" aria-label=${t("nav.cards")}>
-      <div class="dialog-head"><h2>${t(d.kind === "oro" ? "oro.ref.title" : "ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
-      ${d.kind === "oro" ? html`<${OroReference} />` : html`<${CardReference} focus=${d.focus} />`}
+      <div class="dialog-head"><h2>${t(d.kind === "game" ? `${d.game}.ref.title` : "ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
+      ${d.kind === "game" ? html`<${gameUi(d.game).Reference} />` : html`<${CardReference} focus=${d.focus} />`}
     </div>
   </div>`;
 }
@@ -145,11 +146,12 @@ function App() {
 async function boot() {
   render(html`<${App} />`, document.getElementById("app"));
   const lang = preferredLang();
-  const [en, cards, oro] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json()),
-    fetch("/data/oro/reference.json").then((r) => (r.ok ? r.json() : null)).catch(() => null)]);
+  const others = KNOWN_GAMES.filter((g) => g !== GAME);
+  const [en, cards, ...refs] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json()),
+    ...others.map((g) => fetch(`/data/${g}/reference.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null))]);
   app.en = en;
   app.ref = makeRef(cards);
-  if (oro) app.refs.oro = oro;
+  others.forEach((g, i) => { if (refs[i]) app.refs[g] = refs[i]; });
   await setLang(lang);
   const net = new Net(serverUrl());
   app.net = net;

@@ -5,7 +5,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
-import { OroStage } from "./oro.js";
+import { gameUi } from "./games.js";
 import { Feed, Ring } from "./table.js";
 import { TableState } from "./live.js";
 import { app } from "./state.js";
@@ -66,7 +66,7 @@ export function ReplayPage({ id, as }) {
       <span class="small" id="replay-pos">${t("replay.position", { step, last })}</span>
     </div>
     <div class="table-main">
-      <div class="stage">${ts.game === "oro" ? html`<${OroStage} ts=${ts} view=${view} />` : html`<${Ring} ts=${ts} view=${view} />`}</div>
+      <div class="stage"><${gameUi(ts.game).Stage || Ring} ts=${ts} view=${view} /></div>
       <aside class="side"><${Feed} ts=${ts} events=${events} /></aside>
     </div>
   </main>`;

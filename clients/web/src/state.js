@@ -42,15 +42,8 @@ export function useApp() {
   return app;
 }
 
-// The games this page can draw, the default first; a server lists the
-// games it plays in its welcome (`games`).
+// The default game: tables that name none are Oriente's (games.js has the others).
 export const GAME = "oriente";
-export const KNOWN_GAMES = ["oriente", "oro"];
-
-export function servedGames() {
-  const served = (app.net && app.net.welcome && app.net.welcome.games) || [GAME];
-  return KNOWN_GAMES.filter((g) => served.includes(g));
-}
 
 // The server's bots for a game, its default first (welcome.bots); none
 // when the server runs no bots.

@@ -8,7 +8,7 @@ import { Card } from "./cards.js";
 import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS } from "./live.js";
-import { OroDecision, OroResult, OroStage } from "./oro.js";
+import { gameUi } from "./games.js";
 import { app, botKinds, changed, errorText } from "./state.js";
 
 const html = htm.bind(h);
@@ -318,7 +318,8 @@ export function TablePage({ ts }) {
   const info = ts.info;
   const view = ts.view;
   const settings = info.settings;
-  const oro = ts.game === "oro";
+  const ui = gameUi(ts.game);
+  const [Stage, Side, End] = [ui.Stage || Ring, ui.Decision || Decision, ui.Result || Result];
   const openDeals = view && view.deals ? view.deals.length : 0;
   return html`<main class="table-page">
     <div class="table-head">
@@ -328,16 +329,16 @@ export function TablePage({ ts }) {
     </div>
     <div class="table-main">
       <div class="stage">
-        ${oro ? html`<${OroStage} ts=${ts} view=${view} /><${OroResult} ts=${ts} view=${view} />`
-          : html`<${Ring} ts=${ts} view=${view} /><${Result} ts=${ts} view=${view} />`}
+        <${Stage} ts=${ts} view=${view} />
+        <${End} ts=${ts} view=${view} />
       </div>
       <aside class="side">
-        ${oro ? html`<${OroDecision} ts=${ts} />` : html`<${Decision} ts=${ts} />`}
-        ${!oro && html`<div class="tabs" role="tablist">
+        <${Side} ts=${ts} />
+        ${ui.deals && html`<div class="tabs" role="tablist">
           ${["feed", "deals"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>
             ${t(`tab.${k}`)}${k === "deals" && openDeals ? ` (${openDeals})` : ""}</button>`)}
         </div>`}
-        ${tab === "feed" || oro ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
+        ${tab === "feed" || !ui.deals ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
       </aside>
     </div>
   </main>`;
