@@ -25,6 +25,20 @@ class ProtocolError(Exception):
 
 
 _encoder = msgspec.msgpack.Encoder()
+# What msgspec raises, besides DecodeError, for bytes that are msgpack in
+# shape but cannot be read: a str that is not UTF-8 (UnicodeDecodeError)
+# and nesting deeper than the decoder follows (RecursionError,
+# at several hundred levels). Each is the client's fault: a malformed frame.
+_UNREADABLE = (RecursionError, UnicodeDecodeError)
+
+
+def _unreadable(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "not a readable msgpack frame: nested too deeply (PROTOCOL.md 12)"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not a readable msgpack frame: a string that is not valid UTF-8"
+    return f"not a readable msgpack frame: {exc}"
+
 _client_decoder = msgspec.msgpack.Decoder(ClientMessage)
 _any_decoder = msgspec.msgpack.Decoder()
 
@@ -48,6 +62,8 @@ def decode_client(frame: bytes | str) -> ClientMessage:
         raise ProtocolError("frame/too_large", f"a frame is at most {MAX_FRAME} bytes; this one has {len(frame)}")
     try:
         return _client_decoder.decode(frame)
+    except _UNREADABLE as exc:
+        raise ProtocolError("frame/malformed", _unreadable(exc)) from None
     except msgspec.ValidationError as exc:
         text = str(exc)
         if ("Invalid value" in text and "`$.t`" in text) or "missing required field `t`" in text:
@@ -101,7 +117,7 @@ def _message_type(frame: bytes | str) -> str | None:
         return None
     try:
         raw = _any_decoder.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, *_UNREADABLE):
         return None
     kind = raw.get("t") if isinstance(raw, dict) else None
     return kind if isinstance(kind, str) else None
@@ -110,8 +126,8 @@ def _message_type(frame: bytes | str) -> str | None:
 def _unknown_type(frame: bytes, text: str) -> ClientMessage:
     try:
         raw = _any_decoder.decode(frame)
-    except msgspec.DecodeError as exc:  # pragma: no cover - decoded once already
-        raise ProtocolError("frame/malformed", str(exc)) from None
+    except (msgspec.DecodeError, *_UNREADABLE) as exc:  # pragma: no cover - decoded once already
+        raise ProtocolError("frame/malformed", _unreadable(exc)) from None
     if not isinstance(raw, dict):
         raise ProtocolError("message/invalid", "a frame holds one msgpack map")
     kind = raw.get("t")
@@ -129,7 +145,10 @@ def unknown_fields(frame: bytes | str, msg: msgspec.Struct) -> dict[str, Any]:
     revision of the protocol placed at the top level (PROTOCOL.md 3)."""
     if isinstance(frame, str):
         return {}
-    raw = _any_decoder.decode(frame)
+    try:
+        raw = _any_decoder.decode(frame)
+    except (msgspec.DecodeError, *_UNREADABLE) as exc:
+        raise ProtocolError("frame/malformed", _unreadable(exc)) from None
     known = set(msg.__struct_fields__) | {"t"}
     return {k: v for k, v in raw.items() if k not in known} if isinstance(raw, dict) else {}
 
@@ -144,7 +163,7 @@ def client_id_of(frame: bytes | str) -> Any:
         return None
     try:
         raw = _any_decoder.decode(frame)
-    except (msgspec.DecodeError, ValueError):
+    except (msgspec.DecodeError, *_UNREADABLE):
         return None
     if isinstance(raw, dict):
         cid = raw.get("id")

@@ -245,7 +245,12 @@ class Transport:
                 outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
             case M.CreateTable():
                 try:
-                    table = await self.lobby.create(*self.lobby.settings_from(msg, unknown_fields(frame, msg)))
+                    legacy = unknown_fields(frame, msg)
+                except ProtocolError as exc:
+                    self._refuse(conn, msg.id, exc.code, exc.message)
+                    return
+                try:
+                    table = await self.lobby.create(*self.lobby.settings_from(msg, legacy))
                 except LobbyError as exc:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return

@@ -236,3 +236,25 @@ async def test_fuzzed_frames_never_break_the_server_and_the_table_finishes(serve
             await fuzz(batch)
     assert server.lobby.get(table).status == "finished"
     assert reply_codes and all("/" in code for code in reply_codes)
+
+
+async def test_bad_text_and_deep_nesting_are_malformed_strikes_without_a_traceback(server, caplog):
+    """Issue 8, item 8: invalid UTF-8 in a msgpack string, and nesting deeper
+    than the decoder follows, closed the connection with 1011 and logged a
+    traceback per frame. Both are `frame/malformed`, counted as strikes."""
+    cm, c = await connected(server.port)
+    try:
+        cases = [
+            b"\x82\xa1t\xa4ping\xa2id\xa2\xff\xfe",
+            b"\x83\xa1t\xa3act\xa5table\xa1x\xa3cmd" + b"\x81\xa1a" * 3000 + b"\xc0",
+            b"\x83\xa1t\xaccreate_table\xa5seats\x04\xa4deal" + b"\x91" * 3000 + b"\xc0",
+            b"\x83\xa1t\xaccreate_table\xa5seats\x04\xa2\xff\xfe\x01",
+        ]
+        for raw in cases:
+            frame = await error_for(c, raw)
+            assert frame["code"] == "frame/malformed", frame
+        await still_alive(c)
+        assert server.metrics.errors.get("frame/malformed") == len(cases)
+        assert not [r for r in caplog.records if r.exc_info], "no traceback for a client's bad frame"
+    finally:
+        await cm.__aexit__(None, None, None)

@@ -233,3 +233,47 @@ def test_invalid_messages_name_the_field_and_what_it_must_be(value: Any, message
     what it must be and what it was, in words."""
     error = refused(msgpack.packb(value, use_bin_type=True))
     assert (error.code, error.message) == ("message/invalid", message)
+
+
+# -- decoder gaps (issue 8, item 8): bad text and deep nesting are malformed frames ----
+
+_BAD_UTF8 = b"\xa2\xff\xfe"  # a msgpack str of two bytes that are not UTF-8
+
+
+@pytest.mark.parametrize("frame", [
+    b"\x82\xa1t\xa4ping\xa2id" + _BAD_UTF8,  # in a value
+    b"\x82\xa1t" + _BAD_UTF8 + b"\xa2id\x01",  # in the type
+    b"\x83\xa1t\xa3act\xa5table\xa1x\xa3cmd\x81\xa4type" + _BAD_UTF8,  # inside a free-form map
+], ids=["value", "type", "cmd"])
+def test_invalid_utf8_is_malformed(frame: bytes) -> None:
+    error = refused(frame)
+    assert error.code == "frame/malformed"
+    assert "UTF-8" in error.message
+    assert client_id_of(frame) in (None, 1)
+
+
+def test_invalid_utf8_in_an_unknown_field_of_create_table_is_malformed() -> None:
+    """The typed decoder skips fields it does not know; the game's port
+    reads them (legacy options), and that reading refuses bad text too."""
+    frame = b"\x83\xa1t\xaccreate_table\xa5seats\x04" + _BAD_UTF8 + b"\x01"
+    msg = decode_client(frame)
+    with pytest.raises(ProtocolError) as caught:
+        unknown_fields(frame, msg)
+    assert caught.value.code == "frame/malformed"
+
+
+def _deep(levels: int, inner: bytes = b"\xc0") -> bytes:
+    return b"\x91" * levels + inner  # lists of one element, nested
+
+
+@pytest.mark.parametrize("frame", [
+    b"\x83\xa1t\xa3act\xa5table\xa1x\xa3cmd" + b"\x81\xa1a" * 5000 + b"\xc0",
+    b"\x83\xa1t\xaccreate_table\xa5seats\x04\xa4more" + _deep(5000),  # an unknown field
+], ids=["cmd", "unknown_field"])
+def test_deep_nesting_is_malformed(frame: bytes) -> None:
+    error = refused(frame)
+    assert error.code == "frame/malformed"
+    assert "nested" in error.message
+    assert client_id_of(frame) is None
+    with pytest.raises(ProtocolError):
+        unknown_fields(frame, M.Ping())
