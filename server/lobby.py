@@ -24,12 +24,14 @@ from ..protocol import messages as M
 from ..protocol.codec import decode_any
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
+from .names import NameRefused, clean_name
 from .stores import Store
 from .table import ENDED, Table, TableError, TableSettings, token_hash
 
 log = logging.getLogger("oriente.lobby")
 
 MAX_TABLES = 10_000
+MAX_TABLE_NAME = 64
 # An ended table stays in memory this long after its end (or after it was
 # last brought back from the store), then its actor stops. Until the store
 # lets it go it is brought back on demand (`find`), so resume, spectate and
@@ -135,8 +137,10 @@ class Lobby:
             timers.validate()
         except ValueError as exc:
             raise LobbyError("table/bad_settings", str(exc)) from None
-        if len(msg.name) > 64:
-            raise LobbyError("table/bad_settings", "a table name has at most 64 characters")
+        try:
+            name = clean_name(msg.name, max_len=MAX_TABLE_NAME, what="a table name") if msg.name else ""
+        except NameRefused as exc:
+            raise LobbyError("table/bad_settings", exc.message) from None
         seed = msg.seed if msg.seed is not None else secrets.randbits(63)
         if not 0 <= seed < 2**64:
             raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
@@ -147,7 +151,7 @@ class Lobby:
             setup = port.configure(msg.seats, seed, options, legacy or {})
         except SettingsError as exc:
             raise LobbyError(exc.code, exc.message) from None
-        settings = TableSettings(game=port.name, seats=msg.seats, name=msg.name, public=msg.public, seed=seed,
+        settings = TableSettings(game=port.name, seats=msg.seats, name=name, public=msg.public, seed=seed,
                                  timers=timers, options=setup.options, auto_start=msg.auto_start,
                                  proxy_after=msg.proxy_after)
         return settings, setup

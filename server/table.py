@@ -35,6 +35,7 @@ from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from .clock import Deadline, TableClock, TimerSettings
 from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError
+from .names import MAX_NAME, NameRefused, clean_name, looks_alike
 from .outbox import Outbox
 from .stores import LogRecord, Store
 
@@ -52,7 +53,6 @@ TABLE_EVENTS = frozenset({
 FAILED_MESSAGE = "an error in the server ended this table; its record keeps the game up to here"
 ENDED = frozenset({"finished", "failed"})
 MAX_CHAT = 500
-MAX_NAME = 32
 HISTORY_CHUNK = 256
 
 
@@ -461,10 +461,19 @@ class Table:
         if self.status != "open":
             self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
             return
-        name = msg.name.strip()
-        if not name or len(name) > MAX_NAME:
-            self._reply(outbox, M.error(msg.id, "message/invalid", f"a name has 1 to {MAX_NAME} characters"))
+        try:
+            name = clean_name(msg.name, max_len=MAX_NAME)
+        except NameRefused as exc:
+            self._reply(outbox, M.error(msg.id, "message/invalid", exc.message))
             return
+        if bot is None:  # the server's bots pick their names among the free ones
+            alike = next(((i, s.name) for i, s in enumerate(self.slots)
+                          if s is not None and looks_alike(name, s.name)), None)
+            if alike is not None:
+                self._reply(outbox, M.error(msg.id, "message/invalid",
+                                            f"the name {name!r} looks like seat {alike[0]}'s ({alike[1]!r}) "
+                                            "at this table; choose another"))
+                return
         seat = msg.seat
         if seat is None:
             free = [i for i, s in enumerate(self.slots) if s is None]

@@ -335,7 +335,7 @@ function intOption(values, key, fallback, min) {
 export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: {
     server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
-    name: { type: 'string', default: 'jsbot' }, seed: { type: 'string' }, games: { type: 'string' },
+    name: { type: 'string' }, seed: { type: 'string' }, games: { type: 'string' },
     game: { type: 'string', default: 'oriente' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   } });
@@ -347,6 +347,8 @@ export async function main(argv) {
   if (values.table && create) throw new Error('give --table or --create, not both');
   if (values.table && games > 1) throw new Error('--table plays one table: use --create or the lobby for --games > 1');
   const rng = makeRng(seed ?? undefined);
+  // Names at one table must differ (PROTOCOL.md 3, join): several bots started alike do.
+  values.name ??= `jsbot-${randomBytes(2).toString('hex')}`;
   const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
   for (let g = 0; g < games; g++) {
     const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,

@@ -14,6 +14,7 @@ keeps support promises).
 
 import argparse
 import random
+import secrets
 
 import trio
 
@@ -107,6 +108,7 @@ if __name__ == "__main__":
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", help="the id of the table to join")
     where.add_argument("--create", type=int, metavar="SEATS", help="create a zero-wait bot table first")
-    parser.add_argument("--name", default="bargaining-bot", help="the seat's name")
+    parser.add_argument("--name", default=f"bargaining-bot-{secrets.token_hex(2)}",
+                        help="the seat's name (one a table does not have yet: names at a table must differ)")
     args = parser.parse_args()
     trio.run(play, args.server, args.table, args.create, args.name)

@@ -6,6 +6,7 @@
 
 import argparse
 import random
+import secrets
 
 import trio
 
@@ -30,6 +31,7 @@ if __name__ == "__main__":
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", help="the id of the table to join")
     where.add_argument("--create", type=int, metavar="SEATS", help="create a zero-wait bot table first")
-    parser.add_argument("--name", default="random-bot", help="the seat's name")
+    parser.add_argument("--name", default=f"random-bot-{secrets.token_hex(2)}",
+                        help="the seat's name (one a table does not have yet: names at a table must differ)")
     args = parser.parse_args()
     trio.run(play, args.server, args.table, args.create, args.name)

@@ -12,6 +12,7 @@ resumes that seat, from any process.
 
 import argparse
 import random
+import secrets
 from pathlib import Path
 
 import trio
@@ -105,7 +106,8 @@ if __name__ == "__main__":
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--table", help="the id of the table to join")
     where.add_argument("--create", type=int, metavar="SEATS", help="create a zero-wait bot table first")
-    parser.add_argument("--name", default="smart-bot", help="the seat's name")
+    parser.add_argument("--name", default=f"smart-bot-{secrets.token_hex(2)}",
+                        help="the seat's name (one a table does not have yet: names at a table must differ)")
     parser.add_argument("--token-file", help="save the seat's token here; if the file exists, resume that seat")
     args = parser.parse_args()
     if args.table is None and args.create is None and not (args.token_file and Path(args.token_file).exists()):

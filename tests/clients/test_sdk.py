@@ -760,10 +760,10 @@ async def test_oro_reference_bots_play_a_game_through_the_sdk(app, gods):
     answers: list = []
     results: list[dict] = []
 
-    async def bot(policy: str) -> None:
+    async def bot(policy: str, name: str) -> None:
         rng = random.Random(policy)
         async with Client.connect(url) as client:
-            seat = await client.join(table, policy)
+            seat = await client.join(table, name)
             async for turn in seat.turns():
                 assert seat.game == "oro" and turn.legal
                 command = ORO_POLICIES[policy].choose(turn.view, turn.prompt, rng)
@@ -773,8 +773,8 @@ async def test_oro_reference_bots_play_a_game_through_the_sdk(app, gods):
 
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            for policy in ("heuristic", "random", "random"):
-                nursery.start_soon(bot, policy)
+            for policy, name in (("heuristic", "heuristic"), ("random", "random"), ("random", "second random")):
+                nursery.start_soon(bot, policy, name)
     assert len(results) == 3 and all(r == results[0] and r["type"] == "GameEnded" for r in results)
     assert all(reply is not None and reply["t"] == "ok" for *_, reply in answers)
     async with Client.connect(url) as client:

@@ -24,7 +24,7 @@ NONCES = [f"nonce-of-seat-{i}-0123456789" for i in range(4)]
 
 
 async def join(table: Table, outbox: Outbox, nonce: str | None, cid: object = "j") -> list[dict]:
-    await table.send(outbox, M.Join(id=cid, table=table.id, name="p", nonce=nonce))  # type: ignore[arg-type]
+    await table.send(outbox, M.Join(id=cid, table=table.id, name=(nonce or "p")[:20], nonce=nonce))  # type: ignore[arg-type]
     await wait_all_tasks_blocked()
     return drain(outbox)
 
