@@ -74,6 +74,7 @@ class CreateTable(_Msg, tag="create_table"):
     proxy_after: int | None = None
     game: str = DEFAULT_GAME
     options: dict[str, Any] = {}
+    rated: bool = False
 
 
 class Join(_Msg, tag="join"):
@@ -167,9 +168,57 @@ class Rematch(_Msg, tag="rematch"):
     views: bool = False
 
 
+class SignUp(_Msg, tag="sign_up"):
+    """Make a person's account and sign this connection in to it (PROTOCOL.md 19)."""
+
+    name: str
+    password: str
+
+
+class SignIn(_Msg, tag="sign_in"):
+    """Sign this connection in: a person with `name` and `password`, or
+    anyone with a session or API `token` from before."""
+
+    name: str = ""
+    password: str = ""
+    token: str | None = None
+
+
+class SignOut(_Msg, tag="sign_out"):
+    """Sign this connection out; a session token is revoked, an API token kept."""
+
+
+class BotToken(_Msg, tag="bot_token"):
+    """A new API token for the signed-in person's bot `bot` (the bot's
+    account is made on first use)."""
+
+    bot: str
+    label: str = ""
+
+
+class Tokens(_Msg, tag="tokens"):
+    """The signed-in person's bots' API tokens (ids and labels)."""
+
+
+class RevokeToken(_Msg, tag="revoke_token"):
+    token_id: str
+
+
+class Leaderboard(_Msg, tag="leaderboard"):
+    game: str = DEFAULT_GAME
+    limit: int = 50
+
+
+class Profile(_Msg, tag="profile"):
+    """An account's ratings, their history and its reputation."""
+
+    name: str
+
+
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
     | Act | Back | Chat | GetRecord | AddBots | Rematch
+    | SignUp | SignIn | SignOut | BotToken | Tokens | RevokeToken | Leaderboard | Profile
 )
 
 CLIENT_TYPES = tuple(

@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from argon2 import PasswordHasher
 from websockets.trio.server import Server, serve
 from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
+from .accounts import Accounts
 from .bots import BotRunner
 from .game_port import SPECTATOR, GamePort
 from .games import PORTS
@@ -41,7 +43,8 @@ class App:
     def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
                  limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS,
                  web: Mapping[str, Path] | None = None,
-                 allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0) -> None:
+                 allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0,
+                 hasher: PasswordHasher | None = None) -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
         no web client, plain HTTP gets 426 as before); `allow_origins`: page
         origins besides this host that may open a websocket; `bots`: run
@@ -52,6 +55,7 @@ class App:
         self.allow_origins = allow_origins
         self.bots = bots
         self.bot_delay = bot_delay
+        self.hasher = hasher  # argon2's parameters for passwords (None: its defaults)
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -76,7 +80,7 @@ class App:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
-                    self.lobby = Lobby(self.games, store, tables)
+                    self.lobby = Lobby(self.games, store, tables, accounts=Accounts(store, hasher=self.hasher))
                     self.recovered = await self.lobby.recover()
                     bots = BotRunner(tables, delay=self.bot_delay) if self.bots else None
                     if bots is not None:

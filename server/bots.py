@@ -71,6 +71,9 @@ class BotRunner:
             raise BotError("bots/unknown", f"no bot called {kind!r}; there are {', '.join(kinds)}")
         if table.seat_of(token) is None:
             raise BotError("auth/bad_token", "only a seated player may add bots; join first")
+        if table.settings.rated:
+            raise BotError("bots/rated", "a rated table seats only signed-in accounts; the server's bots have "
+                                         "none (a bot of your own joins with its API token)")
         if table.status != "open":
             raise BotError("table/started", "bots fill seats only before the start")
         free = [i for i, s in enumerate(table.slots) if s is None]

@@ -145,6 +145,11 @@ class GamePort(Protocol):
     # absence as the old revision, and pins new tables to the new one here.
     # new_table_options: Mapping[str, Any]
 
+    # Optional (read with hasattr; absent: the game has no promises): each
+    # seat's own promises of a finished game as (kept, broken, released),
+    # from its full events, for the accounts' reputation (docs/accounts.md).
+    # def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]]: ...
+
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
         """Validate a table's game options and build its setup, or raise

@@ -22,6 +22,7 @@ import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any
+from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
@@ -61,8 +62,10 @@ class Rematch:
 
 class Lobby:
     def __init__(self, ports: Mapping[str, GamePort], store: Store, nursery: trio.Nursery,
-                 *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S) -> None:
+                 *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S,
+                 accounts: Accounts | None = None) -> None:
         self.linger_s = linger_s
+        self.accounts = accounts
         self.ports = dict(ports)
         self.store = store
         self.nursery = nursery
@@ -153,7 +156,9 @@ class Lobby:
             raise LobbyError(exc.code, exc.message) from None
         settings = TableSettings(game=port.name, seats=msg.seats, name=name, public=msg.public, seed=seed,
                                  timers=timers, options=setup.options, auto_start=msg.auto_start,
-                                 proxy_after=msg.proxy_after)
+                                 proxy_after=msg.proxy_after, rated=msg.rated)
+        if msg.rated and self.accounts is None:
+            raise LobbyError("table/bad_settings", "this server keeps no accounts, so no table is rated")
         return settings, setup
 
     async def create(self, settings: TableSettings, setup: GameSetup) -> Table:
@@ -176,12 +181,34 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(table.run)
                 await table.ended.wait()
+                await self._settle(table)
                 await trio.sleep(self.linger_s)
                 nursery.cancel_scope.cancel()
         except Exception:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
             self.tables.pop(table.id, None)
+
+    async def _settle(self, table: Table) -> None:
+        """A finished game's results for its seats' accounts: ranks, promises
+        (through the game's port) and, on a rated table, ratings. Stored
+        once per table; a store error is logged and the table goes on."""
+        if self.accounts is None or table.status != "finished" or table.result is None:
+            return
+        ranks = table.result.get("ranks")
+        seated = [(i, s.account["id"]) for i, s in enumerate(table.slots)
+                  if s is not None and s.account is not None]
+        if not seated or not isinstance(ranks, list | tuple) or len(ranks) != len(table.slots):
+            return
+        promises = table.port.promises(table.events, len(table.slots)) if hasattr(table.port, "promises") else None
+        rated = table.settings.rated and len(seated) == len(table.slots)
+        try:
+            await self.accounts.record_game(table.id, table.settings.game, [
+                Seated(account_id=a, rank=int(ranks[i]),
+                       promises=Promises(*promises[i]) if promises is not None else Promises()) for i, a in seated],
+                rated=rated)
+        except Exception:
+            log.exception("table %s: its results were not stored", table.id)
 
     async def rematch(self, table_id: str, token: str) -> Rematch:
         """The rematch of ended table `table_id` for the player holding

@@ -100,11 +100,15 @@ class TableSettings:
     options: dict[str, Any] = field(default_factory=dict)
     auto_start: bool = True
     proxy_after: int | None = None
+    rated: bool = False  # every seat signed in; the result moves ratings (docs/accounts.md)
 
     def to_plain(self) -> dict[str, Any]:
-        return {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
-                "seed": self.seed, "timers": self.timers.as_dict(), "options": self.options,
-                "auto_start": self.auto_start, "proxy_after": self.proxy_after}
+        plain = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
+                 "seed": self.seed, "timers": self.timers.as_dict(), "options": self.options,
+                 "auto_start": self.auto_start, "proxy_after": self.proxy_after}
+        if self.rated:
+            plain["rated"] = True
+        return plain
 
     @classmethod
     def from_plain(cls, d: dict[str, Any]) -> tuple[TableSettings, dict[str, Any]]:
@@ -115,7 +119,7 @@ class TableSettings:
         known = {f for f in cls.__dataclass_fields__}
         settings = cls(game=d.get("game", M.DEFAULT_GAME), seats=d["seats"], name=d["name"], public=d["public"],
                        seed=d["seed"], timers=TimerSettings(**d["timers"]), options=d.get("options") or {},
-                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"))
+                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"), rated=d.get("rated", False))
         return settings, {k: v for k, v in d.items() if k not in known}
 
     def public_plain(self, public_options: dict[str, Any]) -> dict[str, Any]:
@@ -124,18 +128,35 @@ class TableSettings:
         they stay there too (PROTOCOL.md 10), where no own setting has the name."""
         own = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
                "timers": self.timers.as_dict(), "auto_start": self.auto_start, "proxy_after": self.proxy_after}
+        if self.rated:
+            own["rated"] = True
         return {**own, **{k: v for k, v in public_options.items() if k not in own}, "options": public_options}
 
 
 @dataclass(slots=True)
 class Slot:
     """A taken seat. `bot`: the policy of the server's own bot that holds
-    it (None: a client holds it with its token)."""
+    it (None: a client holds it with its token). `account`: the card of the
+    account signed in on the connection that took it (accounts.card), as it
+    was then; None for a seat taken signed out."""
 
     name: str
     token_hash: str
     connections: int = 0
     bot: str | None = None
+    account: dict[str, Any] | None = None
+
+
+def _slot_plain(s: Slot) -> list[Any]:
+    """A seat as the table's meta stores it: [name, token hash], then the
+    bot's policy if any, then the account's card if any (a bot-less seat
+    with an account stores None for the policy)."""
+    plain: list[Any] = [s.name, s.token_hash]
+    if s.bot or s.account is not None:
+        plain.append(s.bot)
+    if s.account is not None:
+        plain.append(s.account)
+    return plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +166,15 @@ class Disconnected:
 
 # Messages from the server's own parts, never from a client: the transport
 # only passes on the protocol's messages.
+
+@dataclass(frozen=True, slots=True)
+class AccountJoin:
+    """A join from a connection signed in to an account: the transport
+    passes the account's card (accounts.card) with the client's join."""
+
+    join: M.Join
+    account: dict[str, Any]
+
 
 @dataclass(frozen=True, slots=True)
 class SeatBot:
@@ -291,6 +321,8 @@ class Table:
         match msg:
             case M.Join() | SeatBot():
                 await self._join(outbox, msg)
+            case AccountJoin():
+                await self._join(outbox, msg.join, msg.account)
             case ResumeBot():
                 await self._resume_bot(outbox, msg)
             case M.Leave():
@@ -402,6 +434,8 @@ class Table:
                 "away": self.clock.seats[seat].away, "proxied": self.clock.seats[seat].proxied}
         if slot.bot is not None:
             info["bot"] = slot.bot
+        if slot.account is not None:
+            info["account"] = slot.account
         return info
 
     # -- durability ----------------------------------------------------------------
@@ -433,9 +467,8 @@ class Table:
         return self._meta()
 
     def _meta(self) -> bytes:
-        return encode({"settings": self.settings.to_plain(),
-                       "slots": [None if s is None else [s.name, s.token_hash, *([s.bot] if s.bot else [])]
-                                 for s in self.slots]})
+        return encode({"settings": self.settings.to_plain(), "slots": [None if s is None else _slot_plain(s)
+                                                                       for s in self.slots]})
 
     async def create(self) -> None:
         """First write of a new table."""
@@ -444,7 +477,7 @@ class Table:
 
     # -- lobby phase -----------------------------------------------------------------
 
-    async def _join(self, outbox: Outbox, msg: M.Join | SeatBot) -> None:
+    async def _join(self, outbox: Outbox, msg: M.Join | SeatBot, account: dict[str, Any] | None = None) -> None:
         bot = msg.policy if isinstance(msg, SeatBot) else None
         token: str | None = None
         nonce = msg.nonce if isinstance(msg, M.Join) else None
@@ -461,8 +494,17 @@ class Table:
         if self.status != "open":
             self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
             return
+        if self.settings.rated and account is None:
+            self._reply(outbox, M.error(msg.id, "auth/sign_in_required",
+                                        "a rated table seats only players signed in to an account (sign_in)"))
+            return
+        if account is not None and any(s is not None and s.account is not None and s.account["id"] == account["id"]
+                                       for s in self.slots):
+            self._reply(outbox, M.error(msg.id, "auth/already_seated",
+                                        "this account holds a seat at this table already"))
+            return
         try:
-            name = clean_name(msg.name, max_len=MAX_NAME)
+            name = clean_name(msg.name if account is None else account["name"], max_len=MAX_NAME)
         except NameRefused as exc:
             self._reply(outbox, M.error(msg.id, "message/invalid", exc.message))
             return
@@ -489,11 +531,13 @@ class Table:
             return
         if token is None:
             token = secrets.token_urlsafe(24)
-        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot)
+        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot, account=account)
         await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
         event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
         if bot is not None:
             event["bot"] = bot
+        if account is not None:
+            event["account"] = account
         await self._commit(None, [event])
         self._publish([event])
         self.subscribers[outbox] = seat
@@ -853,6 +897,8 @@ class Table:
             "table": self.id,
             "config": self.setup.record,
             "names": [None if x is None else x.name for x in self.slots],
+            **({"accounts": [None if x is None else x.account for x in self.slots]}
+               if any(x is not None and x.account is not None for x in self.slots) else {}),
             "commands": self.commands,
             "events": [{k: v for k, v in e.items() if k != "seq"} for e in events
                        if e["type"] not in TABLE_EVENTS],
@@ -884,7 +930,8 @@ class Table:
         except SettingsError as exc:
             raise TableError(f"table {table_id}: its stored settings no longer configure: {exc}") from None
         table = cls(table_id, replace(settings, options=setup.options), port, setup, store, wall=wall)
-        table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None)
+        table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None,
+                                                   account=s[3] if len(s) > 3 else None)
                        for s in m["slots"]]
         regenerated: list[dict[str, Any]] = []
         recorded: list[dict[str, Any]] = []

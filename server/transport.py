@@ -9,9 +9,11 @@ only that client.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any, assert_never
+from urllib.parse import parse_qs, unquote
 
 import trio
 from websockets.exceptions import ConnectionClosed
@@ -20,11 +22,13 @@ from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
 from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
+from .accounts import AccountError, Accounts
 from .bots import BotError, BotRunner
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
-from .table import ENDED, Disconnected, OfferRematch
+from .stores import AccountRow, CredentialRow
+from .table import ENDED, AccountJoin, Disconnected, OfferRematch
 from .web import WebSite, origin_allowed
 
 log = logging.getLogger("oriente.transport")
@@ -59,6 +63,8 @@ class _Conn:
     last: float
     strikes: list[float] = field(default_factory=list)
     tables: set[str] = field(default_factory=set)
+    account: AccountRow | None = None  # signed in (PROTOCOL.md 19)
+    credential: CredentialRow | None = None
 
 
 class Transport:
@@ -85,6 +91,8 @@ class Transport:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
+            if path in ("/leaderboard", "/leaderboard.json") or path.startswith("/account/"):
+                return await self._accounts_http(connection, path, request.path.partition("?")[2])
             if self.web is not None:
                 return await self.web.respond(request)
             return connection.respond(426, "This is the Oriente websocket endpoint "
@@ -98,6 +106,30 @@ class Transport:
             return connection.respond(403, "This origin may not open a websocket here "
                                            "(the server's --allow-origin lists the others).\n")
         return None
+
+    async def _accounts_http(self, connection: ServerConnection, path: str, query: str) -> Response:
+        """GET /leaderboard?game=G&limit=N and /account/NAME: JSON reads of
+        the accounts (PROTOCOL.md 13)."""
+        accounts = self.lobby.accounts
+        if accounts is None:
+            return connection.respond(404, "This server keeps no accounts.\n")
+        args = {k: v[-1] for k, v in parse_qs(query).items()}
+        try:
+            if path.startswith("/account/"):
+                data: Any = await accounts.profile(unquote(path[len("/account/"):]), sorted(self.lobby.ports))
+            else:
+                game = args.get("game", M.DEFAULT_GAME)
+                if game not in self.lobby.ports:
+                    return connection.respond(404, f"This server does not play {game!r}.\n")
+                limit = int(args["limit"]) if args.get("limit", "").isdigit() else 50
+                data = {"game": game, "leaderboard": await accounts.leaderboard(game, limit)}
+        except AccountError as exc:
+            return connection.respond(404, exc.message + "\n")
+        response = connection.respond(200, json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
+        del response.headers["Content-Type"]
+        response.headers["Content-Type"] = "application/json; charset=utf-8"
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     # -- one connection -------------------------------------------------------------------
 
@@ -236,7 +268,13 @@ class Transport:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
                     return
                 conn.tables.add(table.id)
-                await table.send(outbox, msg)
+                if isinstance(msg, M.Join) and conn.account is not None:
+                    await table.send(outbox, await self._signed_join(conn, msg))
+                else:
+                    await table.send(outbox, msg)
+            case (M.SignUp() | M.SignIn() | M.SignOut() | M.BotToken() | M.Tokens() | M.RevokeToken()
+                  | M.Leaderboard() | M.Profile()):
+                await self._account_message(conn, msg)
             case M.Ping():
                 outbox.put(encode(M.ok(msg.id, pong=True)))
             case M.Hello():
@@ -308,5 +346,65 @@ class Transport:
             if old is not None:
                 await old.send(None, OfferRematch(table=table.id, seat=rematch.seat))
         conn.tables.add(table.id)
-        await table.send(conn.outbox, M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat,
-                                             views=msg.views))
+        join = M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat, views=msg.views)
+        await table.send(conn.outbox, join if conn.account is None else await self._signed_join(conn, join))
+
+    # -- accounts (PROTOCOL.md 19) -------------------------------------------------------
+
+    async def _signed_join(self, conn: _Conn, msg: M.Join) -> AccountJoin:
+        """A join from a signed-in connection: with its account's card."""
+        accounts = self.lobby.accounts
+        assert accounts is not None and conn.account is not None
+        return AccountJoin(join=msg, account=await accounts.card(conn.account))
+
+    async def _account_message(self, conn: _Conn, msg: M.ClientMessage) -> None:
+        accounts = self.lobby.accounts
+        if accounts is None:
+            conn.outbox.put(encode(M.error(msg.id, "account/unavailable", "this server keeps no accounts")))
+            return
+        try:
+            reply = await self._account_reply(accounts, conn, msg)
+        except AccountError as exc:
+            self._refuse(conn, msg.id, exc.code, exc.message)
+            return
+        conn.outbox.put(encode(M.ok(msg.id, **reply)))
+
+    async def _account_reply(self, accounts: Accounts, conn: _Conn, msg: M.ClientMessage) -> dict[str, Any]:
+        match msg:
+            case M.SignUp():
+                account, token = await accounts.sign_up(msg.name, msg.password)
+                conn.account, conn.credential = await accounts.authenticate(token)
+                return {"account": await accounts.card(account), "token": token}
+            case M.SignIn():
+                if msg.token is not None:
+                    token = msg.token
+                else:
+                    _, token = await accounts.sign_in(msg.name, msg.password)
+                conn.account, conn.credential = await accounts.authenticate(token)
+                reply: dict[str, Any] = {"account": await accounts.card(conn.account)}
+                if msg.token is None:
+                    reply["token"] = token
+                return reply
+            case M.SignOut():
+                if conn.credential is not None and conn.credential.kind == "session":
+                    await accounts.sign_out(conn.credential)
+                conn.account = conn.credential = None
+                return {}
+            case M.Leaderboard():
+                if msg.game not in self.lobby.ports:
+                    raise AccountError("table/unknown_game", f"this server does not play {msg.game!r}")
+                return {"game": msg.game, "leaderboard": await accounts.leaderboard(msg.game, msg.limit)}
+            case M.Profile():
+                return {"profile": await accounts.profile(msg.name, sorted(self.lobby.ports))}
+        if conn.account is None:
+            raise AccountError("auth/sign_in_required", "sign in first (sign_in)")
+        match msg:
+            case M.BotToken():
+                bot, token, token_id = await accounts.bot_token(conn.account, msg.bot, msg.label)
+                return {"account": await accounts.card(bot), "token": token, "token_id": token_id}
+            case M.Tokens():
+                return {"tokens": await accounts.tokens(conn.account)}
+            case M.RevokeToken():
+                await accounts.revoke(conn.account, msg.token_id)
+                return {}
+        raise AssertionError(f"not an account message: {msg!r}")  # pragma: no cover

@@ -50,6 +50,7 @@ from typing import Any
 
 import msgspec
 import trio
+from argon2 import PasswordHasher
 import trio.testing
 
 from oriente.protocol import messages as M
@@ -58,6 +59,7 @@ from oriente.server import oro
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
+from oriente.server.accounts import Accounts
 from oriente.server.lobby import Lobby
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
@@ -268,7 +270,10 @@ class Session:
         self.clock = clock
         self.nursery = nursery
         self.store = MemoryStore()
-        self.lobby = Lobby(PORTS, self.store, nursery, wall=lambda: WALL_EPOCH + trio.current_time())
+        wall = lambda: WALL_EPOCH + trio.current_time()  # noqa: E731
+        cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+        self.lobby = Lobby(PORTS, self.store, nursery, wall=wall,
+                           accounts=Accounts(self.store, hasher=cheap, wall=wall, inline=True))
         self.transport = Transport(self.lobby, Metrics(), limits)
 
     async def start(self) -> Session:
@@ -307,6 +312,7 @@ async def _play(book: Book, clock: trio.testing.MockClock) -> None:
         await _finished_table(book, s)
         await _refusals(book, s)
         await _oro_table(book, s)
+        await _accounts(book, s)
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:
         await _limits(book, clock, nursery)
@@ -664,6 +670,54 @@ async def _refusals(book: Book, s: Session) -> None:
                             "still read (as options of the default game, oriente).")
     book.server("server/ok/create_table_first_revision", expect(frames, "ok")[0],
                 "The table has the configured deal and the cap on open proposals of the message above.")
+
+
+async def _accounts(book: Book, s: Session) -> None:
+    """Accounts (PROTOCOL.md 19): sign up, sign in, a bot's API token, a
+    rated table that refuses a signed-out seat, the leaderboard."""
+    eve, _ = await s.connect("eve")
+    frames = await eve.send({"t": "sign_up", "id": 1, "name": "eve", "password": "correct horse"},
+                            "client/sign_up", "Make a person's account; the connection is signed in to it.")
+    book.server("server/ok/sign_up", expect(frames, "ok")[0],
+                "The account (bots are marked bot: true) and a session token for sign_in later.")
+    frames = await eve.send({"t": "bot_token", "id": 2, "bot": "eve-bot", "label": "laptop"},
+                            "client/bot_token", "An API token for the person's bot (made on first use).")
+    bot = book.server("server/ok/bot_token", expect(frames, "ok")[0],
+                      "The bot's account, its API token (shown once) and the token's id, for revoke_token.")
+    frames = await eve.send({"t": "tokens", "id": 3}, "client/tokens", "The person's bots' API tokens.")
+    book.server("server/ok/tokens", expect(frames, "ok")[0], "Ids and labels only: tokens are stored hashed.")
+    rob, _ = await s.connect("rob")
+    frames = await rob.send({"t": "sign_in", "id": 1, "token": bot["token"]}, "client/sign_in_token",
+                            "A bot signs in with its API token (a person's session token works the same).")
+    book.server("server/ok/sign_in_token", expect(frames, "ok")[0], "Signed in as the bot.")
+    frames = await rob.send({"t": "sign_in", "id": 2, "name": "eve", "password": "wrong horse"},
+                            "client/sign_in", "A person signs in with name and password.")
+    wrong = book.server("server/error/bad_credentials", expect(frames, "error")[0],
+                        "A wrong password; an unknown name gets exactly this frame too.")
+    frames = await rob.send({"t": "sign_in", "id": 2, "name": "nobody", "password": "wrong horse"})
+    assert decode_any(expect(frames, "error")[0]) == wrong, "an unknown name must look like a wrong password"
+    frames = await eve.send({"t": "revoke_token", "id": 4, "token_id": bot["token_id"]}, "client/revoke_token",
+                            "Revoke one of the bots' tokens: it signs no one in any more.")
+    book.server("server/ok/revoke_token", expect(frames, "ok")[0], "Revoked.")
+    frames = await eve.send({"t": "create_table", "id": 5, "seats": 4, "seed": 3, "timers": BOT_TIMERS,
+                             "rated": True}, "client/create_table_rated",
+                            "A rated table: every seat must be signed in, and the result moves ratings.")
+    table = book.server("server/ok/create_table_rated", expect(frames, "ok")[0], "The table says rated: true.")
+    kim, _ = await s.connect("kim-2")
+    frames = await kim.send({"t": "join", "id": 1, "table": table["table"], "name": "kim"})
+    book.server("server/error/sign_in_required", expect(frames, "error")[0], "A signed-out join of a rated table.")
+    frames = await eve.send({"t": "join", "id": 6, "table": table["table"], "name": "ignored"})
+    book.server("server/ok/join_signed_in", expect(frames, "ok", "snapshot")[0],
+                "A signed-in join: the seat takes the account's name and card.")
+    frames = await eve.send({"t": "leaderboard", "id": 7, "game": "oriente", "limit": 10}, "client/leaderboard",
+                            "The best rated accounts of one game.")
+    book.server("server/ok/leaderboard", expect(frames, "ok")[0], "No rated game has ended here yet.")
+    frames = await eve.send({"t": "profile", "id": 8, "name": "eve-bot"}, "client/profile",
+                            "An account's ratings, their history and its reputation.")
+    book.server("server/ok/profile", expect(frames, "ok")[0], "A bot says whose it is.")
+    frames = await eve.send({"t": "sign_out", "id": 9}, "client/sign_out",
+                            "Sign this connection out; a session token is revoked.")
+    book.server("server/ok/sign_out", expect(frames, "ok")[0], "Signed out.")
 
 
 async def _oro_table(book: Book, s: Session) -> None:

@@ -178,6 +178,16 @@ class OrientePort:
     def result(self, state: GameState) -> dict[str, Any] | None:
         return plain(state.result) if state.result is not None else None
 
+    def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]]:
+        """Each seat's own promises as the R8.6 ledger settled them: kept,
+        broken, released (the accounts' reputation)."""
+        counts = [[0, 0, 0] for _ in range(seats)]
+        for e in events:
+            if e["type"] == "PromiseSettled" and 0 <= e["promiser"] < seats:
+                column = ("kept", "broken", "released").index(e["status"])
+                counts[e["promiser"]][column] += 1
+        return [(k, b, r) for k, b, r in counts]
+
     def refills(self, events: list[PlainEvent]) -> int:
         """A time bank refills once per season from the second (R10.3)."""
         return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)

@@ -5,12 +5,41 @@ outgrows one process (`postgres`, with psycopg: ``pip install
 `open_store`, which picks one from the server's ``--store``."""
 
 from .batching import StoreStatistics
-from .contract import STATUSES, LogRecord, Store, StoreError, StoreFenced, StoreLocked, TableRow
+from .contract import (
+    STATUSES,
+    AccountRow,
+    CredentialRow,
+    LogRecord,
+    RatingRow,
+    ResultRow,
+    Store,
+    StoreConflict,
+    StoreError,
+    StoreFenced,
+    StoreLocked,
+    TableRow,
+)
 from .memory import MemoryStore
 from .sqlite import SQLiteStore
 
-__all__ = ["STATUSES", "LogRecord", "MemoryStore", "SQLiteStore", "Store", "StoreError", "StoreFenced",
-           "StoreLocked", "StoreStatistics", "TableRow", "open_store"]
+__all__ = [
+    "STATUSES",
+    "AccountRow",
+    "CredentialRow",
+    "LogRecord",
+    "MemoryStore",
+    "RatingRow",
+    "ResultRow",
+    "SQLiteStore",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "StoreFenced",
+    "StoreLocked",
+    "StoreStatistics",
+    "TableRow",
+    "open_store",
+]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

@@ -73,8 +73,9 @@ from typing import Final, Protocol
 
 import trio
 
-__all__ = ["STATUSES", "LogRecord", "Store", "StoreError", "StoreFenced", "StoreLocked", "TableRow",
-           "check_bytes", "check_status"]
+__all__ = ["ACCOUNT_KINDS", "STATUSES", "AccountRow", "CredentialRow", "LogRecord", "RatingRow", "ResultRow",
+           "Store", "StoreConflict", "StoreError", "StoreFenced", "StoreLocked", "TableRow", "check_bytes",
+           "check_status"]
 
 # A table's life: open (taking seats), running, then finished (the game
 # ended), failed (a bug ended it, see Table._fail) or abandoned (its log
@@ -88,6 +89,12 @@ class StoreError(Exception):
 
     Raised in the task that made the request, never elsewhere, so one
     table's bad write cannot hurt another table."""
+
+
+class StoreConflict(StoreError):
+    """A write refused because it would make a second row where one must be
+    unique: an account name taken (names compare case-insensitively), a
+    credential id or token hash already stored."""
 
 
 class StoreLocked(StoreError):
@@ -120,6 +127,72 @@ class TableRow:
     status: str
     meta: bytes
     updated_at: float
+
+
+# People sign in with a password; bots with API tokens their owner made.
+ACCOUNT_KINDS: Final = frozenset({"person", "bot"})
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """An account (docs/accounts.md). `key` is the name case-folded, unique
+    per store; `owner` is the person who made a bot (None for people and
+    for the server's own bots); `password` is an argon2 hash, None for bots."""
+
+    id: str
+    name: str
+    key: str
+    kind: str
+    owner: str | None
+    password: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialRow:
+    """A session token ("session") or a bot's API token ("api"), stored as
+    the SHA-256 of the token only. `id` is public: the owner names a token
+    by it to revoke it."""
+
+    id: str
+    account_id: str
+    kind: str
+    token_hash: str
+    label: str
+    created_at: float
+    revoked_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """An account's current rating in one game (openskill's mu and sigma)
+    and how many rated games made it."""
+
+    account_id: str
+    game: str
+    mu: float
+    sigma: float
+    games: int
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One account's part in one finished game: its rank (1 is first), its
+    rating after the game (None on an unrated table) and the promises of
+    its own it kept, broke and was released from. The history of ratings
+    and the reputation are reads of these rows."""
+
+    table_id: str
+    account_id: str
+    game: str
+    rank: int
+    mu: float | None
+    sigma: float | None
+    kept: int
+    broken: int
+    released: int
+    at: float
 
 
 def check_status(status: str) -> None:
@@ -208,4 +281,64 @@ class Store(Protocol):
 
     async def last_heartbeat(self) -> float | None:
         """The latest ``heartbeat`` time, or None if there was none."""
+        ...
+
+    # -- accounts (docs/accounts.md); every write durable on return --------
+
+    async def create_account(self, row: AccountRow) -> None:
+        """Store a new account; a taken `key` or id is refused (StoreConflict)."""
+        ...
+
+    async def account(self, account_id: str) -> AccountRow | None:
+        ...
+
+    async def account_by_key(self, key: str) -> AccountRow | None:
+        """The account whose case-folded name is `key`, or None."""
+        ...
+
+    async def bots_of(self, owner: str) -> list[AccountRow]:
+        """The bot accounts a person made, oldest first."""
+        ...
+
+    async def add_credential(self, row: CredentialRow) -> None:
+        """Store a token's hash; a taken id or hash is refused (StoreConflict)."""
+        ...
+
+    async def credential(self, token_hash: str) -> CredentialRow | None:
+        """The credential with this token hash, revoked or not, or None."""
+        ...
+
+    async def credentials(self, account_id: str) -> list[CredentialRow]:
+        """An account's credentials, revoked ones included, oldest first."""
+        ...
+
+    async def revoke_credential(self, credential_id: str, now: float) -> bool:
+        """Mark a credential revoked at `now`; False if there is no such
+        credential or it was revoked already."""
+        ...
+
+    async def save_results(self, table_id: str, results: Sequence[ResultRow],
+                           ratings: Sequence[RatingRow]) -> bool:
+        """Store a finished game's results and the ratings they moved, in one
+        commit. A table's results are stored once: if any are stored for
+        `table_id` already, nothing changes and False comes back (a table
+        brought back after a restart may end twice)."""
+        ...
+
+    async def ratings(self, game: str, account_ids: Collection[str]) -> dict[str, RatingRow]:
+        """The current ratings in `game` of those accounts that have one."""
+        ...
+
+    async def leaderboard(self, game: str, limit: int) -> list[tuple[AccountRow, RatingRow]]:
+        """Up to `limit` rated accounts of `game`, by mu - 3 sigma, best first
+        (ties: fewer games, then the account id)."""
+        ...
+
+    async def results(self, account_id: str, game: str | None = None, limit: int = 100) -> list[ResultRow]:
+        """An account's latest results (all games, or one), oldest first."""
+        ...
+
+    async def reputation(self, account_ids: Collection[str]) -> dict[str, tuple[int, int, int]]:
+        """Promises (kept, broken, released) per account over every stored
+        result; accounts without results are absent."""
         ...

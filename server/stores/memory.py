@@ -10,10 +10,22 @@ that forgets to await a write shows up under it too.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 import trio
 
-from .contract import LogRecord, StoreError, TableRow, check_bytes, check_status
+from .contract import (
+    AccountRow,
+    CredentialRow,
+    LogRecord,
+    RatingRow,
+    ResultRow,
+    StoreConflict,
+    StoreError,
+    TableRow,
+    check_bytes,
+    check_status,
+)
 
 __all__ = ["MemoryStore"]
 
@@ -26,6 +38,10 @@ class MemoryStore:
         self.records: dict[str, bytes] = {}
         self.alive: float | None = None
         self.appends = 0
+        self.accounts: dict[str, AccountRow] = {}
+        self.creds: dict[str, CredentialRow] = {}  # by id
+        self.rating_rows: dict[tuple[str, str], RatingRow] = {}
+        self.result_rows: list[ResultRow] = []
         self._state = "new"
         self._closed = trio.Event()
 
@@ -145,3 +161,86 @@ class MemoryStore:
     async def last_heartbeat(self) -> float | None:
         await self._enter()
         return self.alive
+
+    # -- accounts --------------------------------------------------------------------
+
+    async def create_account(self, row: AccountRow) -> None:
+        await self._enter()
+        if row.id in self.accounts or any(a.key == row.key for a in self.accounts.values()):
+            raise StoreConflict(f"the name {row.name!r} is taken")
+        self.accounts[row.id] = row
+
+    async def account(self, account_id: str) -> AccountRow | None:
+        await self._enter()
+        return self.accounts.get(account_id)
+
+    async def account_by_key(self, key: str) -> AccountRow | None:
+        await self._enter()
+        return next((a for a in self.accounts.values() if a.key == key), None)
+
+    async def bots_of(self, owner: str) -> list[AccountRow]:
+        await self._enter()
+        return sorted((a for a in self.accounts.values() if a.owner == owner), key=lambda a: (a.created_at, a.id))
+
+    async def add_credential(self, row: CredentialRow) -> None:
+        await self._enter()
+        if row.id in self.creds or any(c.token_hash == row.token_hash for c in self.creds.values()):
+            raise StoreConflict("that credential is stored already")
+        if row.account_id not in self.accounts:
+            raise StoreError(f"credential for unknown account {row.account_id!r}")
+        self.creds[row.id] = row
+
+    async def credential(self, token_hash: str) -> CredentialRow | None:
+        await self._enter()
+        return next((c for c in self.creds.values() if c.token_hash == token_hash), None)
+
+    async def credentials(self, account_id: str) -> list[CredentialRow]:
+        await self._enter()
+        return sorted((c for c in self.creds.values() if c.account_id == account_id),
+                      key=lambda c: (c.created_at, c.id))
+
+    async def revoke_credential(self, credential_id: str, now: float) -> bool:
+        await self._enter()
+        row = self.creds.get(credential_id)
+        if row is None or row.revoked_at is not None:
+            return False
+        self.creds[credential_id] = replace(row, revoked_at=now)
+        return True
+
+    async def save_results(self, table_id: str, results: Sequence[ResultRow],
+                           ratings: Sequence[RatingRow]) -> bool:
+        await self._enter()
+        if any(r.table_id == table_id for r in self.result_rows):
+            return False
+        for r in results:
+            if r.account_id not in self.accounts:
+                raise StoreError(f"result for unknown account {r.account_id!r}")
+        self.result_rows.extend(results)
+        for rating in ratings:
+            self.rating_rows[(rating.account_id, rating.game)] = rating
+        return True
+
+    async def ratings(self, game: str, account_ids: Collection[str]) -> dict[str, RatingRow]:
+        await self._enter()
+        return {a: self.rating_rows[(a, game)] for a in account_ids if (a, game) in self.rating_rows}
+
+    async def leaderboard(self, game: str, limit: int) -> list[tuple[AccountRow, RatingRow]]:
+        await self._enter()
+        rows = sorted((r for r in self.rating_rows.values() if r.game == game),
+                      key=lambda r: (-(r.mu - 3 * r.sigma), r.games, r.account_id))
+        return [(self.accounts[r.account_id], r) for r in rows[:limit]]
+
+    async def results(self, account_id: str, game: str | None = None, limit: int = 100) -> list[ResultRow]:
+        await self._enter()
+        mine = [r for r in self.result_rows if r.account_id == account_id and (game is None or r.game == game)]
+        return sorted(mine, key=lambda r: (r.at, r.table_id))[-limit:] if limit > 0 else []
+
+    async def reputation(self, account_ids: Collection[str]) -> dict[str, tuple[int, int, int]]:
+        await self._enter()
+        wanted = set(account_ids)
+        out: dict[str, tuple[int, int, int]] = {}
+        for r in self.result_rows:
+            if r.account_id in wanted:
+                k, b, x = out.get(r.account_id, (0, 0, 0))
+                out[r.account_id] = (k + r.kept, b + r.broken, x + r.released)
+        return out

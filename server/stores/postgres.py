@@ -69,15 +69,27 @@ from urllib.parse import parse_qsl, urlencode
 import psycopg
 from psycopg import errors, sql
 
+from .accounts_sql import AccountsSQL, Statement
+from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, Write
-from .contract import STATUSES, LogRecord, StoreError, StoreFenced, StoreLocked, TableRow, check_bytes, check_status
+from .contract import (
+    STATUSES,
+    LogRecord,
+    StoreConflict,
+    StoreError,
+    StoreFenced,
+    StoreLocked,
+    TableRow,
+    check_bytes,
+    check_status,
+)
 
 __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "split_schema"]
 
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -202,7 +214,8 @@ BEGIN
 END $$;
 """
 
-_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1}
+# 2: accounts, credentials, ratings and results (accounts_sql).
+_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", "")}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
@@ -246,7 +259,7 @@ class _Op:
     """One write request as the writer thread sees it. ``table`` is None
     for the heartbeat; ``args`` holds the request's own values."""
 
-    kind: str  # "create", "update", "append", "record" or "heartbeat"
+    kind: str  # "create", "update", "append", "record", "heartbeat" or "sql" (the accounts' statements)
     table: str | None
     args: tuple[Any, ...] = ()
     # For appends: the log rows (pos, kind, seq, body) and the clock.
@@ -256,7 +269,7 @@ class _Op:
 _PgWrite = Write[psycopg.Connection[Any]]
 
 
-class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
+class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
     """The durable store on PostgreSQL; run it in a nursery with ``await
     nursery.start(store.run)``. ``url`` is a libpq connection string or
     ``postgresql://`` URL (``?schema=NAME`` picks the site's schema).
@@ -485,6 +498,9 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
                 cur.execute(_RECORD, (op.table, epoch, op.args[0]))
             case "heartbeat":
                 cur.execute(_HEARTBEAT, op.args)
+            case "sql":
+                for statement, params in op.args[0]:
+                    cur.execute(statement, params)
             case "append":
                 now, clock = op.args
                 first, nxt = (op.rows[0][0], op.rows[-1][0] + 1) if op.rows else (None, None)
@@ -547,6 +563,16 @@ class PostgresStore(BatchingStore[psycopg.Connection[Any]]):
     async def heartbeat(self, now: float) -> None:
         """Note that the server is alive at wall time ``now``."""
         await self._write(_Op("heartbeat", None, (now,)), "heartbeat")
+
+    async def _sql_write(self, statements: list[Statement], what: str) -> None:
+        """The accounts' writes (accounts_sql), in the batch like any other."""
+        await self._write(_Op("sql", None, (statements, what)), what)
+
+    async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def query(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
+            return conn.execute(sql, params).fetchall()
+
+        return await self._read(query)
 
     # -- reads ---------------------------------------------------------------
 
@@ -638,6 +664,8 @@ def _refusal(exc: psycopg.Error, op: _Op) -> StoreError:
             return StoreFenced(message)
         case "OR001" | "OR002":
             return StoreError(message)
+    if isinstance(exc, errors.UniqueViolation) and op.kind == "sql":
+        return StoreConflict(op.args[1])
     if isinstance(exc, errors.UniqueViolation) and op.kind == "create":
         return StoreError(f"table {op.table!r} already exists")
     return StoreError(f"{op.kind} {op.table!r}: {_one_line(exc)}")

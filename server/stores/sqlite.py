@@ -37,15 +37,18 @@ import functools
 import os
 import sqlite3
 from collections.abc import Collection, Sequence
-from typing import Final, cast
+from typing import Any, Final, cast
 
+from .accounts_sql import AccountsSQL, Statement
+from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, StoreStatistics, Write
-from .contract import STATUSES, LogRecord, StoreError, StoreLocked, TableRow, check_bytes, check_status
+from .contract import STATUSES, LogRecord, StoreConflict, StoreError, StoreLocked, TableRow, check_bytes, check_status
 
 __all__ = ["SQLiteStore", "StoreStatistics"]
 
 # 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
-SCHEMA_VERSION: Final = 2
+# 3: accounts, credentials, ratings and results (new tables only).
+SCHEMA_VERSION: Final = 3
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
 # commit order, and only the small (table_id, pos) index entries scatter over
@@ -61,7 +64,7 @@ CREATE TABLE IF NOT EXISTS {{name}} (
     updated_at REAL NOT NULL
 ) STRICT
 """
-_SCHEMA: Final = _TABLES.format(name="tables") + f""";
+_SCHEMA: Final = _TABLES.format(name="tables") + """;
 CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status);
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -84,6 +87,7 @@ CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     at REAL NOT NULL
 ) STRICT;
+""" + accounts_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 
@@ -226,7 +230,7 @@ def _lock(path: str) -> int:
     return fd
 
 
-class SQLiteStore(BatchingStore[sqlite3.Connection]):
+class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
     """The durable store; run it in a nursery with ``await nursery.start(store.run)``.
 
     Writes return once their transaction has committed, so an actor that
@@ -482,6 +486,26 @@ class SQLiteStore(BatchingStore[sqlite3.Connection]):
             conn.execute(_UPSERT_HEARTBEAT, (now,))
 
         await self._submit(apply, 0, "heartbeat")
+
+    async def _sql_write(self, statements: list[Statement], what: str) -> None:
+        """The accounts' writes (accounts_sql): one commit in the batch."""
+
+        def apply(conn: sqlite3.Connection) -> None:
+            try:
+                for sql, params in statements:
+                    conn.execute(sql.replace("%s", "?"), params)
+            except sqlite3.IntegrityError as exc:
+                if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+                    raise StoreConflict(what) from exc
+                raise
+
+        await self._submit(apply, 0, what)
+
+    async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+            return conn.execute(sql.replace("%s", "?"), params).fetchall()
+
+        return await self._read(query)
 
     # -- reads ---------------------------------------------------------------
 

@@ -33,6 +33,14 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "record": {"t": "record", "id": 13, "table": TABLE},
     "add_bots": {"t": "add_bots", "id": 14, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "policy": "heuristic", "count": 2},
     "rematch": {"t": "rematch", "id": 15, "table": TABLE, "token": "B_iP8IMyoiVvoWzlVYzBc09bBPbwG44j", "views": True},
+    "sign_up": {"t": "sign_up", "id": 16, "name": "ana", "password": "correct horse"},
+    "sign_in": {"t": "sign_in", "id": 17, "name": "ana", "password": "correct horse"},
+    "sign_out": {"t": "sign_out", "id": 18},
+    "bot_token": {"t": "bot_token", "id": 19, "bot": "ana-bot", "label": "laptop"},
+    "tokens": {"t": "tokens", "id": 20},
+    "revoke_token": {"t": "revoke_token", "id": 21, "token_id": "Xq3"},
+    "leaderboard": {"t": "leaderboard", "id": 22, "game": "oriente", "limit": 10},
+    "profile": {"t": "profile", "id": 23, "name": "ana"},
 }
 
 

@@ -13,7 +13,19 @@ from pathlib import Path
 import pytest
 import trio
 
-from oriente.server.stores import STATUSES, LogRecord, MemoryStore, SQLiteStore, Store, StoreError
+from oriente.server.stores import (
+    STATUSES,
+    AccountRow,
+    CredentialRow,
+    LogRecord,
+    MemoryStore,
+    RatingRow,
+    ResultRow,
+    SQLiteStore,
+    Store,
+    StoreConflict,
+    StoreError,
+)
 
 pytestmark = pytest.mark.trio
 
@@ -206,3 +218,68 @@ async def test_reads_and_writes_only_while_running(make_store: StoreFactory) -> 
     await store.aclose()  # closing twice is harmless
     with pytest.raises(StoreError, match="already started or closed"):
         await store.run()
+
+
+# -- accounts (docs/accounts.md) ---------------------------------------------------
+
+
+def _account(i: str, name: str, kind: str = "person", owner: str | None = None) -> AccountRow:
+    return AccountRow(id=i, name=name, key=name.casefold(), kind=kind, owner=owner,
+                      password=None if kind == "bot" else "$argon2id$x", created_at=float(len(i)))
+
+
+async def test_accounts_names_are_unique_whatever_their_case(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        alice = _account("a1", "Alice")
+        await store.create_account(alice)
+        with pytest.raises(StoreConflict):
+            await store.create_account(_account("a2", "ALICE"))
+        await store.create_account(_account("b1", "alicebot", "bot", owner="a1"))
+        assert await store.account("a1") == alice
+        assert await store.account_by_key("alice") == alice
+        assert await store.account_by_key("nobody") is None
+        assert [b.id for b in await store.bots_of("a1")] == ["b1"]
+        assert await store.account("a2") is None, "a refused account leaves nothing behind"
+
+
+async def test_credentials_are_found_by_hash_and_revoked_once(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_account(_account("a1", "Alice"))
+        cred = CredentialRow(id="c1", account_id="a1", kind="api", token_hash="h" * 64, label="bot", created_at=1.0)
+        await store.add_credential(cred)
+        with pytest.raises(StoreConflict):
+            await store.add_credential(CredentialRow(id="c2", account_id="a1", kind="api", token_hash="h" * 64,
+                                                     label="again", created_at=2.0))
+        assert await store.credential("h" * 64) == cred
+        assert await store.revoke_credential("c1", 5.0) is True
+        assert await store.revoke_credential("c1", 6.0) is False
+        assert await store.revoke_credential("nope", 6.0) is False
+        revoked = await store.credential("h" * 64)
+        assert revoked is not None and revoked.revoked_at == 5.0
+        assert [c.id for c in await store.credentials("a1")] == ["c1"]
+
+
+async def test_results_move_ratings_once_per_table(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        for i, name in (("a1", "Alice"), ("a2", "Bob"), ("a3", "Carol")):
+            await store.create_account(_account(i, name))
+
+        def results(table: str, at: float) -> list[ResultRow]:
+            return [ResultRow(table, a, "oriente", rank, 20.0 + rank, 8.0, kept, broken, 1, at)
+                    for a, rank, kept, broken in (("a1", 1, 2, 0), ("a2", 2, 1, 3))]
+
+        ratings = [RatingRow("a1", "oriente", 30.0, 5.0, 1, 1.0), RatingRow("a2", "oriente", 20.0, 5.0, 1, 1.0),
+                   RatingRow("a3", "oro", 25.0, 1.0, 1, 1.0)]
+        assert await store.save_results("t1", results("t1", 1.0), ratings) is True
+        moved = [RatingRow("a1", "oriente", 99.0, 1.0, 2, 2.0)]
+        assert await store.save_results("t1", results("t1", 2.0), moved) is False, "a table counts once"
+        assert (await store.ratings("oriente", ["a1", "a3"]))["a1"].mu == 30.0
+        assert set(await store.ratings("oriente", ["a1", "a2", "a3"])) == {"a1", "a2"}
+        board = await store.leaderboard("oriente", 10)
+        assert [(a.name, r.mu) for a, r in board] == [("Alice", 30.0), ("Bob", 20.0)]
+        assert [a.name for a, _ in await store.leaderboard("oro", 10)] == ["Carol"]
+        assert await store.save_results("t2", results("t2", 3.0), []) is True
+        history = await store.results("a1", "oriente")
+        assert [(r.table_id, r.rank) for r in history] == [("t1", 1), ("t2", 1)]
+        assert [r.table_id for r in await store.results("a1", limit=1)] == ["t2"]
+        assert await store.reputation(["a1", "a2", "a3"]) == {"a1": (4, 0, 2), "a2": (2, 6, 2)}

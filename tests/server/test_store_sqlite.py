@@ -20,6 +20,7 @@ import trio
 import trio.testing
 
 from oriente.server.stores import LogRecord, SQLiteStore, StoreError, StoreLocked
+from oriente.server.stores.sqlite import SCHEMA_VERSION
 
 pytestmark = pytest.mark.trio
 
@@ -74,7 +75,7 @@ async def test_schema_is_created_in_wal_mode(tmp_path: Path) -> None:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"tables", "log", "clocks", "records", "heartbeat"} <= names
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         log_columns = [row[1] for row in conn.execute("PRAGMA table_info(log)")]
         assert log_columns == ["table_id", "pos", "kind", "seq", "body"]
     finally:
@@ -140,7 +141,7 @@ async def test_a_schema_1_file_is_migrated_and_keeps_its_tables(tmp_path: Path) 
         await store.update_table(rows[0][0], status="failed", now=1.0)
     after = sqlite3.connect(path)
     try:
-        assert after.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert after.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert after.execute("PRAGMA foreign_key_check").fetchall() == []
         assert after.execute("SELECT count(*) FROM tables WHERE status = 'failed'").fetchone()[0] == 1
         assert {r[0] for r in after.execute("SELECT name FROM sqlite_master WHERE type = 'index'")} >= {
@@ -211,12 +212,11 @@ async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) ->
             except StoreError as exc:
                 errors.append(exc)
 
-        async with trio.open_nursery() as nursery:
-            async with plugged(store, nursery, "plug", 0):
-                for records in ([rec(0), rec(1)], [rec(7)], [rec(2), rec(3)]):
-                    nursery.start_soon(append, records)
-                    await trio.testing.wait_all_tasks_blocked()
-                assert store.statistics().queued == 3
+        async with trio.open_nursery() as nursery, plugged(store, nursery, "plug", 0):
+            for records in ([rec(0), rec(1)], [rec(7)], [rec(2), rec(3)]):
+                nursery.start_soon(append, records)
+                await trio.testing.wait_all_tasks_blocked()
+            assert store.statistics().queued == 3
         assert [r.pos for r in await store.log("t")] == [0, 1, 2, 3]
         assert len(errors) == 1 and "gap" in str(errors[0])
         assert store.statistics().max_batch == 3
@@ -304,17 +304,16 @@ async def test_aclose_flushes_queued_writes(tmp_path: Path) -> None:
 async def test_cancelling_run_still_flushes_queued_writes(tmp_path: Path) -> None:
     path = str(tmp_path / "s.sqlite")
     store = GatedStore(path)
-    async with trio.open_nursery() as outer:
-        async with trio.open_nursery() as inner:
-            await inner.start(store.run)
-            for t in range(5):
-                await store.create_table(f"t{t}", "running", b"", now=0.0)
-            async with plugged(store, outer, "t0", 0):
-                for t in range(1, 5):
-                    outer.start_soon(partial(store.append, f"t{t}", [rec(0)], now=1.0))
-                await trio.testing.wait_all_tasks_blocked()
-                assert store.statistics().queued == 4
-                inner.cancel_scope.cancel()
+    async with trio.open_nursery() as outer, trio.open_nursery() as inner:
+        await inner.start(store.run)
+        for t in range(5):
+            await store.create_table(f"t{t}", "running", b"", now=0.0)
+        async with plugged(store, outer, "t0", 0):
+            for t in range(1, 5):
+                outer.start_soon(partial(store.append, f"t{t}", [rec(0)], now=1.0))
+            await trio.testing.wait_all_tasks_blocked()
+            assert store.statistics().queued == 4
+            inner.cancel_scope.cancel()
     assert store.statistics().writes == 5 + 5
     with pytest.raises(StoreError, match="store is closed"):
         await store.append("t0", [rec(1)], now=2.0)

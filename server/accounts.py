@@ -1,0 +1,300 @@
+"""Accounts: people who sign in with a password, bots that sign in with an
+API token their owner made, the ratings and reputation finished games give
+them (docs/accounts.md, PROTOCOL.md 19).
+
+The small API the rest of the server uses:
+
+- `sign_up`, `sign_in`, `sign_out`, `authenticate` (a session or API
+  token to its account), `bot_token`, `tokens` and `revoke` (a person's
+  bots and their tokens);
+- `card(account)`: what a table shows beside a seat's name (the account,
+  whether it is a bot, its reputation), taken when the seat is taken;
+- `record_game(...)`: a finished table's results, ratings (rated tables
+  only) and promises, stored once per table;
+- `leaderboard(game)` and `profile(name)`: reads for the protocol and HTTP.
+
+Passwords are hashed with argon2id (argon2-cffi's PasswordHasher: a
+maintained binding of the reference implementation, with its parameters and
+their upgrade path in the hash string), in a worker thread, at most two at
+a time so that a flood of sign-ins cannot take every core. Tokens are 256
+random bits; the store keeps their SHA-256 only, as it does for seat
+tokens. A sign-in under an unknown name still verifies a password against
+a hash, so the answer and its timing are the same as for a wrong password:
+neither says whether the name exists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import trio
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from . import ratings
+from .stores import AccountRow, CredentialRow, RatingRow, ResultRow, Store, StoreConflict
+
+__all__ = ["AccountError", "Accounts", "Promises", "Seated", "valid_name"]
+
+NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{1,23}")
+SERVER_BOT_PREFIX: Final = "server-"  # reserved: the server's own bots are named so in the lobby
+MIN_PASSWORD: Final = 8
+MAX_PASSWORD: Final = 128
+MAX_LEADERBOARD: Final = 100
+BAD_CREDENTIALS: Final = "that name and password do not match an account"
+
+
+class AccountError(Exception):
+    """A refusal with a stable code (PROTOCOL.md 14) and a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Promises:
+    """One seat's own promises in one game: kept, broken, released."""
+
+    kept: int = 0
+    broken: int = 0
+    released: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A finished table's seat, for `record_game`: the account that held
+    it, its rank (1 is first) and its promises."""
+
+    account_id: str
+    rank: int
+    promises: Promises
+
+
+def valid_name(name: str) -> bool:
+    return NAME.fullmatch(name) is not None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def account_plain(a: AccountRow) -> dict[str, Any]:
+    """An account as every client sees it: bots are marked as bots."""
+    return {"id": a.id, "name": a.name, "bot": a.kind == "bot"}
+
+
+def reputation_plain(counts: tuple[int, int, int] | None) -> dict[str, int]:
+    kept, broken, released = counts or (0, 0, 0)
+    return {"kept": kept, "broken": broken, "released": released}
+
+
+class Accounts:
+    """The server's accounts over its store. `hasher`: argon2's defaults
+    unless given (tests pass a cheap one). `inline`: hash on trio's thread
+    (only for runs under a mock clock, which cannot see a worker thread)."""
+
+    def __init__(self, store: Store, *, hasher: PasswordHasher | None = None,
+                 wall: Callable[[], float] = time.time, inline: bool = False) -> None:
+        self.store = store
+        self.inline = inline
+        self.hasher = hasher or PasswordHasher()
+        self.wall = wall
+        self._hashing = trio.CapacityLimiter(2)
+        self._dummy: str | None = None  # a hash to verify against when the name is unknown
+        self._results = trio.Lock()  # ratings are read, moved and written one game at a time
+
+    # -- passwords ------------------------------------------------------------------
+
+    async def _hash(self, password: str) -> str:
+        if self.inline:
+            return self.hasher.hash(password)
+        return await trio.to_thread.run_sync(self.hasher.hash, password, limiter=self._hashing)
+
+    async def _verify(self, stored: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        if self.inline:
+            return verify()
+        return await trio.to_thread.run_sync(verify, limiter=self._hashing)
+
+    @staticmethod
+    def _check_password(password: str) -> None:
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise AccountError("account/bad_password",
+                               f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+    @staticmethod
+    def _check_name(name: str) -> None:
+        if not valid_name(name):
+            raise AccountError("account/bad_name", "a name has 2 to 24 letters, digits, '_', '.' or '-', "
+                                                   "and begins with a letter or a digit")
+        if name.casefold().startswith(SERVER_BOT_PREFIX):
+            raise AccountError("account/bad_name", f"names beginning with {SERVER_BOT_PREFIX!r} are the "
+                                                   "server's own bots'")
+
+    # -- sessions ------------------------------------------------------------------------
+
+    async def _issue(self, account: AccountRow, kind: str, label: str) -> tuple[str, CredentialRow]:
+        token = ("s_" if kind == "session" else "b_") + secrets.token_urlsafe(32)
+        row = CredentialRow(id=secrets.token_urlsafe(9), account_id=account.id, kind=kind,
+                            token_hash=token_hash(token), label=label, created_at=self.wall())
+        await self.store.add_credential(row)
+        return token, row
+
+    async def sign_up(self, name: str, password: str) -> tuple[AccountRow, str]:
+        """A new person's account and a session token for it."""
+        self._check_name(name)
+        self._check_password(password)
+        if await self.store.account_by_key(name.casefold()) is not None:
+            raise AccountError("account/name_taken", f"the name {name!r} is taken")
+        row = AccountRow(id=secrets.token_urlsafe(9), name=name, key=name.casefold(), kind="person", owner=None,
+                         password=await self._hash(password), created_at=self.wall())
+        try:
+            await self.store.create_account(row)
+        except StoreConflict:
+            raise AccountError("account/name_taken", f"the name {name!r} is taken") from None
+        token, _ = await self._issue(row, "session", "sign up")
+        return row, token
+
+    async def sign_in(self, name: str, password: str) -> tuple[AccountRow, str]:
+        """A session token for a person whose password matches; the same
+        refusal whether the name is unknown or the password wrong."""
+        account = await self.store.account_by_key(name.casefold()) if len(password) <= MAX_PASSWORD else None
+        if account is None or account.password is None:
+            if self._dummy is None:
+                self._dummy = await self._hash(secrets.token_urlsafe(16))
+            await self._verify(self._dummy, password[:MAX_PASSWORD])
+            raise AccountError("auth/bad_credentials", BAD_CREDENTIALS)
+        if not await self._verify(account.password, password):
+            raise AccountError("auth/bad_credentials", BAD_CREDENTIALS)
+        token, _ = await self._issue(account, "session", "sign in")
+        return account, token
+
+    async def authenticate(self, token: str) -> tuple[AccountRow, CredentialRow]:
+        """The account a session or API token signs in, unless revoked."""
+        cred = await self.store.credential(token_hash(token)) if 0 < len(token) <= 128 else None
+        if cred is None or cred.revoked_at is not None:
+            raise AccountError("auth/bad_token", "that token signs no one in (unknown, signed out or revoked)")
+        account = await self.store.account(cred.account_id)
+        if account is None:  # pragma: no cover - the store's references forbid it
+            raise AccountError("auth/bad_token", "that token's account is gone")
+        return account, cred
+
+    async def sign_out(self, cred: CredentialRow) -> None:
+        """End a session (its token signs no one in from now on)."""
+        await self.store.revoke_credential(cred.id, self.wall())
+
+    # -- bots and their tokens ------------------------------------------------------------
+
+    async def bot_token(self, owner: AccountRow, bot_name: str, label: str = "") -> tuple[AccountRow, str, str]:
+        """A new API token for the person's bot `bot_name`, creating the bot
+        account on first use: (bot, token, the token's id)."""
+        if owner.kind != "person":
+            raise AccountError("account/not_a_person", "only a person signed in with a password makes bots")
+        self._check_name(bot_name)
+        bot = await self.store.account_by_key(bot_name.casefold())
+        if bot is None:
+            bot = AccountRow(id=secrets.token_urlsafe(9), name=bot_name, key=bot_name.casefold(), kind="bot",
+                             owner=owner.id, password=None, created_at=self.wall())
+            try:
+                await self.store.create_account(bot)
+            except StoreConflict:
+                raise AccountError("account/name_taken", f"the name {bot_name!r} is taken") from None
+        elif bot.owner != owner.id:
+            raise AccountError("account/name_taken", f"the name {bot_name!r} is taken")
+        token, cred = await self._issue(bot, "api", label[:64] or "api token")
+        return bot, token, cred.id
+
+    async def tokens(self, owner: AccountRow) -> list[dict[str, Any]]:
+        """The API tokens of a person's bots (ids and labels, never tokens)."""
+        out = []
+        for bot in await self.store.bots_of(owner.id):
+            for c in await self.store.credentials(bot.id):
+                out.append({"id": c.id, "bot": bot.name, "label": c.label, "created_at": c.created_at,
+                            "revoked": c.revoked_at is not None})
+        return out
+
+    async def revoke(self, owner: AccountRow, credential_id: str) -> None:
+        """Revoke a token of one of the person's bots, or a session of their own."""
+        mine = {c.id for c in await self.store.credentials(owner.id)}
+        for bot in await self.store.bots_of(owner.id):
+            mine |= {c.id for c in await self.store.credentials(bot.id)}
+        if credential_id not in mine:
+            raise AccountError("account/unknown_token", "no token of yours or of your bots has that id")
+        if not await self.store.revoke_credential(credential_id, self.wall()):
+            raise AccountError("account/unknown_token", "that token is revoked already")
+
+    # -- what tables show -------------------------------------------------------------------
+
+    async def card(self, account: AccountRow) -> dict[str, Any]:
+        """What a seat shows of its account: id, name, bot, reputation."""
+        rep = await self.store.reputation([account.id])
+        return {**account_plain(account), "reputation": reputation_plain(rep.get(account.id))}
+
+    # -- finished games ------------------------------------------------------------------------
+
+    async def record_game(self, table_id: str, game: str, seated: Sequence[Seated], *, rated: bool) -> bool:
+        """Store a finished table's results: each account's rank and promises,
+        and, on a rated table, everyone's new rating. False if this table's
+        results were stored before (a table brought back may end again)."""
+        if not seated:
+            return False
+        async with self._results:
+            now = self.wall()
+            new: dict[str, ratings.Rating] = {}
+            if rated and len(seated) >= 2:
+                stored = await self.store.ratings(game, [s.account_id for s in seated])
+                before = [ratings.Rating(stored[s.account_id].mu, stored[s.account_id].sigma,
+                                         stored[s.account_id].games) if s.account_id in stored
+                          else ratings.initial() for s in seated]
+                after = ratings.rate(before, [s.rank for s in seated])
+                new = {s.account_id: r for s, r in zip(seated, after, strict=True)}
+            results = [ResultRow(table_id, s.account_id, game, s.rank,
+                                 new[s.account_id].mu if s.account_id in new else None,
+                                 new[s.account_id].sigma if s.account_id in new else None,
+                                 s.promises.kept, s.promises.broken, s.promises.released, now)
+                       for s in seated]
+            rows = [RatingRow(a, game, r.mu, r.sigma, r.games, now) for a, r in new.items()]
+            return await self.store.save_results(table_id, results, rows)
+
+    # -- reads --------------------------------------------------------------------------------------
+
+    async def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        rows = await self.store.leaderboard(game, max(1, min(limit, MAX_LEADERBOARD)))
+        return [{"rank": i + 1, **account_plain(a), **ratings.Rating(r.mu, r.sigma, r.games).plain()}
+                for i, (a, r) in enumerate(rows)]
+
+    async def profile(self, name: str, games: Sequence[str]) -> dict[str, Any]:
+        """An account's public page: its ratings per game, their history
+        (the latest games), and its reputation."""
+        account = await self.store.account_by_key(name.casefold())
+        if account is None:
+            raise AccountError("account/unknown", f"there is no account {name!r}")
+        out: dict[str, Any] = {**(await self.card(account)), "ratings": {}, "history": {}}
+        for game in games:
+            r = (await self.store.ratings(game, [account.id])).get(account.id)
+            if r is not None:
+                out["ratings"][game] = ratings.Rating(r.mu, r.sigma, r.games).plain()
+            history = [{"table": x.table_id, "rank": x.rank, "at": x.at,
+                        **ratings.Rating(x.mu, x.sigma or 0.0).plain()}
+                       for x in await self.store.results(account.id, game) if x.mu is not None]
+            for h in history:
+                del h["games"]
+            if history:
+                out["history"][game] = history
+        if account.owner is not None:
+            owner = await self.store.account(account.owner)
+            out["owner"] = owner.name if owner is not None else None
+        return out

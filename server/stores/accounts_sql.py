@@ -1,0 +1,189 @@
+"""Accounts, credentials, ratings and results in SQL, once for SQLite and
+PostgreSQL (the contract's "accounts" part; docs/accounts.md).
+
+The statements are written with ``%s`` placeholders (psycopg's) and turned
+into ``?`` for sqlite3; the few differences of types are in `schema`. A
+store mixes `AccountsSQL` in and provides `_sql_write` (one commit through
+its batching writer) and `_read` (its read connection in a worker thread).
+
+Writes that answer a question (was it revoked? were these results new?)
+read first and then write with the same condition in the statement. That
+is exact because one server writes a store (guarantee 6) and the accounts
+service makes these writes one at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any, Final
+
+from .contract import AccountRow, CredentialRow, RatingRow, ResultRow
+
+__all__ = ["AccountsSQL", "Statement", "schema"]
+
+Statement = tuple[str, tuple[Any, ...]]
+
+_ACCOUNT_COLUMNS: Final = "id, name, name_key, kind, owner, password, created_at"
+_CREDENTIAL_COLUMNS: Final = "id, account_id, kind, token_hash, label, created_at, revoked_at"
+_RATING_COLUMNS: Final = "account_id, game, mu, sigma, games, updated_at"
+_RESULT_COLUMNS: Final = "table_id, account_id, game, place, mu, sigma, kept, broken, released, at"
+
+
+def schema(text: str, real: str, strict: str) -> str:
+    """The accounts' tables in one dialect: `text` and `real` are its column
+    types, `strict` what follows a CREATE TABLE (SQLite's STRICT)."""
+    return f"""
+CREATE TABLE IF NOT EXISTS accounts (
+    id {text} PRIMARY KEY,
+    name {text} NOT NULL,
+    name_key {text} NOT NULL UNIQUE,
+    kind {text} NOT NULL CHECK (kind IN ('person', 'bot')),
+    owner {text} REFERENCES accounts (id),
+    password {text},
+    created_at {real} NOT NULL
+){strict};
+CREATE TABLE IF NOT EXISTS credentials (
+    id {text} PRIMARY KEY,
+    account_id {text} NOT NULL REFERENCES accounts (id),
+    kind {text} NOT NULL CHECK (kind IN ('session', 'api')),
+    token_hash {text} NOT NULL UNIQUE,
+    label {text} NOT NULL,
+    created_at {real} NOT NULL,
+    revoked_at {real}
+){strict};
+CREATE INDEX IF NOT EXISTS credentials_by_account ON credentials (account_id);
+CREATE TABLE IF NOT EXISTS ratings (
+    account_id {text} NOT NULL REFERENCES accounts (id),
+    game {text} NOT NULL,
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    games INTEGER NOT NULL,
+    updated_at {real} NOT NULL,
+    PRIMARY KEY (account_id, game)
+){strict};
+CREATE INDEX IF NOT EXISTS ratings_by_game ON ratings (game);
+CREATE TABLE IF NOT EXISTS results (
+    table_id {text} NOT NULL,
+    account_id {text} NOT NULL REFERENCES accounts (id),
+    game {text} NOT NULL,
+    place INTEGER NOT NULL,
+    mu {real},
+    sigma {real},
+    kept INTEGER NOT NULL,
+    broken INTEGER NOT NULL,
+    released INTEGER NOT NULL,
+    at {real} NOT NULL,
+    PRIMARY KEY (table_id, account_id)
+){strict};
+CREATE INDEX IF NOT EXISTS results_by_account ON results (account_id, at)
+"""
+
+
+class AccountsSQL:
+    """The accounts part of the store contract, on any SQL store that
+    provides the two hooks below."""
+
+    async def _sql_write(self, statements: list[Statement], what: str) -> None:
+        """Run the statements in one commit; a unique key violated raises
+        StoreConflict, anything else the database refuses StoreError."""
+        raise NotImplementedError
+
+    async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one query on the read connection."""
+        raise NotImplementedError
+
+    async def create_account(self, row: AccountRow) -> None:
+        await self._sql_write([(f"INSERT INTO accounts ({_ACCOUNT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                                (row.id, row.name, row.key, row.kind, row.owner, row.password, row.created_at))],
+                              f"the name {row.name!r} is taken")
+
+    async def account(self, account_id: str) -> AccountRow | None:
+        rows = await self._sql_read(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id = %s", (account_id,))
+        return AccountRow(*rows[0]) if rows else None
+
+    async def account_by_key(self, key: str) -> AccountRow | None:
+        rows = await self._sql_read(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE name_key = %s", (key,))
+        return AccountRow(*rows[0]) if rows else None
+
+    async def bots_of(self, owner: str) -> list[AccountRow]:
+        rows = await self._sql_read(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE owner = %s "
+                                    "ORDER BY created_at, id", (owner,))
+        return [AccountRow(*r) for r in rows]
+
+    async def add_credential(self, row: CredentialRow) -> None:
+        await self._sql_write([(f"INSERT INTO credentials ({_CREDENTIAL_COLUMNS}) "
+                                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                                (row.id, row.account_id, row.kind, row.token_hash, row.label, row.created_at,
+                                 row.revoked_at))],
+                              "that credential is stored already")
+
+    async def credential(self, token_hash: str) -> CredentialRow | None:
+        rows = await self._sql_read(f"SELECT {_CREDENTIAL_COLUMNS} FROM credentials WHERE token_hash = %s",
+                                    (token_hash,))
+        return CredentialRow(*rows[0]) if rows else None
+
+    async def credentials(self, account_id: str) -> list[CredentialRow]:
+        rows = await self._sql_read(f"SELECT {_CREDENTIAL_COLUMNS} FROM credentials WHERE account_id = %s "
+                                    "ORDER BY created_at, id", (account_id,))
+        return [CredentialRow(*r) for r in rows]
+
+    async def revoke_credential(self, credential_id: str, now: float) -> bool:
+        rows = await self._sql_read("SELECT 1 FROM credentials WHERE id = %s AND revoked_at IS NULL",
+                                    (credential_id,))
+        if not rows:
+            return False
+        await self._sql_write([("UPDATE credentials SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
+                                (now, credential_id))], f"revoke credential {credential_id!r}")
+        return True
+
+    async def save_results(self, table_id: str, results: Sequence[ResultRow],
+                           ratings: Sequence[RatingRow]) -> bool:
+        if await self._sql_read("SELECT 1 FROM results WHERE table_id = %s LIMIT 1", (table_id,)):
+            return False
+        fresh = "WHERE NOT EXISTS (SELECT 1 FROM results WHERE table_id = %s)"
+        statements: list[Statement] = [
+            (f"INSERT INTO ratings ({_RATING_COLUMNS}) SELECT %s, %s, %s, %s, %s, %s {fresh} "
+             "ON CONFLICT (account_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+             "games = excluded.games, updated_at = excluded.updated_at",
+             (r.account_id, r.game, r.mu, r.sigma, r.games, r.updated_at, table_id))
+            for r in ratings]
+        statements += [
+            (f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+             (r.table_id, r.account_id, r.game, r.rank, r.mu, r.sigma, r.kept, r.broken, r.released, r.at))
+            for r in results]
+        await self._sql_write(statements, f"save results of {table_id!r}")
+        return True
+
+    async def ratings(self, game: str, account_ids: Collection[str]) -> dict[str, RatingRow]:
+        wanted = list(account_ids)
+        out: dict[str, RatingRow] = {}
+        for account_id in wanted:  # a handful per game: a query each keeps the SQL portable
+            rows = await self._sql_read(f"SELECT {_RATING_COLUMNS} FROM ratings WHERE account_id = %s AND game = %s",
+                                        (account_id, game))
+            if rows:
+                out[account_id] = RatingRow(*rows[0])
+        return out
+
+    async def leaderboard(self, game: str, limit: int) -> list[tuple[AccountRow, RatingRow]]:
+        a_columns = ", ".join(f"a.{c.strip()}" for c in _ACCOUNT_COLUMNS.split(","))
+        r_columns = ", ".join(f"r.{c.strip()}" for c in _RATING_COLUMNS.split(","))
+        rows = await self._sql_read(
+            f"SELECT {a_columns}, {r_columns} FROM ratings r JOIN accounts a ON a.id = r.account_id "
+            "WHERE r.game = %s ORDER BY r.mu - 3 * r.sigma DESC, r.games, r.account_id LIMIT %s", (game, limit))
+        return [(AccountRow(*row[:7]), RatingRow(*row[7:])) for row in rows]
+
+    async def results(self, account_id: str, game: str | None = None, limit: int = 100) -> list[ResultRow]:
+        where, params = ("account_id = %s", (account_id,)) if game is None else (
+            "account_id = %s AND game = %s", (account_id, game))
+        rows = await self._sql_read(f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} "
+                                    "ORDER BY at DESC, table_id DESC LIMIT %s", (*params, limit))
+        return [ResultRow(*r) for r in reversed(rows)]
+
+    async def reputation(self, account_ids: Collection[str]) -> dict[str, tuple[int, int, int]]:
+        out: dict[str, tuple[int, int, int]] = {}
+        for account_id in account_ids:
+            rows = await self._sql_read("SELECT count(*), sum(kept), sum(broken), sum(released) FROM results "
+                                        "WHERE account_id = %s", (account_id,))
+            if rows and rows[0][0]:
+                out[account_id] = (int(rows[0][1]), int(rows[0][2]), int(rows[0][3]))
+        return out

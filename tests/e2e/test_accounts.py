@@ -1,0 +1,152 @@
+"""Accounts over real sockets (PROTOCOL.md 19, docs/accounts.md): sign up,
+sign in, a wrong password refused without saying whether the name exists,
+bot tokens revoked, a rated table refused to a signed-out seat, and a rated
+game that moves the leaderboard and the reputation, read over HTTP too."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from typing import Any
+
+import pytest
+import trio
+from argon2 import PasswordHasher
+
+from oriente.server.app import App
+
+from .wsclient import BOT_TIMERS, Client, open_client, pick
+
+pytestmark = pytest.mark.trio
+
+
+@pytest.fixture
+async def server(tmp_path: Any, nursery: trio.Nursery) -> Any:
+    app = App(str(tmp_path / "store.sqlite"), port=0, hasher=PasswordHasher(time_cost=1, memory_cost=1024))
+    await nursery.start(app.run)
+    yield app
+    await app.aclose()
+
+
+async def connect(port: int, stack: Any) -> Client:
+    ws = await stack.enter_async_context(open_client(port))
+    c = Client(ws)
+    await c.recv()  # welcome
+    return c
+
+
+async def test_sign_up_sign_in_and_a_wrong_password(server: App) -> None:
+    async with open_client(server.port) as ws1, open_client(server.port) as ws2:
+        ana, other = Client(ws1), Client(ws2)
+        await ana.recv()
+        await other.recv()
+        up = await ana.request({"t": "sign_up", "name": "Ana", "password": "correct horse"})
+        assert up["t"] == "ok" and up["account"]["name"] == "Ana" and up["account"]["bot"] is False
+        again = await other.request({"t": "sign_up", "name": "ANA", "password": "another one"})
+        assert again["code"] == "account/name_taken"
+        short = await other.request({"t": "sign_up", "name": "bo", "password": "short"})
+        assert short["code"] == "account/bad_password"
+
+        wrong = await other.request({"t": "sign_in", "id": 9, "name": "ana", "password": "wrong horse"})
+        unknown = await other.request({"t": "sign_in", "id": 9, "name": "nobody", "password": "wrong horse"})
+        assert wrong["code"] == "auth/bad_credentials"
+        assert wrong == unknown, "the refusal must not say whether the name exists"
+
+        signed = await other.request({"t": "sign_in", "name": "ana", "password": "correct horse"})
+        assert signed["t"] == "ok" and signed["account"]["id"] == up["account"]["id"]
+        by_token = await other.request({"t": "sign_in", "token": up["token"]})
+        assert by_token["t"] == "ok" and "token" not in by_token
+        assert (await ana.request({"t": "sign_out"}))["t"] == "ok"
+        stale = await other.request({"t": "sign_in", "token": up["token"]})
+        assert stale["code"] == "auth/bad_token", "a signed-out session token signs no one in"
+
+
+async def test_bot_tokens_mark_bots_and_can_be_revoked(server: App) -> None:
+    async with open_client(server.port) as ws1, open_client(server.port) as ws2:
+        eve, bot = Client(ws1), Client(ws2)
+        await eve.recv()
+        await bot.recv()
+        refused = await eve.request({"t": "bot_token", "bot": "eve-bot"})
+        assert refused["code"] == "auth/sign_in_required"
+        await eve.request({"t": "sign_up", "name": "eve", "password": "correct horse"})
+        made = await eve.request({"t": "bot_token", "bot": "eve-bot", "label": "laptop"})
+        assert made["account"]["bot"] is True and made["token"].startswith("b_")
+        signed = await bot.request({"t": "sign_in", "token": made["token"]})
+        assert signed["account"] == {**made["account"], "reputation": signed["account"]["reputation"]}
+        assert signed["account"]["bot"] is True
+        nested = await bot.request({"t": "bot_token", "bot": "sub-bot"})
+        assert nested["code"] == "account/not_a_person"
+        listed = await eve.request({"t": "tokens"})
+        assert [(t["bot"], t["label"], t["revoked"]) for t in listed["tokens"]] == [("eve-bot", "laptop", False)]
+        assert (await eve.request({"t": "revoke_token", "token_id": made["token_id"]}))["t"] == "ok"
+        again = await eve.request({"t": "revoke_token", "token_id": made["token_id"]})
+        assert again["code"] == "account/unknown_token"
+        refused = await bot.request({"t": "sign_in", "token": made["token"]})
+        assert refused["code"] == "auth/bad_token"
+        profile = await eve.request({"t": "profile", "name": "eve-bot"})
+        assert profile["profile"]["owner"] == "eve" and profile["profile"]["bot"] is True
+
+
+async def _play(port: int, table: str, token: str, rnd: random.Random, seats: dict[int, Any]) -> None:
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()
+        assert (await c.request({"t": "sign_in", "token": token}))["t"] == "ok"
+        joined = await c.request({"t": "join", "table": table, "name": "ignored"})
+        assert joined["t"] == "ok", joined
+        seat = joined["seat"]
+        answered: set[Any] = set()
+        while True:
+            frame = await c.recv(timeout=30)
+            if frame["t"] == "snapshot":
+                seats[seat] = frame["table_info"]["seats"]
+            if frame["t"] == "events" and any(e["type"] == "TableFinished" for e in frame["events"]):
+                return
+            prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
+            cmd = pick(prompt, seat, rnd)
+            if cmd is not None and (prompt["id"], prompt["pivot"]) not in answered:  # type: ignore[index]
+                answered.add((prompt["id"], prompt["pivot"]))  # type: ignore[index]
+                await c.send({"t": "act", "table": table, "cmd": cmd})
+
+
+def _get(port: int, path: str) -> Any:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+        assert r.headers["Content-Type"].startswith("application/json")
+        return json.loads(r.read())
+
+
+async def test_a_rated_table_refuses_signed_out_seats_and_moves_the_leaderboard(server: App) -> None:
+    port = server.port
+    assert port is not None
+    async with open_client(port) as ws1, open_client(port) as ws2:
+        owner, guest = Client(ws1), Client(ws2)
+        await owner.recv()
+        await guest.recv()
+        await owner.request({"t": "sign_up", "name": "owner", "password": "correct horse"})
+        tokens = [(await owner.request({"t": "bot_token", "bot": f"bot-{i}"}))["token"] for i in range(4)]
+        created = await owner.request({"t": "create_table", "seats": 4, "seed": 5, "timers": BOT_TIMERS,
+                                       "rated": True})
+        table = created["table"]
+        assert created["info"]["settings"]["rated"] is True
+        refused = await guest.request({"t": "join", "table": table, "name": "guest"})
+        assert refused["code"] == "auth/sign_in_required"
+        seats: dict[int, Any] = {}
+        async with trio.open_nursery() as nursery:
+            for i, token in enumerate(tokens):
+                nursery.start_soon(_play, port, table, token, random.Random(i), seats)
+    last = max(seats.values(), key=lambda s: sum(x is not None for x in s))
+    assert {s["account"]["name"] for s in last} == {f"bot-{i}" for i in range(4)}
+    assert all(s["account"]["bot"] is True and s["name"] == s["account"]["name"] for s in last)
+    board: list[dict[str, Any]] = []
+    with trio.fail_after(10):
+        while len(board) < 4:  # the results are stored just after the end
+            await trio.sleep(0.05)
+            board = await trio.to_thread.run_sync(_get, port, "/leaderboard?game=oriente")
+            board = board["leaderboard"]
+    assert [b["rank"] for b in board] == [1, 2, 3, 4]
+    assert all(b["games"] == 1 and b["provisional"] and b["bot"] for b in board)
+    assert board[0]["rating"] >= board[-1]["rating"]
+    profile = await trio.to_thread.run_sync(_get, port, f"/account/{board[0]['name']}")
+    assert [h["table"] for h in profile["history"]["oriente"]] == [table]
+    assert profile["ratings"]["oriente"]["games"] == 1
