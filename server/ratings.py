@@ -13,8 +13,9 @@ Lin, 2011), that needs no solver.
 
 The leaderboard orders by the *ordinal* mu - 3 sigma (a conservative
 estimate: a rating is believed only as far as it is known). A rating stays
-*provisional* while sigma is above PROVISIONAL_SIGMA: about the first ten
-six-seat games (bench/ratings.py measures it).
+*provisional* while sigma is above PROVISIONAL_SIGMA (from 25/3 at the
+start): about the first dozen four-seat games among newcomers, fewer at
+larger tables or against established ratings (tests/server/test_ratings.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from openskill.models import PlackettLuce
 __all__ = ["MODEL", "PROVISIONAL_SIGMA", "Rating", "initial", "rate"]
 
 MODEL: Final = PlackettLuce()
-PROVISIONAL_SIGMA: Final = 5.0
+PROVISIONAL_SIGMA: Final = 6.5
 
 
 @dataclass(frozen=True, slots=True)

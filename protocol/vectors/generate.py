@@ -50,16 +50,16 @@ from typing import Any
 
 import msgspec
 import trio
-from argon2 import PasswordHasher
 import trio.testing
+from argon2 import PasswordHasher
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
 from oriente.server import oro
+from oriente.server.accounts import Accounts
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
-from oriente.server.accounts import Accounts
 from oriente.server.lobby import Lobby
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
