@@ -5,6 +5,8 @@ wire together by hand:
 
     oriente demo [--game oriente|oro] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
+                  [--trusted-proxy ADDRESS] [--tables-per-connection N] [--tables-per-address N]
+                  [--max-tables N] [--abandon-after S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
 """
@@ -180,8 +182,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 1
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    app = App(args.store, host=args.host, port=args.port, web=mounts(),
-              allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay)
+    from oriente.server.transport import Limits
+
+    limits = Limits(tables_per_connection=args.tables_per_connection, tables_per_address=args.tables_per_address)
+    app = App(args.store, host=args.host, port=args.port, web=mounts(), limits=limits,
+              allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
+              trusted_proxies=tuple(args.trusted_proxy), max_tables=args.max_tables,
+              abandon_after=args.abandon_after)
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
@@ -314,6 +321,18 @@ def build_parser() -> argparse.ArgumentParser:
                           "(e.g. https://play.example.org); repeatable")
     srv.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
                      help="seconds the server's bots wait before acting (default 1.0)")
+    srv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                     help="the address of a reverse proxy in front of this server; connections from it count "
+                          "under the client address its X-Forwarded-For names (repeat for several)")
+    srv.add_argument("--tables-per-connection", type=int, default=5, metavar="N",
+                     help="open tables one connection may have created (default 5)")
+    srv.add_argument("--tables-per-address", type=int, default=20, metavar="N",
+                     help="open tables one client address may have created (default 20)")
+    srv.add_argument("--max-tables", type=int, default=10_000, metavar="N",
+                     help="tables the server holds at once (default 10000)")
+    srv.add_argument("--abandon-after", type=float, default=600.0, metavar="S",
+                     help="seconds an open table may go without a connected player before it is "
+                          "abandoned (default 600)")
     srv.set_defaults(func=cmd_serve)
 
     rep = sub.add_parser("replay", help="replay a game record and tell it from one viewpoint")

@@ -464,7 +464,7 @@ class Narrator:
             return _cap(self.t(t, seat=who)) if t != "ProxyOn" else self.t(t, seat=who)
         if t == "SeatPresence":
             return _cap(self.t("SeatPresence.on" if e.get("connected") else "SeatPresence.off", seat=who))
-        if t == "TableFailed":
+        if t in ("TableFailed", "TableAbandoned"):
             return self.t(t)
         if t == "RematchOffered":
             return _cap(self.t(t, seat=who, table=e.get("table", "")))
@@ -494,7 +494,8 @@ class Narrator:
 
 
 TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut")
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut",
+                "TableAbandoned")
 KNOWN_TYPES = frozenset(name[3:] for name in vars(Narrator) if name.startswith("_e_"))  # the game's own events
 
 

@@ -307,13 +307,13 @@ class Client:
             mine = seats[sub.viewer] if isinstance(sub.viewer, int) and 0 <= sub.viewer < len(seats) else None
             if mine:
                 sub.away = bool(mine.get("away") or mine.get("proxied"))
-            if sub.info and sub.info.get("status") in ("finished", "failed"):
+            if sub.info and sub.info.get("status") in ("finished", "failed", "abandoned"):
                 # Subscribed after the end without `after`: no TableFinished
                 # (or TableFailed) event will come, so the snapshot is the last news.
                 sub.finished = True
                 sub.result = sub.result or sub.info.get("result")
-                if sub.info["status"] == "failed":
-                    sub.failed = sub.failed or "the table failed"
+                if sub.info["status"] in ("failed", "abandoned"):
+                    sub.failed = sub.failed or f"the table {sub.info['status']}"
             self._push(sub, Update("snapshot", [], sub.prompt, sub.view))
         elif t == "events":
             fresh = [e for e in frame["events"] if e.get("seq", 0) > sub.last_seq]
@@ -333,6 +333,9 @@ class Client:
                 elif e["type"] == "TableFailed":
                     sub.finished = True
                     sub.failed = e.get("message") or "the table failed"
+                elif e["type"] == "TableAbandoned":  # docs/table.md T6.1: the game never began
+                    sub.finished = True
+                    sub.failed = "the table was abandoned before its game began"
             if fresh or not history:
                 self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view,
                                        prompt_changed=bool(frame.get("prompt_changed", True)) and not history))

@@ -24,10 +24,11 @@ from .accounts import Accounts
 from .bots import BotRunner
 from .game_port import SPECTATOR, GamePort
 from .games import PORTS
-from .lobby import Lobby
+from .lobby import MAX_TABLES, Lobby
 from .metrics import Metrics
 from .replays import replay_steps, viewer_of
 from .stores import Store, open_store
+from .table import ABANDON_AFTER_S
 from .transport import Limits, Transport
 from .web import WebSite
 
@@ -44,11 +45,18 @@ class App:
                  limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS,
                  web: Mapping[str, Path] | None = None,
                  allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0,
-                 hasher: PasswordHasher | None = None) -> None:
+                 hasher: PasswordHasher | None = None,
+                 trusted_proxies: tuple[str, ...] = (), max_tables: int = MAX_TABLES,
+                 abandon_after: float = ABANDON_AFTER_S) -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
         no web client, plain HTTP gets 426 as before); `allow_origins`: page
         origins besides this host that may open a websocket; `bots`: run
-        server bots for `add_bots`, each waiting `bot_delay` s before acting."""
+        server bots for `add_bots`, each waiting `bot_delay` s before acting;
+        `trusted_proxies`: reverse proxies whose X-Forwarded-For names the
+        client; `max_tables`, `abandon_after`: the lobby's (docs/table.md T6)."""
+        self.trusted_proxies = trusted_proxies
+        self.max_tables = max_tables
+        self.abandon_after = abandon_after
         self.store_path = store_path
         self.games = games
         self.web = web
@@ -80,14 +88,16 @@ class App:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
-                    self.lobby = Lobby(self.games, store, tables, accounts=Accounts(store, hasher=self.hasher))
+                    self.lobby = Lobby(self.games, store, tables, accounts=Accounts(store, hasher=self.hasher),
+                                       max_tables=self.max_tables, abandon_after=self.abandon_after)
                     self.recovered = await self.lobby.recover()
                     bots = BotRunner(tables, delay=self.bot_delay) if self.bots else None
                     if bots is not None:
                         bots.recover(self.lobby.tables.values())
                     site = self._site(self.lobby) if self.web is not None else None
                     transport = Transport(self.lobby, self.metrics, self.limits, web=site,
-                                          allow_origins=self.allow_origins, bots=bots)
+                                          allow_origins=self.allow_origins, bots=bots,
+                                          trusted_proxies=self.trusted_proxies)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
                         subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,

@@ -27,7 +27,7 @@ from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
 from .stores import Store
-from .table import ENDED, Table, TableError, TableSettings, token_hash
+from .table import ABANDON_AFTER_S, ENDED, Abandon, Table, TableError, TableSettings, token_hash
 
 log = logging.getLogger("oriente.lobby")
 
@@ -63,9 +63,15 @@ class Rematch:
 class Lobby:
     def __init__(self, ports: Mapping[str, GamePort], store: Store, nursery: trio.Nursery,
                  *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S,
-                 accounts: Accounts | None = None) -> None:
+                 accounts: Accounts | None = None,
+                 max_tables: int = MAX_TABLES, abandon_after: float = ABANDON_AFTER_S) -> None:
+        """`max_tables`: the tables held in memory at once (T6.3);
+        `abandon_after`: seconds an open table may go without a connected
+        client seat (T6.1)."""
         self.linger_s = linger_s
         self.accounts = accounts
+        self.max_tables = max_tables
+        self.abandon_after = abandon_after
         self.ports = dict(ports)
         self.store = store
         self.nursery = nursery
@@ -162,14 +168,34 @@ class Lobby:
         return settings, setup
 
     async def create(self, settings: TableSettings, setup: GameSetup) -> Table:
-        if len(self.tables) >= MAX_TABLES:
-            raise LobbyError("lobby/full", "this server holds as many tables as it can")
+        if len(self.tables) >= self.max_tables:
+            await self._make_room()
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall)
+        table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
+                      abandon_after=self.abandon_after)
         await table.create()
         self.tables[table_id] = table
         self.nursery.start_soon(self._host, table, name=f"table {table_id}")
         return table
+
+    async def _make_room(self) -> None:
+        """T6.3: a full lobby abandons the open table that has gone longest
+        without a connected client seat, so that tables nobody holds never
+        lock everyone else out; LobbyError when every table is held."""
+        while len(self.tables) >= self.max_tables:
+            idle = [t for t in self.tables.values() if t.status == "open" and t.unattended_since is not None]
+            if not idle:
+                raise LobbyError("lobby/full", "this server holds as many tables as it can, each of them "
+                                               "running or held by a player; try later")
+            victim = min(idle, key=lambda t: t.unattended_since or 0.0)
+            done = trio.Event()
+            await victim.send(None, Abandon(done))
+            await done.wait()
+            if victim.status != "abandoned":  # someone sat down meanwhile
+                victim.unattended_since = None
+                continue
+            if self.tables.get(victim.id) is victim:
+                del self.tables[victim.id]
 
     async def _host(self, table: Table) -> None:
         """Run a table's actor; once its game has ended (or failed) and
@@ -181,13 +207,16 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(table.run)
                 await table.ended.wait()
+                if table.status == "abandoned" and self.tables.get(table.id) is table:
+                    del self.tables[table.id]  # gone for everyone new; its actor answers what is in flight
                 await self._settle(table)
                 await trio.sleep(self.linger_s)
                 nursery.cancel_scope.cancel()
         except Exception:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
-            self.tables.pop(table.id, None)
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
 
     async def _settle(self, table: Table) -> None:
         """A finished game's results for its seats' accounts: ranks, promises
@@ -287,6 +316,7 @@ class Lobby:
             try:
                 table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
                                       paused_ms=paused_ms, wall=self.wall)
+                table.abandon_after = self.abandon_after
             except (TableError, KeyError, ValueError) as exc:
                 log.error("cannot recover table %s: %s", row.id, exc)
                 await self.store.update_table(row.id, status="abandoned", now=self.wall())

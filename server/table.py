@@ -47,13 +47,17 @@ RECORD_FORMAT = "oriente.record.v1"
 TABLE_EVENTS = frozenset({
     "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
     "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered", "TimedOut",
+    "TableAbandoned",
 })
 # What a table's viewers are told when a bug ends it. The error itself stays
 # in the server's log: its text could name a hidden card.
 FAILED_MESSAGE = "an error in the server ended this table; its record keeps the game up to here"
 ENDED = frozenset({"finished", "failed"})
+ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
 MAX_CHAT = 500
 HISTORY_CHUNK = 256
+# An open table at which no client holds a seat for this long is abandoned (docs/table.md T6.1).
+ABANDON_AFTER_S = 600.0
 
 
 NONCE_MIN, NONCE_MAX = 16, 64
@@ -210,6 +214,14 @@ class OfferRematch:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandon:
+    """From the lobby, which needs room (docs/table.md T6.3): abandon this
+    table now if it is still open and unattended; `done` is set either way."""
+
+    done: trio.Event
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     pass
 
@@ -223,7 +235,8 @@ class Table:
     nursery, talk to it with `await table.send(outbox, message)`."""
 
     def __init__(self, table_id: str, settings: TableSettings, port: GamePort, setup: GameSetup, store: Store,
-                 *, wall: Callable[[], float] = time.time, inbox_size: int = 1024) -> None:
+                 *, wall: Callable[[], float] = time.time, inbox_size: int = 1024,
+                 abandon_after: float = ABANDON_AFTER_S) -> None:
         self.id = table_id
         self.settings = settings
         self.port = port
@@ -250,7 +263,10 @@ class Table:
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
-        self.ended = trio.Event()  # set once the game finished or the table failed
+        self.ended = trio.Event()  # set once the game finished, the table failed or was abandoned
+        self.abandon_after = abandon_after
+        # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
+        self.unattended_since: float | None = None
 
     # -- talking to the actor ----------------------------------------------------
 
@@ -281,14 +297,17 @@ class Table:
             while True:
                 d = self.clock.deadline
                 at = d.at if d is not None else math.inf
+                abandon_at = self._abandon_at()
                 outbox: Outbox | None = None
                 message: Any = None
-                with trio.move_on_at(at):
+                with trio.move_on_at(min(at, abandon_at)):
                     outbox, message = await self._recv.receive()
                 if isinstance(message, Stop):
                     return
                 try:
-                    if message is None:
+                    if message is None and trio.current_time() >= abandon_at:
+                        await self._abandon()
+                    elif message is None:
                         await self._expire()
                     else:
                         await self._handle(outbox, message)
@@ -300,6 +319,29 @@ class Table:
                         await self._fail(exc)
                     if outbox is not None:  # the sender waits for an answer to this message
                         self._reply(outbox, M.error(getattr(message, "id", None), "table/failed", FAILED_MESSAGE))
+
+    def _abandon_at(self) -> float:
+        """When this table is abandoned if nothing changes (T6.1): an open
+        table once no client holds a seat for `abandon_after`; never after
+        the start. The server's bots hold no table open."""
+        if self.status != "open":
+            return math.inf
+        if any(s is not None and s.bot is None and s.connections > 0 for s in self.slots):
+            self.unattended_since = None
+            return math.inf
+        if self.unattended_since is None:
+            self.unattended_since = trio.current_time()
+        return self.unattended_since + self.abandon_after
+
+    async def _abandon(self) -> None:
+        """T6.1: the table ends before its game began; its viewers hear it,
+        the store keeps the status, the lobby lets it go."""
+        self.status = "abandoned"
+        event: dict[str, Any] = {"type": "TableAbandoned"}
+        await self._commit(None, [event])
+        await self.store.update_table(self.id, status="abandoned", now=self.wall())
+        self._publish([event])
+        self.ended.set()
 
     async def _settle_dropped(self) -> None:
         """A seat whose last connection was dropped while we published shows
@@ -316,6 +358,11 @@ class Table:
                 return
             case OfferRematch():
                 await self._offer_rematch(msg)
+                return
+            case Abandon():
+                if self._abandon_at() < math.inf:
+                    await self._abandon()
+                msg.done.set()
                 return
         assert outbox is not None
         match msg:
@@ -491,6 +538,9 @@ class Table:
             if seat is not None:  # a retry: whatever happened since, the seat is this nonce's
                 await self._rejoin(outbox, msg, seat, token)
                 return
+        if self.status == "abandoned":
+            self._reply(outbox, M.error(msg.id, "table/abandoned", ABANDONED_MESSAGE))
+            return
         if self.status != "open":
             self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
             return
@@ -699,7 +749,8 @@ class Table:
             return
         if self.status != "running":
             code, text = {"finished": ("game/over", "the game has ended"),
-                          "failed": ("table/failed", FAILED_MESSAGE)}.get(
+                          "failed": ("table/failed", FAILED_MESSAGE),
+                          "abandoned": ("table/abandoned", ABANDONED_MESSAGE)}.get(
                               self.status, ("table/not_started", self._not_started()))
             self._reply(outbox, M.error(msg.id, code, text))
             return

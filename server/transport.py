@@ -23,12 +23,13 @@ from websockets.trio.server import ServerConnection
 from ..protocol import messages as M
 from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
 from .accounts import AccountError, Accounts
+from .addresses import client_address
 from .bots import BotError, BotRunner
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
-from .table import ENDED, AccountJoin, Disconnected, OfferRematch
+from .table import ENDED, AccountJoin, Disconnected, OfferRematch, Table
 from .web import WebSite, origin_allowed
 
 log = logging.getLogger("oriente.transport")
@@ -50,6 +51,9 @@ class Limits:
     strike_window: float = 10.0
     outbox: int = 512
     send_timeout: float = 10.0
+    # Open tables one connection, and one client address, may have created (docs/table.md T6.2).
+    tables_per_connection: int = 5
+    tables_per_address: int = 20
 
     def plain(self) -> dict[str, Any]:
         return {"max_frame": self.max_frame, "rate": self.rate, "burst": self.burst,
@@ -65,13 +69,20 @@ class _Conn:
     tables: set[str] = field(default_factory=set)
     account: AccountRow | None = None  # signed in (PROTOCOL.md 19)
     credential: CredentialRow | None = None
+    address: str = ""
+    created: list[Table] = field(default_factory=list)  # tables it created that may still be open
 
 
 class Transport:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
                  server_name: str = "oriente", web: WebSite | None = None,
-                 allow_origins: tuple[str, ...] = (), bots: BotRunner | None = None) -> None:
+                 allow_origins: tuple[str, ...] = (), bots: BotRunner | None = None,
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
+        """`trusted_proxies`: peer addresses of reverse proxies whose
+        `X-Forwarded-For` names the client (server/addresses.py)."""
         self.lobby = lobby
+        self.trusted_proxies = frozenset(trusted_proxies)
+        self._created_from: dict[str, list[Table]] = {}  # client address -> tables it created, maybe open
         self.metrics = metrics
         self.limits = limits
         self.server_name = server_name
@@ -135,7 +146,8 @@ class Transport:
 
     async def handler(self, ws: ServerConnection) -> None:
         outbox = Outbox(self.limits.outbox, label=str(ws.remote_address))
-        conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
+        conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time(),
+                     address=self._address_of(ws))
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
@@ -164,6 +176,33 @@ class Transport:
                     table = self.lobby.get(table_id)
                     if table is not None:
                         await table.send(None, Disconnected(outbox))
+
+    def _address_of(self, ws: ServerConnection) -> str:
+        remote = ws.remote_address
+        peer = str(remote[0]) if remote else ""
+        request = ws.request
+        forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
+        return client_address(peer, forwarded, self.trusted_proxies)
+
+    def _creation_refused(self, conn: _Conn) -> str | None:
+        """Why this connection may not create a table now (T6.2), or None.
+        Only open tables count: one that started or was abandoned frees its place."""
+        conn.created[:] = [t for t in conn.created if t.status == "open"]
+        by_address = self._created_from.get(conn.address, [])
+        by_address[:] = [t for t in by_address if t.status == "open"]
+        if not by_address:
+            self._created_from.pop(conn.address, None)
+        if len(conn.created) >= self.limits.tables_per_connection:
+            return (f"this connection has {len(conn.created)} open tables it created, the most it may "
+                    f"({self.limits.tables_per_connection}); start or leave one, or wait until nobody holds it")
+        if len(by_address) >= self.limits.tables_per_address:
+            return (f"your address has {len(by_address)} open tables it created, the most it may "
+                    f"({self.limits.tables_per_address}); start or leave one, or wait until nobody holds it")
+        return None
+
+    def _created(self, conn: _Conn, table: Table) -> None:
+        conn.created.append(table)
+        self._created_from.setdefault(conn.address, []).append(table)
 
     def _bot_kinds(self) -> dict[str, list[str]] | None:
         """Per game, the server bots `add_bots` offers; None without bots."""
@@ -282,6 +321,10 @@ class Transport:
             case M.ListTables():
                 outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
             case M.CreateTable():
+                refusal = self._creation_refused(conn)
+                if refusal is not None:
+                    self._refuse(conn, msg.id, "lobby/too_many", refusal)
+                    return
                 try:
                     legacy = unknown_fields(frame, msg)
                 except ProtocolError as exc:
@@ -292,6 +335,7 @@ class Transport:
                 except LobbyError as exc:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return
+                self._created(conn, table)
                 outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
             case M.AddBots():
                 await self._add_bots(conn, msg)

@@ -286,6 +286,8 @@ export class Bot {
       if (e.type === 'TableFinished') return this.finish(e.result);
       // A server error ended the table (PROTOCOL.md 9): no result will come.
       if (e.type === 'TableFailed') return this.fail(new Error(`table ${f.table} failed: ${e.message}`));
+      // Nobody held a seat at it for long (docs/table.md T6.1): its game never began.
+      if (e.type === 'TableAbandoned') return this.fail(new Error(`table ${f.table} was abandoned`));
     }
     this.hooks.onEvents?.(f, this);
     // An unchanged prompt (prompt_changed false) was already considered; older servers send no flag.

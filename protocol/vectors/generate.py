@@ -100,6 +100,7 @@ class _Socket:
 
     def __init__(self, label: str) -> None:
         self.remote_address = (label, 0)
+        self.request = None  # no handshake headers: the peer is the client
         self._push, self._frames = trio.open_memory_channel[Any](math.inf)
         self.sent: list[bytes] = []
         self.closed: tuple[int, str] | None = None

@@ -81,6 +81,7 @@ export class TableState {
         case "TableStarted": info.status = "running"; break;
         case "TableFinished": info.status = "finished"; info.result = e.result; break;
         case "TableFailed": info.status = "failed"; break;
+        case "TableAbandoned": info.status = "abandoned"; break;
         default: break;
       }
     }

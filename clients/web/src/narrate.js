@@ -8,7 +8,8 @@ const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const isYou = (seat, viewer) => typeof viewer === "number" && seat === viewer;
 
 export const TABLE_EVENTS = new Set(["TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway",
-  "SeatBack", "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut"]);
+  "SeatBack", "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut",
+  "TableAbandoned"]);
 
 // cards: {name(card, lang), kind(card)} from the server's card reference.
 export class Narrator {
@@ -286,7 +287,7 @@ export class Narrator {
     if (t === "ProxyOn") return this.t(t, { seat: who });
     if (t === "SeatAway" || t === "SeatBack" || t === "ProxyOff") return cap(this.t(t, { seat: who }));
     if (t === "SeatPresence") return cap(this.t(e.connected ? "SeatPresence.on" : "SeatPresence.off", { seat: who }));
-    if (t === "TableFailed") return this.t(t);
+    if (t === "TableFailed" || t === "TableAbandoned") return this.t(t);
     if (t === "RematchOffered") return cap(this.t(t, { seat: who, table: e.table ?? "" }));
     if (t === "TimedOut") return cap(this.t(t, { seat: who }));
     return "";
