@@ -78,13 +78,14 @@ def _key(command: dict[str, Any], prompt: dict[str, Any], me: int) -> str:
 
 
 async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
-                   seat: int | None = None) -> None:
+                   seat: int | None = None, token: str | None = None) -> None:
     """One reference bot over the protocol: it acts on every frame that asks
-    something of it, with the newest view and prompt it has."""
+    something of it, with the newest view and prompt it has. `token`: a bot
+    API token to sign in with (its seat is then its account's)."""
     bot = POLICIES[policy]
     memo: dict[str, Any] = {}
     sent: set[str] = set()
-    async with Client.connect(url) as client:
+    async with Client.connect(url, token=token) as client:
         me = await client.join(table, name, seat=seat)
 
         def asked() -> bool:

@@ -255,7 +255,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"oriente play: {exc}", file=sys.stderr)
         return 2
-    return run_play(url, name, tuple(args.resume) if args.resume else None)
+    return run_play(url, name, tuple(args.resume) if args.resume else None, token=args.token)
 
 
 def server_url(text: str) -> str:
@@ -347,6 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=None, help="the name you sit down with (default: your login name)")
     play.add_argument("--resume", nargs=2, metavar=("TABLE", "TOKEN"), default=None,
                       help="sit down again at a table you left, with the token printed when you left")
+    play.add_argument("--token", default=os.environ.get("ORIENTE_TOKEN"), metavar="TOKEN",
+                      help="sign in with an account's session or bot API token first (default: $ORIENTE_TOKEN)")
     play.set_defaults(func=cmd_play)
     return p
 

@@ -132,8 +132,12 @@ class _Waiter:
 class Client:
     """One connection to a server, kept alive across drops."""
 
-    def __init__(self, url: str, *, reconnect: bool = True, max_retries: int = 20) -> None:
+    def __init__(self, url: str, *, reconnect: bool = True, max_retries: int = 20, token: str | None = None) -> None:
+        """`token`: a session or bot API token to sign in with on connecting,
+        and again on every reconnect (PROTOCOL.md 19)."""
         self.url = url
+        self.auth_token = token
+        self.account: dict[str, Any] | None = None
         self.reconnect = reconnect
         self.max_retries = max_retries
         self._ws: Any = None
@@ -156,6 +160,8 @@ class Client:
             async with trio.open_nursery() as nursery:
                 await nursery.start(client._run)
                 try:
+                    if client.auth_token is not None:
+                        await client.sign_in(token=client.auth_token)
                     yield client
                 finally:
                     client._closing = True
@@ -244,7 +250,10 @@ class Client:
 
     async def _restore(self, ws: Any) -> None:
         """After a reconnect: resume every table, then re-send what was not
-        acknowledged, under the same ids (the server applies it once)."""
+        acknowledged, under the same ids (the server applies it once).
+        A signed-in client signs in again first, so its joins stay its account's."""
+        if self.auth_token is not None:
+            await ws.send(_encoder.encode({"t": "sign_in", "id": self._next_id(), "token": self.auth_token}))
         for sub in self._subs.values():
             if sub.finished:
                 continue
@@ -399,6 +408,43 @@ class Client:
         oriente) and that game's options (for oriente: deal,
         max_open_proposals), e.g. ``options={"max_open_proposals": 2}``."""
         return (await self.request({"t": "create_table", "seats": seats, **settings}))["table"]
+
+    # -- accounts (PROTOCOL.md 19) ----------------------------------------------------
+
+    async def sign_up(self, name: str, password: str) -> dict[str, Any]:
+        """Make a person's account and sign in; keeps the session token
+        (`auth_token`) for reconnects. Returns the account's card."""
+        reply = await self.request({"t": "sign_up", "name": name, "password": password})
+        self.auth_token, self.account = reply["token"], reply["account"]
+        return reply["account"]
+
+    async def sign_in(self, name: str = "", password: str = "", *, token: str | None = None) -> dict[str, Any]:
+        """Sign in with a name and password, or with a session or bot API
+        `token`. Returns the account's card (`bot: true` for a bot)."""
+        message: dict[str, Any] = {"t": "sign_in", "name": name, "password": password}
+        if token is not None:
+            message["token"] = token
+        reply = await self.request(message)
+        self.auth_token, self.account = reply.get("token", token), reply["account"]
+        return reply["account"]
+
+    async def sign_out(self) -> None:
+        await self.request({"t": "sign_out"})
+        self.auth_token = self.account = None
+
+    async def bot_token(self, bot: str, label: str = "") -> dict[str, Any]:
+        """A new API token for this person's bot: ``{account, token, token_id}``."""
+        reply = await self.request({"t": "bot_token", "bot": bot, "label": label})
+        return {k: reply[k] for k in ("account", "token", "token_id")}
+
+    async def revoke_token(self, token_id: str) -> None:
+        await self.request({"t": "revoke_token", "token_id": token_id})
+
+    async def leaderboard(self, game: str = "oriente", limit: int = 50) -> list[dict[str, Any]]:
+        return (await self.request({"t": "leaderboard", "game": game, "limit": limit}))["leaderboard"]
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        return (await self.request({"t": "profile", "name": name}))["profile"]
 
     async def record(self, table: str) -> dict[str, Any]:
         return (await self.request({"t": "record", "table": table}))["record"]

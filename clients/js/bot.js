@@ -38,15 +38,22 @@ export class ProtocolError extends Error {
   }
 }
 
-/** Open a connection, send one request, and resolve with its `ok` (reject on `error`). */
-export function request(server, msg, timeoutMs = 10000) {
+/**
+ * Open a connection, send one request, and resolve with its `ok` (reject on `error`).
+ * `token`: sign in with this session or API token first (PROTOCOL.md 19); the server
+ * answers a connection's frames in order, so the request is made signed in.
+ */
+export function request(server, msg, timeoutMs = 10000, { token = null } = {}) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(server, [SUBPROTOCOL], { perMessageDeflate: false });
     const id = `req-${randomBytes(4).toString('hex')}`;
     const timer = setTimeout(() => { ws.terminate(); reject(new Error(`no reply to ${msg.t}`)); }, timeoutMs);
     const done = (fn, value) => { clearTimeout(timer); ws.close(1000); fn(value); };
     ws.on('error', (err) => { clearTimeout(timer); reject(err); });
-    ws.on('open', () => ws.send(encode({ ...msg, id })));
+    ws.on('open', () => {
+      if (token) ws.send(encode({ t: 'sign_in', id: `${id}-auth`, token }));
+      ws.send(encode({ ...msg, id }));
+    });
     ws.on('message', (data) => {
       const f = decode(data);
       if (f.re !== id) return; // welcome, or anything else
@@ -58,9 +65,9 @@ export function request(server, msg, timeoutMs = 10000) {
 
 /** Create a public zero-wait bot table of `game`; resolves with its id. */
 export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = 'oriente',
-                                            options = {} } = {}) {
+                                            options = {}, rated = false } = {}) {
   const ok = await request(server, { t: 'create_table', seats, name, public: true, seed, timers: BOT_TIMERS,
-                                     game, options });
+                                     game, options, rated });
   return ok.table;
 }
 
@@ -71,8 +78,11 @@ export async function createTable(server, { seats = 4, seed = null, name = 'js b
  */
 export class Bot {
   constructor({ server, table = null, create = null, name = 'jsbot', seed = null, rng = null,
-                tableSeed = null, game = 'oriente', log = () => {}, hooks = {} }) {
-    Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks });
+                tableSeed = null, game = 'oriente', log = () => {}, hooks = {}, apiToken = null }) {
+    // apiToken: the bot account's API token (PROTOCOL.md 19); the bot signs in with it on
+    // every connection, before anything else, so its seat is its account's.
+    Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks, apiToken });
+    this.account = null;
     this.lobby = !table && !create;
     this.rng = rng ?? makeRng(seed ?? undefined);
     this.prefix = randomBytes(4).toString('hex'); // ids stay unique across reconnects and runs
@@ -187,6 +197,7 @@ export class Bot {
     if (this.create && !this.table && !games.includes(this.game)) {
       return this.fail(new Error(`this server plays ${games.join(', ')}; not ${this.game}`));
     }
+    if (this.apiToken) this.request('sign_in', { token: this.apiToken }); // answered before the next frame is read
     this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
     if (!this.token && this.joinSent) {
       this.join(); // the reply to our join was lost with the connection: retry it, same nonce
@@ -220,7 +231,10 @@ export class Bot {
     }
     const req = this.pending.get(f.re);
     this.pending.delete(f.re);
-    if (req?.t === 'create_table') {
+    if (req?.t === 'sign_in') {
+      this.account = f.account;
+      this.log(`signed in as ${f.account.name}${f.account.bot ? ' (bot)' : ''}`);
+    } else if (req?.t === 'create_table') {
       this.table = f.table;
       this.log(`created table ${f.table}`);
       this.join();
@@ -248,6 +262,7 @@ export class Bot {
     }
     const req = this.pending.get(f.re);
     this.pending.delete(f.re);
+    if (req?.t === 'sign_in') return this.fail(new ProtocolError(f)); // a revoked or unknown token
     if (req?.t === 'join' && this.lobby && LOBBY_RETRY.has(f.code)) {
       this.joinSent = false;
     // A secret nonce makes the join safe to retry: sent again with it, a join whose
@@ -325,7 +340,7 @@ export class Bot {
 }
 
 const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS] [--game GAME] '
-            + '[--name NAME] [--seed N] [--games N] [--quiet]';
+            + '[--name NAME] [--seed N] [--games N] [--token API_TOKEN] [--quiet]';
 
 function intOption(values, key, fallback, min) {
   if (values[key] === undefined) return fallback;
@@ -338,7 +353,7 @@ export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: {
     server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
     name: { type: 'string' }, seed: { type: 'string' }, games: { type: 'string' },
-    game: { type: 'string', default: 'oriente' },
+    game: { type: 'string', default: 'oriente' }, token: { type: 'string' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   } });
   if (values.help) return console.log(USAGE);
@@ -354,7 +369,8 @@ export async function main(argv) {
   const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
   for (let g = 0; g < games; g++) {
     const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,
-                          rng, tableSeed: seed === null ? null : seed + g, game: values.game, log });
+                          rng, tableSeed: seed === null ? null : seed + g, game: values.game, log,
+                          apiToken: values.token ?? process.env.ORIENTE_TOKEN ?? null });
     console.log(JSON.stringify(await bot.play()));
   }
 }

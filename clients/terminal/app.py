@@ -695,8 +695,9 @@ def _flatten(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal, resumable: bool) -> str:
-    async with Client.connect(url) as client:
+async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal, resumable: bool,
+                token: str | None = None) -> str:
+    async with Client.connect(url, token=token) as client:
         app = PlayApp(client, term, url, name, resumable=resumable)
         handler = _FeedHandler(app)
         sdk_log = logging.getLogger("oriente")
@@ -708,22 +709,28 @@ async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Termi
             sdk_log.removeHandler(handler)
 
 
-def run_play(url: str, name: str, resume: tuple[str, str] | None = None, *, resumable: bool = True) -> int:
+def run_play(url: str, name: str, resume: tuple[str, str] | None = None, *, resumable: bool = True,
+             token: str | None = None) -> int:
     """Run the terminal client until the person quits; the process exit code.
     `resumable=False`: the server ends with the caller (oriente demo --play),
-    so no way back to a seat is printed, and the caller prints the result."""
+    so no way back to a seat is printed, and the caller prints the result.
+    `token`: an account's session or API token to sign in with (seats taken
+    are then the account's; PROTOCOL.md 19)."""
     term = Terminal()
     message = ""
     code = 0
     try:
         with term:
-            message = trio.run(_main, url, name, resume, term, resumable)
+            message = trio.run(_main, url, name, resume, term, resumable, token)
     except KeyboardInterrupt:
         message = "Interrupted."
         code = 130
     except BaseException as exc:
         errors = _flatten(exc)
-        if errors and all(isinstance(e, (Disconnected, OSError)) for e in errors):
+        if errors and all(isinstance(e, ServerError) and e.code.startswith("auth/") for e in errors):
+            message = f"oriente play: the server refused the token: {errors[0]}"
+            code = 1
+        elif errors and all(isinstance(e, (Disconnected, OSError)) for e in errors):
             message = f"oriente play: cannot reach the server at {url}: {errors[0]}"
             code = 1
         elif errors and all(isinstance(e, KeyboardInterrupt) for e in errors):

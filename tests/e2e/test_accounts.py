@@ -150,3 +150,61 @@ async def test_a_rated_table_refuses_signed_out_seats_and_moves_the_leaderboard(
     profile = await trio.to_thread.run_sync(_get, port, f"/account/{board[0]['name']}")
     assert [h["table"] for h in profile["history"]["oriente"]] == [table]
     assert profile["ratings"]["oriente"]["games"] == 1
+
+
+def _ledger(record: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """Each seat's own promises as the record's ledger settled them."""
+    counts = [[0, 0, 0] for _ in record["names"]]
+    for e in record["events"]:
+        if e["type"] == "PromiseSettled":
+            counts[e["promiser"]][("kept", "broken", "released").index(e["status"])] += 1
+    return [(k, b, r) for k, b, r in counts]
+
+
+async def test_reputation_counts_exactly_the_promises_of_finished_games(server: App) -> None:
+    """Four negotiator bots, signed in with their API tokens, bargain through
+    two whole games (one rated, one casual): each bot's reputation is then
+    exactly the promises its seats kept, broke and were released from, as
+    the two records' ledgers settled them; the next table shows it."""
+    from oriente.cli.botplay import play_bot
+    from oriente.clients.sdk import Client
+
+    url = f"ws://127.0.0.1:{server.port}"
+    async with Client.connect(url) as owner:
+        await owner.sign_up("owner", "correct horse")
+        bots = [await owner.bot_token(f"neg-{i}") for i in range(4)]
+        expected: dict[str, list[int]] = {b["account"]["name"]: [0, 0, 0] for b in bots}
+        # Windows of 1.5 s (not zero-wait): time for the bots to bargain.
+        talk = {**BOT_TIMERS, "prompt_ms": 5000, "window_ms": 1500, "zero_wait": False}
+        for seed, rated in ((1, True), (5, False)):
+            table = await owner.create_table(4, seed=seed, timers=talk, rated=rated)
+            async with trio.open_nursery() as nursery:
+                for i, b in enumerate(bots):
+                    nursery.start_soon(play_bot, url, table, "x", "negotiator", random.Random(seed * 10 + i), 0.0,
+                                       i, b["token"])
+            record = await owner.record(table)
+            assert [a["name"] for a in record["accounts"]] == [f"neg-{i}" for i in range(4)]
+            for seat, counts in enumerate(_ledger(record)):
+                for k in range(3):
+                    expected[f"neg-{seat}"][k] += counts[k]
+        assert sum(c[0] for c in expected.values()) > 0 and sum(c[1] for c in expected.values()) > 0, \
+            "the scripted games must keep and break promises"
+        with trio.fail_after(10):
+            while True:
+                got = {name: await owner.profile(name) for name in expected}
+                if all(p["reputation"]["kept"] + p["reputation"]["broken"] + p["reputation"]["released"]
+                       == sum(expected[n]) for n, p in got.items()):
+                    break
+                await trio.sleep(0.05)
+        for name, p in got.items():
+            assert [p["reputation"][k] for k in ("kept", "broken", "released")] == expected[name], name
+            assert p["ratings"]["oriente"]["games"] == 1, "only the rated game moved the rating"
+        seat = await owner.create_table(4, timers=BOT_TIMERS)
+        async with Client.connect(url, token=bots[0]["token"]) as bot:
+            me = await bot.join(seat, "x")
+            with trio.fail_after(5):
+                while me.info is None:
+                    await trio.sleep(0.01)
+            card = me.info["seats"][0]["account"]
+            assert card["name"] == "neg-0" and card["bot"] is True
+            assert [card["reputation"][k] for k in ("kept", "broken", "released")] == expected["neg-0"]

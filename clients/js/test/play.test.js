@@ -218,3 +218,26 @@ test('three bots play a game of oro, several commands in one turn', async () => 
   const refused = new Bot({ server: server.url, create: 3, name: 'chess', game: 'chess' });
   await assert.rejects(refused.play(), /this server plays oriente, oro; not chess/);
 });
+
+test('bots signed in with API tokens play a rated table and move the leaderboard', async () => {
+  const person = await request(server.url, { t: 'sign_up', name: 'js-owner', password: 'correct horse' });
+  const tokens = [];
+  for (let i = 0; i < 4; i++) {
+    const made = await request(server.url, { t: 'bot_token', bot: `js-bot-${i}` }, 10000, { token: person.token });
+    assert.equal(made.account.bot, true);
+    tokens.push(made.token);
+  }
+  const table = await createTable(server.url, { seats: 4, seed: 11, rated: true });
+  await assert.rejects(request(server.url, { t: 'join', table, name: 'anonymous' }),
+                       (err) => err.frame?.code === 'auth/sign_in_required');
+  const bots = tokens.map((apiToken, i) => new Bot({ server: server.url, table, name: `x${i}`, seed: i, apiToken }));
+  await withTimeout(Promise.all(bots.map((b) => b.play())), GAME_TIMEOUT_MS, `rated table ${table}`);
+  assert.deepEqual(bots.map((b) => b.account.name).sort(), ['js-bot-0', 'js-bot-1', 'js-bot-2', 'js-bot-3']);
+  let board = [];
+  for (let tries = 0; tries < 100 && board.length < 4; tries++) { // the results are stored just after the end
+    board = (await request(server.url, { t: 'leaderboard', game: 'oriente' })).leaderboard;
+    if (board.length < 4) await new Promise((r) => { setTimeout(r, 50); });
+  }
+  assert.equal(board.length, 4);
+  assert.ok(board.every((e) => e.bot && e.games === 1 && e.provisional));
+});
