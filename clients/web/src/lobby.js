@@ -3,6 +3,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
+import { AccountBox, Badge } from "./account.js";
 import { joinTable } from "./live.js";
 import { GAMES, servedGames } from "./games.js";
 import { app, botKinds, changed, errorText, say, seats } from "./state.js";
@@ -53,6 +54,7 @@ export async function createTable(form) {
     t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
     timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
     game: form.game, options: Object.fromEntries(GAMES[form.game].options.map((o) => [o.key, form.options[o.key] ?? o.initial])),
+    rated: Boolean(form.rated && app.account),
   };
   let ok;
   try {
@@ -65,7 +67,7 @@ export async function createTable(form) {
   if (!joined) return null;
   const kinds = botKinds(form.game);
   const kind = kinds.includes(form.kind) ? form.kind : kinds[0];
-  if (form.bots > 0 && kind) await addBots(ok.table, joined.token, kind, Math.min(form.bots, form.seats - 1));
+  if (form.bots > 0 && kind && !settings.rated) await addBots(ok.table, joined.token, kind, Math.min(form.bots, form.seats - 1));
   return ok.table;
 }
 
@@ -87,9 +89,10 @@ function TableRow({ info }) {
   return html`<li class="table-row">
     <div class="title"><b>${info.settings.name || t("table.untitled")}</b>
       <span class="tag game">${gameName(info.game)}</span>
-      <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span></div>
+      <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span>
+      ${info.settings.rated && html`<span class="tag rated">${t("account.rated")}</span>`}</div>
     <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers)}</div>
-    <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${s.name}</span>`)}</div>
+    <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${s.name} <${Badge} account=${s.account} /></span>`)}</div>
     <div class="actions">
       ${mine ? html`<a class="button primary" href=${`#/t/${info.table}`}>${t("lobby.return")}</a>`
         : info.status === "open" && free > 0 && html`<button type="button" class="primary" onClick=${() => go(null)}>${t("lobby.join")}</button>`}
@@ -137,6 +140,7 @@ function CreateForm() {
     <label class="field">${t("lobby.proxy")}<select value=${form.proxy} onChange=${(e) => set({ proxy: e.target.value })}>
       <option value="">${t("lobby.proxy_never")}</option>${[1, 2, 3, 5].map((n) => html`<option key=${n} value=${String(n)}>${t("lobby.proxy_after", { n })}</option>`)}</select></label>
     <label class="check"><input type="checkbox" checked=${form.private} onChange=${(e) => set({ private: e.target.checked })} /> ${t("lobby.private")}</label>
+    ${app.account && html`<label class="check"><input type="checkbox" id="rated" checked=${Boolean(form.rated)} onChange=${(e) => set({ rated: e.target.checked })} /> ${t("account.rated_table")}</label>`}
     <button type="submit" class="primary" disabled=${busy || !app.up}>${t("lobby.create_button")}</button>
   </form>`;
 }
@@ -160,7 +164,8 @@ export function Lobby() {
   const mine = Object.keys(seats.all()).filter((id) => !tables.some((x) => x.table === id));
   return html`<main class="lobby page">
     <section class="intro">
-      <${NameBox} />
+      ${app.account ? null : html`<${NameBox} />`}
+      <${AccountBox} />
       <p class="muted">${t("lobby.intro")}</p>
     </section>
     <div class="lobby-grid">

@@ -3,6 +3,7 @@
 import { h, render } from "preact";
 import htm from "htm";
 import { useEffect } from "preact/hooks";
+import { LeaderboardPage, restoreSession } from "./account.js";
 import { CardReference, makeRef, openReference } from "./cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
 import { enterTable, leaveTable, onFrame, rematchTable } from "./live.js";
@@ -21,6 +22,8 @@ function parseRoute() {
   if (m) return { page: "table", id: m[1] };
   m = /^\/r\/([A-Za-z0-9_-]+)(?:\?as=(\w+))?$/.exec(hash);
   if (m) return { page: "replay", id: m[1], as: m[2] || null };
+  m = /^\/leaderboard(?:\/(\w+))?$/.exec(hash);
+  if (m) return { page: "leaderboard", game: m[1] || GAME };
   return { page: "lobby" };
 }
 
@@ -132,6 +135,7 @@ function App() {
   let page;
   if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
   else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} />`;
+  else if (r.page === "leaderboard") page = html`<${LeaderboardPage} game=${r.game} />`;
   else page = html`<${Lobby} />`;
   return html`<div class="app">
     <a class="skip" href="#main">${app.t("nav.skip")}</a>
@@ -155,6 +159,7 @@ async function boot() {
   await setLang(lang);
   const net = new Net(serverUrl());
   app.net = net;
+  net.beforeRestore = restoreSession;
   net.onFrame(onFrame);
   net.onStatus((up) => {
     app.up = up;

@@ -20,6 +20,7 @@ export class Net {
     this.subs = new Map(); // table -> {token, after, views}
     this.failures = 0;
     this.closed = false;
+    this.beforeRestore = null; // sent first on every connection (the page signs in again: account.js)
   }
 
   id() { this.n += 1; return `${this.prefix}-${this.n}`; }
@@ -65,6 +66,8 @@ export class Net {
   async restore() {
     // Resume before anything else goes out: a command sent before its
     // resume would be refused (auth/not_seated) on the new connection.
+    // Signing in goes first of all: the server answers frames in order.
+    if (this.beforeRestore) this.beforeRestore(this);
     for (const [table, sub] of this.subs) {
       if (!sub.after) continue; // never loaded: the page enters it again itself
       const msg = sub.token

@@ -8,6 +8,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { Countdown, seatLabel } from "./common.js";
+import { Badge } from "./account.js";
 import { app, changed } from "./state.js";
 
 const html = htm.bind(h);
@@ -134,6 +135,7 @@ function Hands({ ts, view }) {
     return html`<section key=${s} class=${`oro-seat s${s}${s === ts.you ? " me" : ""}${p && p.pivot === s ? " pivot" : ""}`}
         aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
       <header><span class=${`swatch s${s}`} aria-hidden="true"></span><b>${seatLabel(ts, s)}</b>
+        ${ts.info && ts.info.seats && ts.info.seats[s] && html`<${Badge} account=${ts.info.seats[s].account} />`}
         <span class="pts">${t("oro.score", { n: view.scores[s] })}</span>
         <span class="small muted">${t("oro.islands", { n: controlled })}</span>
         ${p && p.pivot === s && ts.prompt && html`<${Countdown} prompt=${ts.prompt} at=${ts.promptAt} />`}</header>

@@ -18,6 +18,7 @@ export const app = {
   route: { page: "lobby" },
   dialog: null, // {kind: "cards", focus} | {kind: "deal"}
   error: null,
+  account: null, // the signed-in account's card (account.js), or null
 };
 
 const subscribers = new Set();

@@ -5,6 +5,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "./cards.js";
+import { Badge } from "./account.js";
 import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS } from "./live.js";
@@ -64,6 +65,7 @@ function Seat({ ts, view, s }) {
       <b class="who">${slot && slot.bot ? ts.name(s).replace(/ \(bot\)$/, "") : ts.name(s)}</b>
       ${s === ts.you && html`<span class="badge you">${t("seat.you")}</span>`}
       ${slot && slot.bot && html`<span class="badge bot" title=${t("seat.bot_aria", { kind: t(`bot.${slot.bot}`) })}>${t("seat.bot")}</span>`}
+      ${slot && html`<${Badge} account=${slot.account} />`}
       <span class="muted num">#${s}</span>
       ${view && view.stone_holder === s && html`<span class="badge stone" title=${t("seat.stone")} aria-label=${t("seat.stone")}>◉</span>`}
       ${seat && html`<span class=${`badge disc ${seat.disc ? "held" : "used"}`} title=${seat.disc ? t("seat.disc") : t("seat.no_disc")}

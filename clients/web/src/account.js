@@ -1,0 +1,107 @@
+// Accounts on the page (PROTOCOL.md 19): sign up, sign in and out (the
+// session token kept in this browser, and sent again after every
+// reconnect), the badge beside a signed-in seat's name (a bot mark, its
+// promises kept and broken), and the leaderboard of each game.
+import { h } from "preact";
+import htm from "htm";
+import { useEffect, useState } from "preact/hooks";
+import { app, changed, errorText, say } from "./state.js";
+
+const html = htm.bind(h);
+const KEY = "oriente.session";
+
+// Called on every welcome, before the tables are resumed (net.js): a
+// signed-in page stays signed in across reloads and dropped connections.
+export function restoreSession(net) {
+  const token = localStorage.getItem(KEY);
+  if (!token) return;
+  net.request({ t: "sign_in", token }).then((ok) => { app.account = ok.account; changed(); })
+    .catch((err) => {
+      if (err && String(err.code || "").startsWith("auth/")) { localStorage.removeItem(KEY); app.account = null; changed(); }
+    });
+}
+
+async function signIn(kind, name, password) {
+  try {
+    const ok = await app.net.request({ t: kind, name: name.trim(), password });
+    localStorage.setItem(KEY, ok.token);
+    app.account = ok.account;
+    app.name = ok.account.name;
+    localStorage.setItem("oriente.name", app.name);
+    changed();
+    return true;
+  } catch (err) {
+    say(errorText(err));
+    return false;
+  }
+}
+
+async function signOut() {
+  try { await app.net.request({ t: "sign_out" }); } catch (err) { /* signed out here either way */ }
+  localStorage.removeItem(KEY);
+  app.account = null;
+  changed();
+}
+
+export function AccountBox() {
+  const t = app.t;
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  if (app.account) {
+    return html`<div class="account" data-signed-in="1">
+      <span>${t("account.signed_in", { name: app.account.name })}</span>
+      <${Badge} account=${app.account} />
+      <a href=${`#/leaderboard`}>${t("account.leaderboard")}</a>
+      <button type="button" id="sign-out" onClick=${signOut}>${t("account.sign_out")}</button></div>`;
+  }
+  const go = async (kind) => {
+    setBusy(true);
+    if (await signIn(kind, name, password)) setPassword("");
+    setBusy(false);
+  };
+  return html`<form class="account" aria-label=${t("account.title")} onSubmit=${(e) => { e.preventDefault(); go("sign_in"); }}>
+    <label class="field">${t("account.name")}<input id="account-name" maxlength="24" autocomplete="username"
+      value=${name} onInput=${(e) => setName(e.target.value)} /></label>
+    <label class="field">${t("account.password")}<input id="account-password" type="password" maxlength="128"
+      autocomplete="current-password" value=${password} onInput=${(e) => setPassword(e.target.value)} /></label>
+    <button type="submit" id="sign-in" class="primary" disabled=${busy || !app.up}>${t("account.sign_in")}</button>
+    <button type="button" id="sign-up" disabled=${busy || !app.up} onClick=${() => go("sign_up")}>${t("account.sign_up")}</button>
+    <a href="#/leaderboard">${t("account.leaderboard")}</a>
+    <span class="small muted">${t("account.why")}</span>
+  </form>`;
+}
+
+// Beside a seat's name: a bot mark for a bot account, and the account's
+// record of promises kept ✓ and broken ✗ over its finished games.
+export function Badge({ account }) {
+  if (!account) return null;
+  const t = app.t;
+  const rep = account.reputation || { kept: 0, broken: 0, released: 0 };
+  return html`<span class="acct">
+    ${account.bot && html`<span class="badge bot" title=${t("account.bot_aria")}>${t("account.bot")}</span>`}
+    <span class="badge rep" title=${t("account.reputation_aria", rep)}>✓${rep.kept} ✗${rep.broken}</span></span>`;
+}
+
+export function LeaderboardPage({ game }) {
+  const t = app.t;
+  const games = (app.net && app.net.welcome && app.net.welcome.games) || ["oriente"];
+  const shown = games.includes(game) ? game : games[0];
+  const [rows, setRows] = useState(null);
+  useEffect(() => {
+    if (!app.up) return;
+    setRows(null);
+    app.net.request({ t: "leaderboard", game: shown, limit: 100 }).then((ok) => setRows(ok.leaderboard))
+      .catch((err) => { say(errorText(err)); setRows([]); });
+  }, [shown, app.up]);
+  return html`<main class="page leaderboard">
+    <h1>${t("account.leaderboard")}</h1>
+    <p>${games.map((g) => html`<a key=${g} class=${`button${g === shown ? " primary" : ""}`} href=${`#/leaderboard/${g}`}>${t(`game.${g}`)}</a> `)}</p>
+    ${rows === null ? html`<p class="muted">…</p>` : rows.length === 0 ? html`<p class="muted" data-ready="1">${t("account.no_ratings")}</p>`
+      : html`<table class="board" data-ready="1"><thead><tr><th>#</th><th>${t("account.name")}</th><th>${t("account.rating")}</th>
+          <th>${t("account.games")}</th></tr></thead><tbody>
+        ${rows.map((r) => html`<tr key=${r.id}><td>${r.rank}</td><td>${r.name} ${r.bot && html`<span class="badge bot">${t("account.bot")}</span>`}</td>
+          <td>${r.rating.toFixed(1)}${r.provisional ? "?" : ""}</td><td>${r.games}</td></tr>`)}</tbody></table>`}
+    <p class="small muted">${t("account.rating_note")}</p>
+  </main>`;
+}
