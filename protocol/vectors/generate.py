@@ -55,7 +55,7 @@ from argon2 import PasswordHasher
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
-from oriente.server import oro
+from oriente.server import oro, samurai
 from oriente.server.accounts import Accounts
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
@@ -206,7 +206,7 @@ class Book:
 
 def _describe_cmd(vector: dict[str, Any], cmd: dict[str, Any], game: str) -> None:
     """How the rules of `game` read an act's cmd map, before any game state matters."""
-    parse = oro.command_from_plain if game == "oro" else command_from_plain
+    parse = {"oro": oro.command_from_plain, "samurai": samurai.command_from_plain}.get(game, command_from_plain)
     try:
         parsed = parse(cmd)
         if type(parsed).__name__ == "Timeout":
@@ -314,6 +314,7 @@ async def _play(book: Book, clock: trio.testing.MockClock) -> None:
         await _refusals(book, s)
         await _oro_table(book, s)
         await _accounts(book, s)
+        await _samurai_table(book, s)
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:
         await _limits(book, clock, nursery)
@@ -777,6 +778,86 @@ async def _oro_table(book: Book, s: Session) -> None:
     frames = await other.send({"t": "act", "id": 22, "table": table, "cmd": wrong})
     book.server("server/error/oro_build_occupied", expect(frames, "error")[0],
                 "A bridge on a connection that has one: replace it instead (O3.3).")
+
+
+async def _samurai_table(book: Book, s: Session) -> None:
+    """A table of Samurai (PROTOCOL.md 20): two seats, the tile choice with
+    one early, sealed answer, the figures, one turn that places a tile and
+    ends, a refused placement."""
+    ida, _ = await s.connect("ida")
+    frames = await ida.send({"t": "create_table", "id": 1, "seats": 2, "name": "edo", "seed": 11,
+                             "timers": TIMERS, "game": "samurai", "options": {"first_seat": 0}},
+                            "client/create_table/samurai", "A two-seat table of Samurai whose seat 0 begins (S2.2).")
+    table = book.server("server/ok/create_table_samurai", expect(frames, "ok")[0],
+                        "Its public options name the map and the tile set, nothing of the seed.")["table"]
+    ken, _ = await s.connect("ken")
+    token = decode_any(expect(await ida.send({"t": "join", "id": 2, "table": table, "name": "ida"}),
+                              "ok", "snapshot")[0])["token"]
+    expect(await ken.send({"t": "join", "id": 1, "table": table, "name": "ken", "views": True}),
+           "ok", "snapshot", "events")
+    await ida.receive()
+    spy, _ = await s.connect("spy")
+    expect(await spy.send({"t": "spectate", "id": 1, "table": table}), "ok", "snapshot")
+    peers = {0: ida, 1: ken}
+    live = s.lobby.get(table)
+    assert live is not None
+    port = live.port  # the generator's own shortcut to whose turn it is; clients read the prompt
+
+    def prompt(viewer: int | str) -> dict[str, Any]:
+        p = port.prompts(live.state, [viewer])[viewer]
+        assert p is not None
+        return p
+
+    choice = prompt(1)["id"]
+    await ken.send({"t": "act", "id": 10, "table": table,
+                    "cmd": {"type": "ChooseTiles", "decision": choice, "tiles": [10, 11, 12, 13, 14]}},
+                   "client/act/samurai_choose_early",
+                   "Seat 1 chooses before its turn in the round: sealed, shown to nobody else (S7.2).", "samurai")
+    eve, _ = await s.connect("eve")
+    frames = await eve.send({"t": "resume", "id": 1, "table": table, "token": token, "views": True})
+    book.server("server/snapshot/samurai_seat", expect(frames, "ok", "snapshot")[1],
+                "Seat 0's view of the tile choice (S2.3): the map in play, the tile set, its empty hand and "
+                "its whole supply; the prompt describes the choice (`choose`), since it is not listed.")
+    await ida.send({"t": "act", "id": 11, "table": table,
+                    "cmd": {"type": "ChooseTiles", "decision": choice, "tiles": [11, 12, 13, 15, 16]}},
+                   "client/act/samurai_choose_0",
+                   "The pivot's choice is final at once, and so then is the sealed one (S7.2).", "samurai")
+    await ken.receive()
+    await spy.receive()
+    first = True
+    act_id = 100
+    while prompt("spectator")["topic"] == "figure":
+        seat = prompt("spectator")["pivot"]
+        act_id += 1  # each act its own id: a repeated id is a resend (PROTOCOL.md 5)
+        cmd = {"t": "act", "id": act_id, "table": table, "cmd": prompt(seat)["legal"][0]}
+        if first:
+            await peers[seat].send(cmd, "client/act/samurai_figure",
+                                   "A figure in a city, which holds two of different kinds (S2.5).", "samurai")
+            first = False
+        else:
+            await peers[seat].send(cmd)
+        await peers[1 - seat].receive()
+        await spy.receive()
+    turn = prompt(0)
+    place = next(c for c in turn["legal"] if c["type"] == "PlaceTile")
+    await ida.send({"t": "act", "id": 30, "table": table, "cmd": place}, "client/act/samurai_place",
+                   "A tile from the hand on an empty hex; the turn stays open (S7.1).", "samurai")
+    await ken.receive()
+    await spy.receive()
+    frames = await ida.send({"t": "act", "id": 31, "table": table,
+                             "cmd": {"type": "EndTurn", "decision": turn["id"]}},
+                            "client/act/samurai_end_turn", "The turn ends: captures, then the refill (S3.7).",
+                            "samurai")
+    book.server("server/events/samurai_turn", expect(frames, "events", "ok")[0],
+                "The seat that ended its turn sees the tile it drew; the next turn begins with its prompt.")
+    book.server("server/events/samurai_turn_spectator", expect(await spy.receive(), "events")[0],
+                "The same end of turn as a spectator sees it: the tile drawn is null.")
+    await ken.receive()
+    taken = {**place, "decision": prompt("spectator")["id"]}
+    occupied = next(c for c in prompt(1)["legal"] if c["type"] == "PlaceTile")
+    frames = await ken.send({"t": "act", "id": 32, "table": table, "cmd": {**occupied, "hex": taken["hex"]}})
+    book.server("server/error/samurai_hex_occupied", expect(frames, "error")[0],
+                "A tile on a hex that holds one (S3.3).")
 
 
 async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery) -> None:

@@ -10,7 +10,9 @@ from types import MappingProxyType
 from ..game_port import GamePort
 from .oriente import OrientePort
 from .oro import OroPort
+from .samurai import SamuraiPort
 
-PORTS: Mapping[str, GamePort] = MappingProxyType({port.name: port for port in (OrientePort(), OroPort())})
+PORTS: Mapping[str, GamePort] = MappingProxyType(
+    {port.name: port for port in (OrientePort(), OroPort(), SamuraiPort())})
 
 __all__ = ["PORTS"]

@@ -106,6 +106,8 @@ async def test_the_card_reference_comes_from_the_rules(site: App) -> None:
     assert sum(k["count"] for k in ref["kinds"]) == 53
     for card in ref["cards"]:
         assert (card["kind"] == "treasure") == (KIND[card["id"]] is Kind.TREASURE)
+    status, _, body = await http_get(site.port, "/data/samurai/reference.json")
+    assert status == 200 and json.loads(body)["board"]["format"] == "samurai-board/1"
     status, _, body = await http_get(site.port, "/i18n/de.json")
     assert status == 200 and json.loads(body)["lang"] == "de"
 
@@ -136,7 +138,8 @@ async def test_server_bots_fill_the_free_seats_and_play_to_the_end(site: App) ->
     async with open_client(site.port) as ws:
         c = Client(ws)
         welcome = await c.recv()
-        assert welcome["bots"] == {"oriente": ["heuristic", "negotiator", "random"], "oro": ["heuristic", "random"]}
+        assert welcome["bots"] == {"oriente": ["heuristic", "negotiator", "random"], "oro": ["heuristic", "random"],
+                                   "samurai": ["heuristic", "random"]}
         table = (await c.request({"t": "create_table", "seats": 5, "seed": 3, "timers": BOT_TIMERS}))["table"]
         assert (await c.request({"t": "add_bots", "table": table, "token": "nope"}))["code"] == "auth/bad_token"
         me = await c.request({"t": "join", "table": table, "name": "ana"})

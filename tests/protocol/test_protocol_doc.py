@@ -1,8 +1,8 @@
 """protocol/PROTOCOL.md against the code: every example is valid, and every
 message type, command, event (with every field) and error code the code can
-send is documented. Oro's commands and events are checked against its own
-section (18), where names Oro shares with Oriente (GameStarted, Pass) have
-Oro's fields."""
+send is documented. Oro's and Samurai's commands and events are checked
+against their own sections (18, 20), where names they share with Oriente
+(GameStarted, Pass) have their own fields."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ import pytest
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import decode_client
-from oriente.server import oro
+from oriente.server import oro, samurai
 from oriente.server.games.oriente import Deal
 from oriente.server.games.oro import Setup
 from oriente.server.oro import events as OE
 from oriente.server.oro.serial import COMMAND_TYPES as ORO_COMMAND_TYPES
+from oriente.server.samurai import events as SE
+from oriente.server.samurai.serial import COMMAND_TYPES as SAMURAI_COMMAND_TYPES
 from oriente.server.rules import command_from_plain, events as E
 from oriente.server.rules.serial import COMMAND_TYPES
 from oriente.server.table import TABLE_EVENTS
@@ -31,9 +33,13 @@ DOC = (ROOT / "protocol" / "PROTOCOL.md").read_text(encoding="utf-8")
 ORO_START = DOC.index("\n## 18 Oro\n")
 ORO_END = DOC.index("\n## ", ORO_START + 1)
 ORO_DOC = DOC[ORO_START:ORO_END]
-MAIN_DOC = DOC[:ORO_START] + DOC[ORO_END:]
+SAMURAI_START = DOC.index("\n## 20 Samurai\n")
+SAMURAI_END = DOC.index("\n## ", SAMURAI_START + 1)
+SAMURAI_DOC = DOC[SAMURAI_START:SAMURAI_END]
+MAIN_DOC = DOC[:ORO_START] + DOC[ORO_END:SAMURAI_START] + DOC[SAMURAI_END:]
 BLOCKS = re.findall(r"```json\n(.*?)```", MAIN_DOC, flags=re.S)
 ORO_BLOCKS = re.findall(r"```json\n(.*?)```", ORO_DOC, flags=re.S)
+SAMURAI_BLOCKS = re.findall(r"```json\n(.*?)```", SAMURAI_DOC, flags=re.S)
 SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye")
 
 
@@ -44,6 +50,7 @@ def _events(module: Any) -> dict[str, type]:
 
 GAME_EVENTS = _events(E)
 ORO_EVENTS = _events(OE)
+SAMURAI_EVENTS = _events(SE)
 
 
 def _rows(doc: str) -> dict[str, str]:
@@ -58,12 +65,13 @@ def _rows(doc: str) -> dict[str, str]:
 
 ROWS = _rows(MAIN_DOC)
 ORO_ROWS = _rows(ORO_DOC)
+SAMURAI_ROWS = _rows(SAMURAI_DOC)
 
 
 # Rules packages the table does not serve yet: their codes reach no client
 # until their game has a port, and PROTOCOL.md documents them with it.
 # Remove a package from here in the change that serves it.
-NOT_SERVED = ("samurai",)
+NOT_SERVED: tuple[str, ...] = ()
 
 
 def _code_literals() -> set[str]:
@@ -180,3 +188,49 @@ def test_every_oro_view_field_and_prompt_topic_is_documented() -> None:
     missing = [f for f in fields if f"`{f}`" not in ORO_DOC]
     assert not missing, missing
     assert all(f"`{t.value}`" in ORO_DOC for t in oro.Topic)
+
+
+# -- Samurai (section 19) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("block", SAMURAI_BLOCKS, ids=[f"samurai_example{i}" for i in range(len(SAMURAI_BLOCKS))])
+def test_samurai_examples_are_valid(block: str) -> None:
+    value: Any = json.loads(block)
+    if "t" in value:
+        decode_client(msgpack.packb(value))
+    elif value.get("type") in SAMURAI_COMMAND_TYPES:
+        samurai.command_from_plain(value)
+    elif value.get("type") in SAMURAI_EVENTS:
+        fields = [f.name for f in dataclasses.fields(SAMURAI_EVENTS[value["type"]])]
+        assert list(value) == ["type", *fields, "seq"]
+    else:  # the public options of a table
+        from oriente.server.games.samurai import SamuraiPort
+        assert value == SamuraiPort().configure(3, 1, {"first_seat": 0}, {}).public
+
+
+def test_every_samurai_command_is_documented_with_its_fields() -> None:
+    for name, cls in SAMURAI_COMMAND_TYPES.items():
+        row = SAMURAI_ROWS.get(f"`{name}`")
+        assert row is not None, name
+        for f in dataclasses.fields(cls):
+            assert f"`{f.name}`" in row, f"{name}: field {f.name} is not documented"
+
+
+@pytest.mark.parametrize("name", sorted(SAMURAI_EVENTS))
+def test_every_samurai_event_is_documented_with_its_fields(name: str) -> None:
+    row = SAMURAI_ROWS.get(f"`{name}`")
+    assert row is not None, f"Samurai's event {name} is missing from PROTOCOL.md 20"
+    for f in dataclasses.fields(SAMURAI_EVENTS[name]):
+        assert f"`{f.name}`" in row, f"event {name}: field {f.name} is not documented"
+
+
+def test_every_samurai_option_view_field_prompt_field_and_topic_is_documented() -> None:
+    from oriente.server.games.samurai import OPTIONS, SamuraiPort
+    port = SamuraiPort()
+    state, _ = port.start(port.configure(3, 1, {}, {}).config)
+    fields = set(port.view(state, 0)) | set(port.view(state, "spectator")) | set(port.view(state, 0)["players"][0])
+    fields |= set(port.prompts(state, [0])[0] or ())
+    documented = SAMURAI_DOC + DOC[DOC.index("### The prompt object"):]
+    missing = [f for f in fields | set(OPTIONS) if f"`{f}`" not in documented]
+    assert not missing, missing
+    assert all(f"`{t.value}`" in SAMURAI_DOC for t in samurai.Topic)
+    assert all(f"`{p.value}`" in SAMURAI_DOC for p in samurai.Phase)

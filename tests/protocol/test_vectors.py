@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from oriente.protocol import messages as M
-from oriente.server import oro
+from oriente.server import oro, samurai
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
 from oriente.server.game_port import RulesRejection
 from oriente.server.games.oriente import OrientePort
@@ -118,6 +118,10 @@ def test_act_commands(v: dict[str, Any]) -> None:
         parsed = oro.command_from_plain(cmd)
         assert type(parsed).__name__ == cmd["type"] and (oro.plain(parsed) == cmd) is v["cmd_canonical"]
         return
+    if v.get("game") == "samurai":  # an act at a Samurai table (PROTOCOL.md 20)
+        parsed = samurai.command_from_plain(cmd)
+        assert type(parsed).__name__ == cmd["type"] and (samurai.plain(parsed) == cmd) is v["cmd_canonical"]
+        return
     assert "game" not in v
     if "cmd_error_code" in v:
         state, _ = new_game(GameConfig(seats=4, seed=0))
@@ -148,6 +152,8 @@ def test_coverage() -> None:
     assert set(COMMAND_TYPES) <= commands
     oro_commands = {v["decoded"]["cmd"]["type"] for v in ACTS if v.get("game") == "oro"}
     assert {"GiveUp", "Build", "Draw"} <= oro_commands
+    samurai_commands = {v["decoded"]["cmd"]["type"] for v in ACTS if v.get("game") == "samurai"}
+    assert {"ChooseTiles", "PlaceFigure", "PlaceTile", "EndTurn"} <= samurai_commands
     assert len(INVALID) >= 8
     assert set(CODEC_CODES) <= {v["error_code"] for v in INVALID}
     assert any(v["frame"] == "text" for v in INVALID)
