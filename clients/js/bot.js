@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A random-play bot for an Oriente table server, written from protocol/PROTOCOL.md (oriente.v1).
-// It plays any game the server serves (oriente, oro, ...) by picking among the prompt's `legal`
+// It plays any game the server serves (oriente, oro, samurai) by picking among the prompt's `legal`
 // commands, one command at a time: a decision may take several (an Oro turn, PROTOCOL.md 18).
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -329,6 +329,8 @@ export class Bot {
     const key = `${p.id}:${p.pivot}:${this.lastSeq}`;
     if (this.answered.has(key)) return;
     const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);
+    // A choice too large to list (Samurai's 5 tiles of 20, PROTOCOL.md 19) comes as `choose`.
+    if (options.length === 0 && p.choose) options.push(this.combination(p));
     if (options.length === 0) return;
     this.answered.add(key);
     const cmd = options[Math.floor(this.rng() * options.length)];
@@ -336,6 +338,16 @@ export class Bot {
     this.unacked.set(m.id, m);
     this.stats.acts++;
     this.send(m);
+  }
+
+  /** `count` of the prompt's `choose.tiles`, drawn at random, as its `choose.command`. */
+  combination(p) {
+    const pool = [...p.choose.tiles];
+    const picked = [];
+    while (picked.length < p.choose.count && pool.length) {
+      picked.push(pool.splice(Math.floor(this.rng() * pool.length), 1)[0]);
+    }
+    return { type: p.choose.command, decision: p.id, tiles: picked.sort((a, b) => a - b) };
   }
 }
 

@@ -216,7 +216,19 @@ test('three bots play a game of oro, several commands in one turn', async () => 
   assert.ok(cmds.some(([seat, c], i) => i > 0 && cmds[i - 1][0] === seat && cmds[i - 1][1].decision === c.decision),
             'a turn took more than one command (O8.3)');
   const refused = new Bot({ server: server.url, create: 3, name: 'chess', game: 'chess' });
-  await assert.rejects(refused.play(), /this server plays oriente, oro; not chess/);
+  await assert.rejects(refused.play(), /this server plays oriente, oro, samurai; not chess/);
+});
+
+test('two bots play a game of samurai: the tile choice from `choose`, several tiles in one turn', async () => {
+  const table = await createTable(server.url, { seats: 2, seed: 5, game: 'samurai' });
+  const bots = [0, 1].map((i) => new Bot({ server: server.url, table, name: `sam${i}`, seed: 50 + i, game: 'samurai' }));
+  const results = await withTimeout(Promise.all(bots.map((b) => b.play())), GAME_TIMEOUT_MS, `samurai table ${table}`);
+  for (const r of results) assert.deepEqual(r.ranks, results[0].ranks, 'every bot saw the same result');
+  bots.forEach(assertSequence);
+  const { record } = await request(server.url, { t: 'record', table });
+  assert.equal(record.game, 'samurai');
+  const chosen = record.commands.filter(([seat, c]) => seat >= 0 && c.type === 'ChooseTiles');
+  assert.equal(chosen.length, 2, 'each bot chose its own tiles (S2.3), none timed out');
 });
 
 test('bots signed in with API tokens play a rated table and move the leaderboard', async () => {
