@@ -329,7 +329,7 @@ export class Bot {
     const key = `${p.id}:${p.pivot}:${this.lastSeq}`;
     if (this.answered.has(key)) return;
     const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);
-    // A choice too large to list (Samurai's 5 tiles of 20, PROTOCOL.md 19) comes as `choose`.
+    // A choice too large to list (Samurai's 5 tiles of 20, PROTOCOL.md 20) comes as `choose`.
     if (options.length === 0 && p.choose) options.push(this.combination(p));
     if (options.length === 0) return;
     this.answered.add(key);
