@@ -399,8 +399,20 @@ class Client:
     async def ping(self) -> None:
         await self.request({"t": "ping"})
 
-    async def list_tables(self) -> list[dict[str, Any]]:
-        return (await self.request({"t": "list_tables"}))["tables"]
+    async def list_tables(self, *, page: int = 200, most: int | None = None) -> list[dict[str, Any]]:
+        """Every public table's information (or the first `most`), read page
+        by page (PROTOCOL.md 3, list_tables): one reply stays small however
+        many tables the server holds. A server that does not page answers
+        with everything at once and no `next`."""
+        tables: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while most is None or len(tables) < most:
+            reply = await self.request({"t": "list_tables", "cursor": cursor, "limit": page})
+            tables += reply["tables"]
+            cursor = reply.get("next")
+            if cursor is None:
+                break
+        return tables if most is None else tables[:most]
 
     async def create_table(self, seats: int, **settings: Any) -> str:
         """Settings as in PROTOCOL.md 3: name, public, seed, timers,

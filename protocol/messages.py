@@ -47,7 +47,11 @@ class Ping(_Msg, tag="ping"):
 
 
 class ListTables(_Msg, tag="list_tables"):
-    pass
+    """One page of the listing (PROTOCOL.md 3): after `cursor` (the `next`
+    of the page before; null: from the start), at most `limit` tables."""
+
+    cursor: str | None = None
+    limit: int | None = None
 
 
 class Timers(msgspec.Struct, kw_only=True):

@@ -11,6 +11,7 @@ when the server was last known alive).
 
 from __future__ import annotations
 
+import bisect
 import logging
 import secrets
 import time
@@ -18,10 +19,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import msgspec
 import trio
 
 from ..protocol import messages as M
-from ..protocol.codec import decode_any
+from ..protocol.codec import decode_any, encode
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
@@ -32,6 +34,11 @@ from .table import ABANDON_AFTER_S, ENDED, Abandon, Table, TableError, TableSett
 log = logging.getLogger("oriente.lobby")
 
 MAX_TABLES = 10_000
+# list_tables pages (PROTOCOL.md 3): the default and the largest size, and how
+# long a page built once may be served again while nothing listed changed.
+LIST_PAGE = 50
+LIST_MAX_PAGE = 200
+LIST_CACHE_S = 1.0
 MAX_TABLE_NAME = 64
 # An ended table stays in memory this long after its end (or after it was
 # last brought back from the store), then its actor stops. Until the store
@@ -79,7 +86,81 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
-        self._loading: dict[str, trio.Event] = {}  # ended tables being brought back from the store
+        self._loading: dict[str, trio.Event] = {}
+        # The listing's order: public tables by the serial they got on entering memory.
+        self._serial = 0
+        self._order: list[int] = []
+        self._order_tables: list[Table] = []
+        self._dead = 0
+        self._pages: dict[tuple[int, int], tuple[msgspec.Raw, str | None]] = {}
+        self._pages_at = 0.0  # ended tables being brought back from the store
+
+    # -- the listing (list_tables) ------------------------------------------------------
+
+    def _enter(self, table: Table) -> None:
+        """A table comes into memory; a public one joins the listing's order."""
+        self.tables[table.id] = table
+        table.listing_changed = self._listing_changed
+        if table.settings.public:
+            self._serial += 1
+            self._order.append(self._serial)
+            self._order_tables.append(table)
+        self._pages.clear()
+
+    def _leave(self, table: Table) -> None:
+        """A table leaves memory (or, abandoned, the lobby). Its place in the
+        listing's order is dropped lazily, all at once when half are gone, so
+        that a page never walks past more dead places than live ones."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self._pages.clear()
+        if table.settings.public:
+            self._dead += 1
+        if self._dead > 16 + len(self._order) // 2:
+            keep = [(n, t) for n, t in zip(self._order, self._order_tables, strict=True)
+                    if self.tables.get(t.id) is t]
+            self._order = [n for n, _ in keep]
+            self._order_tables = [t for _, t in keep]
+            self._dead = 0
+
+    def _listing_changed(self) -> None:
+        self._pages.clear()
+
+    def listing_page(self, cursor: str | None, limit: int | None) -> tuple[msgspec.Raw, str | None]:
+        """One page of `list_tables` (PROTOCOL.md 3): the public tables after
+        `cursor`, oldest first, at most `limit` (LIST_PAGE by default, never
+        more than LIST_MAX_PAGE), as encoded msgpack, and the cursor of the
+        next page (None: this was the last). A page costs its own size, not
+        the lobby's, and the same page asked again within LIST_CACHE_S while
+        nothing listed changed is not built again."""
+        size = LIST_PAGE if limit is None else limit
+        if size < 1:
+            raise LobbyError("message/invalid", "field 'limit' must be at least 1")
+        size = min(size, LIST_MAX_PAGE)
+        after = 0
+        if cursor is not None:
+            if not (cursor[:1] == "s" and cursor[1:].isdigit() and len(cursor) <= 20):
+                raise LobbyError("message/invalid", "field 'cursor' must be the `next` of an earlier page, or null")
+            after = int(cursor[1:])
+        now = trio.current_time()
+        if now - self._pages_at > LIST_CACHE_S:
+            self._pages.clear()
+            self._pages_at = now
+        hit = self._pages.get((after, size))
+        if hit is not None:
+            return hit
+        i = bisect.bisect_right(self._order, after)
+        infos: list[dict[str, Any]] = []
+        last = after
+        while i < len(self._order) and len(infos) < size:
+            table = self._order_tables[i]
+            if self.tables.get(table.id) is table:
+                infos.append(table.info())
+            last = self._order[i]
+            i += 1
+        page = (msgspec.Raw(encode(infos)), f"s{last}" if i < len(self._order) else None)
+        self._pages[(after, size)] = page
+        return page
 
     def get(self, table_id: str) -> Table | None:
         """A table in memory: open, running, or ended a short while ago."""
@@ -104,7 +185,7 @@ class Lobby:
         try:
             table = await self._load_ended(table_id)
             if table is not None:
-                self.tables[table_id] = table
+                self._enter(table)
                 self.nursery.start_soon(self._host, table, name=f"table {table_id}")
             return table
         finally:
@@ -174,7 +255,7 @@ class Lobby:
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
                       abandon_after=self.abandon_after)
         await table.create()
-        self.tables[table_id] = table
+        self._enter(table)
         self.nursery.start_soon(self._host, table, name=f"table {table_id}")
         return table
 
@@ -195,7 +276,7 @@ class Lobby:
                 victim.unattended_since = None
                 continue
             if self.tables.get(victim.id) is victim:
-                del self.tables[victim.id]
+                self._leave(victim)
 
     async def _host(self, table: Table) -> None:
         """Run a table's actor; once its game has ended (or failed) and
@@ -208,7 +289,7 @@ class Lobby:
                 nursery.start_soon(table.run)
                 await table.ended.wait()
                 if table.status == "abandoned" and self.tables.get(table.id) is table:
-                    del self.tables[table.id]  # gone for everyone new; its actor answers what is in flight
+                    self._leave(table)  # gone for everyone new; its actor answers what is in flight
                 await self._settle(table)
                 await trio.sleep(self.linger_s)
                 nursery.cancel_scope.cancel()
@@ -216,7 +297,7 @@ class Lobby:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
             if self.tables.get(table.id) is table:
-                del self.tables[table.id]
+                self._leave(table)
 
     async def _settle(self, table: Table) -> None:
         """A finished game's results for its seats' accounts: ranks, promises
@@ -321,7 +402,7 @@ class Lobby:
                 log.error("cannot recover table %s: %s", row.id, exc)
                 await self.store.update_table(row.id, status="abandoned", now=self.wall())
                 continue
-            self.tables[row.id] = table
+            self._enter(table)
             self.nursery.start_soon(self._host, table, name=f"table {row.id}")
             count += 1
         return count

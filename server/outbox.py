@@ -13,22 +13,33 @@ from __future__ import annotations
 import trio
 
 DEFAULT_CAPACITY = 512
+# Bytes a connection may have queued: frames alone do not bound memory when
+# each reply can be large (a listing, a history chunk, a record).
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
 
 class Outbox:
-    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "receive", "sending_since")
+    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "max_bytes", "queued_bytes", "receive",
+                 "sending_since")
 
-    def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "") -> None:
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "", *,
+                 max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self._send, self.receive = trio.open_memory_channel[bytes](capacity)
         self.evicted: str | None = None
         self.label = label
         self._evict_event = trio.Event()
         self.frames = 0
         self.sending_since: float | None = None  # set while the writer is in a send
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0  # put and not yet taken by the writer (`taken`)
 
     def put(self, frame: bytes) -> bool:
         """Queue a frame without blocking; evict the client if it is behind."""
         if self.evicted is not None:
+            return False
+        if self.queued_bytes and self.queued_bytes + len(frame) > self.max_bytes:
+            # Over the byte cap; a frame alone in the queue still goes, whatever its size.
+            self.evict("client/too_slow")
             return False
         try:
             self._send.send_nowait(frame)
@@ -39,7 +50,12 @@ class Outbox:
             self.evict("client/gone")
             return False
         self.frames += 1
+        self.queued_bytes += len(frame)
         return True
+
+    def taken(self, frame: bytes) -> None:
+        """The writer took `frame` off the queue to send it."""
+        self.queued_bytes -= len(frame)
 
     def evict(self, reason: str) -> None:
         """Stop delivering; the connection task sees `evicted` and closes."""

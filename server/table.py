@@ -53,6 +53,9 @@ TABLE_EVENTS = frozenset({
 # in the server's log: its text could name a hidden card.
 FAILED_MESSAGE = "an error in the server ended this table; its record keeps the game up to here"
 ENDED = frozenset({"finished", "failed"})
+# Events after which the table's information in the lobby's listing is another.
+LISTING_EVENTS = frozenset({"SeatTaken", "SeatLeft", "SeatPresence", "TableStarted", "TableFinished", "TableFailed",
+                            "TableAbandoned", "SeatAway", "SeatBack", "ProxyOn", "ProxyOff"})
 ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
 MAX_CHAT = 500
 HISTORY_CHUNK = 256
@@ -267,6 +270,7 @@ class Table:
         self.abandon_after = abandon_after
         # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
         self.unattended_since: float | None = None
+        self.listing_changed: Callable[[], None] | None = None  # the lobby's, told when info() moved
 
     # -- talking to the actor ----------------------------------------------------
 
@@ -508,6 +512,8 @@ class Table:
         if command is not None:
             self._commands.append(encode([command["seat"], command["cmd"]]))
         self._events.extend(r.body for r in records if r.kind == "event")
+        if self.listing_changed is not None and any(e["type"] in LISTING_EVENTS for e in new):
+            self.listing_changed()
 
     def meta(self) -> bytes:
         """The table as the store keeps it: settings and seats."""

@@ -50,6 +50,7 @@ class Limits:
     strikes: int = 50
     strike_window: float = 10.0
     outbox: int = 512
+    outbox_bytes: int = 4 * 1024 * 1024
     send_timeout: float = 10.0
     # Open tables one connection, and one client address, may have created (docs/table.md T6.2).
     tables_per_connection: int = 5
@@ -145,7 +146,7 @@ class Transport:
     # -- one connection -------------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        outbox = Outbox(self.limits.outbox, label=str(ws.remote_address))
+        outbox = Outbox(self.limits.outbox, label=str(ws.remote_address), max_bytes=self.limits.outbox_bytes)
         conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time(),
                      address=self._address_of(ws))
         self.metrics.connections_total += 1
@@ -217,6 +218,7 @@ class Transport:
         arming a cancel-scope deadline around each one."""
         try:
             async for frame in outbox.receive:
+                outbox.taken(frame)
                 outbox.sending_since = trio.current_time()
                 try:
                     await ws.send(frame)
@@ -319,7 +321,12 @@ class Transport:
             case M.Hello():
                 outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
             case M.ListTables():
-                outbox.put(encode(M.ok(msg.id, tables=self.lobby.listing())))
+                try:
+                    tables, after = self.lobby.listing_page(msg.cursor, msg.limit)
+                except LobbyError as exc:
+                    self._refuse(conn, msg.id, exc.code, exc.message)
+                    return
+                outbox.put(encode(M.ok(msg.id, tables=tables, next=after)))
             case M.CreateTable():
                 refusal = self._creation_refused(conn)
                 if refusal is not None:

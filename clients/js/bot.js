@@ -248,6 +248,9 @@ export class Bot {
       if (free) {
         this.table = free.table;
         this.join();
+      } else if (f.next) {
+        // The listing comes in pages (PROTOCOL.md 3, list_tables): read on.
+        this.request('list_tables', { cursor: f.next, limit: 200 });
       } else {
         const ws = this.ws;
         setTimeout(() => { if (ws === this.ws && !this.done) this.request('list_tables', {}); }, 200);

@@ -285,7 +285,7 @@ class PlayApp:
 
     async def _refresh(self) -> None:
         try:
-            tables = await self.client.list_tables()
+            tables = await self.client.list_tables(most=1000)
         except (ServerError, Disconnected) as exc:
             self.set_status(f"Cannot list the tables: {exc}")
             return

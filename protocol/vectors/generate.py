@@ -341,7 +341,11 @@ async def _table_session(book: Book, s: Session) -> None:
                           "The new table's id and its public information. Creating a table does not seat you.")
     table = created["table"]
     frames = await ana.send({"t": "list_tables", "id": 3}, "client/list_tables", "The public tables.")
-    book.server("server/ok/list_tables", expect(frames, "ok")[0], "Every public table's information.")
+    book.server("server/ok/list_tables", expect(frames, "ok")[0],
+                "The first page of the public tables' information; `next` is null: there is no other page.")
+    frames = await ana.send({"t": "list_tables", "id": 4, "cursor": "s0", "limit": 20}, "client/list_tables_page",
+                            "A page of at most 20 tables after a cursor (the `next` of the page before).")
+    expect(frames, "ok")
 
     eve, frames = await s.connect("eve")
     frames = await eve.send({"t": "spectate", "id": "s1", "table": table}, "client/spectate",

@@ -32,8 +32,15 @@ export function timerText(timers) {
 
 async function refresh() {
   try {
-    const ok = await app.net.request({ t: "list_tables" });
-    app.listing = ok.tables;
+    // The listing comes in pages (PROTOCOL.md 3, list_tables); a page is
+    // small however many tables the server holds. The lobby shows up to 1000.
+    let tables = [], cursor = null;
+    do {
+      const ok = await app.net.request({ t: "list_tables", cursor, limit: 200 });
+      tables = tables.concat(ok.tables);
+      cursor = ok.next ?? null;
+    } while (cursor && tables.length < 1000);
+    app.listing = tables;
     app.listed = true;
     changed();
   } catch (e) { /* offline: the banner says so */ }
