@@ -59,6 +59,17 @@ LISTING_EVENTS = frozenset({"SeatTaken", "SeatLeft", "SeatPresence", "TableStart
 ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
 MAX_CHAT = 500
 HISTORY_CHUNK = 256
+
+
+def history_frames(after: int | None, seq: int) -> int:
+    """How many history frames a subscription with `after` brings at `seq`:
+    chunks of HISTORY_CHUNK events aligned on its multiples (`Table._history`)."""
+    if after is None or after >= seq:
+        return 0
+    start = max(0, after)
+    return (seq - 1) // HISTORY_CHUNK - start // HISTORY_CHUNK + 1
+
+
 # An open table at which no client holds a seat for this long is abandoned (docs/table.md T6.1).
 ABANDON_AFTER_S = 600.0
 
@@ -271,6 +282,10 @@ class Table:
         # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
         self.unattended_since: float | None = None
         self.listing_changed: Callable[[], None] | None = None  # the lobby's, told when info() moved
+        # A spectator's history frames of full chunks, by chunk (`_history`), and how many
+        # events history requests have projected afresh.
+        self._history_frames: dict[int, bytes] = {}
+        self.history_built = 0
 
     # -- talking to the actor ----------------------------------------------------
 
@@ -682,12 +697,32 @@ class Table:
         self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), prompt))
 
     def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
+        """The events after `after`, projected for `viewer`, in frames of at
+        most HISTORY_CHUNK events aligned on multiples of it (PROTOCOL.md 5).
+        A spectator's full chunks never change once the log has passed them,
+        so each is built once and its encoded frame served to every later
+        spectator: many watchers replaying a long log cost the table no more
+        than one (issue 8, item 5). Fresh work per request is at most the two
+        partial chunks at its ends; the transport charges the requester's
+        rate budget for the rest (PROTOCOL.md 12)."""
         if after is None or after >= self.seq:
             return
-        start = max(0, after)
-        for i in range(start, self.seq, HISTORY_CHUNK):
-            items = [self._project(decode_any(b), viewer) for b in self._events[i:i + HISTORY_CHUNK]]
-            self._reply(outbox, M.events(self.id, items, None, history=True))
+        i, end = max(0, after), self.seq
+        while i < end:
+            chunk = i // HISTORY_CHUNK
+            stop = min(end, (chunk + 1) * HISTORY_CHUNK)
+            shared = viewer == SPECTATOR and i == chunk * HISTORY_CHUNK and stop - i == HISTORY_CHUNK
+            frame = self._history_frames.get(chunk) if shared else None
+            if frame is None:
+                items = [self._project(decode_any(b), viewer) for b in self._events[i:stop]]
+                self.history_built += stop - i
+                frame = encode(M.events(self.id, items, None, history=True))
+                if shared and self.status != "failed":
+                    self._history_frames[chunk] = frame
+            self._put(outbox, frame)
+            if not outbox.alive:
+                return
+            i = stop
 
     async def _subscribe(self, outbox: Outbox, viewer: int | str, msg: Any) -> None:
         previous = self.subscribers.get(outbox)

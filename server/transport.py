@@ -29,7 +29,7 @@ from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
-from .table import ENDED, AccountJoin, Disconnected, OfferRematch, Table
+from .table import ENDED, AccountJoin, Disconnected, OfferRematch, Table, history_frames
 from .web import WebSite, origin_allowed
 
 log = logging.getLogger("oriente.transport")
@@ -288,6 +288,22 @@ class Transport:
         conn.tokens -= 1
         return True
 
+    def _charge_history(self, conn: _Conn, msg: M.Resume | M.Spectate, seq: int) -> bool:
+        """History is paid for (issue 8, item 5): a `resume` or `spectate`
+        with `after` costs one more token per history frame it will bring
+        (PROTOCOL.md 12). Without the tokens it is refused as rate/limited."""
+        frames = history_frames(msg.after, seq)
+        if frames == 0:
+            return True
+        if conn.tokens < frames:
+            self._refuse(conn, msg.id, "rate/limited",
+                         f"the history after seq {msg.after} is {frames} frames, each costing one message of your "
+                         f"rate budget ({self.limits.rate:g} a second, bursts of {self.limits.burst:g}); "
+                         "this one was not handled: send it again later, or with a later `after`")
+            return False
+        conn.tokens -= frames
+        return True
+
     def _refuse(self, conn: _Conn, cid: Any, code: str, message: str) -> None:
         """Answer a refused frame; close the connection after too many."""
         self.metrics.error(code)
@@ -307,6 +323,8 @@ class Transport:
                 table = await self.lobby.find(msg.table)
                 if table is None:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
+                    return
+                if isinstance(msg, M.Resume | M.Spectate) and not self._charge_history(conn, msg, table.seq):
                     return
                 conn.tables.add(table.id)
                 if isinstance(msg, M.Join) and conn.account is not None:
