@@ -92,12 +92,15 @@ class GameSetup:
     the game ends (shown in the table's information); `record` is the game's
     part of the record (its "config", enough to replay the commands);
     `config` is the game's own configuration object, handed to `start` and
-    opaque to everyone else."""
+    opaque to everyone else. `configured` says that the options fix hidden
+    cards or random events (a configured setup): a player who asks for that
+    makes the table seeded, as with a chosen seed (`server/dealing.py`)."""
 
     options: dict[str, Any]
     public: dict[str, Any]
     record: dict[str, Any]
     config: Any
+    configured: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
+from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
@@ -231,7 +232,8 @@ class Lobby:
             name = clean_name(msg.name, max_len=MAX_TABLE_NAME, what="a table name") if msg.name else ""
         except NameRefused as exc:
             raise LobbyError("table/bad_settings", exc.message) from None
-        seed = msg.seed if msg.seed is not None else secrets.randbits(63)
+        # Nobody chooses an ordinary table's seed; a chosen one makes the table seeded (below).
+        seed = msg.seed if msg.seed is not None else dealing.fresh_seed()
         if not 0 <= seed < 2**64:
             raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
         if msg.proxy_after is not None and not 1 <= msg.proxy_after <= 100:
@@ -241,16 +243,31 @@ class Lobby:
             setup = port.configure(msg.seats, seed, options, legacy or {})
         except SettingsError as exc:
             raise LobbyError(exc.code, exc.message) from None
-        settings = TableSettings(game=port.name, seats=msg.seats, name=name, public=msg.public, seed=seed,
-                                 timers=timers, options=setup.options, auto_start=msg.auto_start,
-                                 proxy_after=msg.proxy_after, rated=msg.rated)
+        # A chosen seed or setup: its creator may know every hidden card, so the
+        # table is never listed, never rated, and says so to everyone (PROTOCOL.md 3, dealing.py).
+        seeded = dealing.player_chosen(msg.seed, setup.configured)
+        if seeded and msg.rated:
+            raise LobbyError("table/bad_settings", "a rated table is dealt by the server: leave out the seed "
+                                                   "and any configured deal")
+        settings = TableSettings(game=port.name, seats=msg.seats, name=name, public=msg.public and not seeded,
+                                 seed=seed, timers=timers, options=setup.options, auto_start=msg.auto_start,
+                                 proxy_after=msg.proxy_after, rated=msg.rated, seeded=seeded)
         if msg.rated and self.accounts is None:
             raise LobbyError("table/bad_settings", "this server keeps no accounts, so no table is rated")
         return settings, setup
 
-    async def create(self, settings: TableSettings, setup: GameSetup) -> Table:
+    async def create(self, settings: TableSettings, setup: GameSetup, *, commit_setup: bool = False) -> Table:
+        """Create and host a table. `commit_setup`: a table the server itself
+        creates with a seed or setup of its choosing (a tournament's
+        duplicate setup). The server commits to the setup (`dealing.committed`
+        over `setup.record`) and the digest is in the table's public
+        settings from its first event on; the record reveals the salt.
+        Such a table is not `seeded`: no player chose its cards."""
         if len(self.tables) >= self.max_tables:
             await self._make_room()
+        if commit_setup:
+            settings = replace(settings, seeded=False,
+                               commitment=dealing.committed(settings.game, setup.record).reveal())
         table_id = secrets.token_urlsafe(9)
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
                       abandon_after=self.abandon_after)
@@ -351,14 +368,17 @@ class Lobby:
             port = self.ports.get(settings.game)
             if port is None:
                 raise LobbyError("table/unknown_game", f"this server does not play {settings.game!r} any more")
-            seed = secrets.randbits(63)
+            seed = dealing.fresh_seed()
             # A rematch is a new table: it plays the game's current rules.
             options = {**getattr(port, "new_table_options", {}), **settings.options}
             try:
                 setup = port.configure(settings.seats, seed, options, {})
             except SettingsError as exc:
                 raise LobbyError(exc.code, exc.message) from None
-            table = await self.create(replace(settings, seed=seed, options=setup.options), setup)
+            # A configured setup is kept (and the table stays seeded); a commitment is not:
+            # the rematch is a player's table, not the server's.
+            table = await self.create(replace(settings, seed=seed, options=setup.options,
+                                              seeded=setup.configured, commitment=None), setup)
             self.rematches[table_id] = table.id
             while len(self.rematches) > MAX_TABLES:
                 del self.rematches[next(iter(self.rematches))]

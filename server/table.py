@@ -107,7 +107,11 @@ class TableSettings:
     """What a table is created with. `options` are its game's options as the
     game's port configured them (`GameSetup.options`). `seed` and the
     options stay secret until the game ends: they may determine hidden cards;
-    only the port's public part of the options is shown before."""
+    only the port's public part of the options is shown before. `seeded`:
+    a player chose the seed or the setup (`server/dealing.py`), which
+    everyone is shown. `commitment`: the server's commitment to the setup
+    of a table it created itself, `{sha256, salt}`; the digest is shown
+    from the start, the salt only in the record."""
 
     game: str
     seats: int
@@ -119,11 +123,14 @@ class TableSettings:
     auto_start: bool = True
     proxy_after: int | None = None
     rated: bool = False  # every seat signed in; the result moves ratings (docs/accounts.md)
+    seeded: bool = False
+    commitment: dict[str, str] | None = None
 
     def to_plain(self) -> dict[str, Any]:
         plain = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
                  "seed": self.seed, "timers": self.timers.as_dict(), "options": self.options,
-                 "auto_start": self.auto_start, "proxy_after": self.proxy_after}
+                 "auto_start": self.auto_start, "proxy_after": self.proxy_after, "seeded": self.seeded,
+                 "commitment": self.commitment}
         if self.rated:
             plain["rated"] = True
         return plain
@@ -137,7 +144,8 @@ class TableSettings:
         known = {f for f in cls.__dataclass_fields__}
         settings = cls(game=d.get("game", M.DEFAULT_GAME), seats=d["seats"], name=d["name"], public=d["public"],
                        seed=d["seed"], timers=TimerSettings(**d["timers"]), options=d.get("options") or {},
-                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"), rated=d.get("rated", False))
+                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"), rated=d.get("rated", False),
+                       seeded=bool(d.get("seeded", False)), commitment=d.get("commitment"))
         return settings, {k: v for k, v in d.items() if k not in known}
 
     def public_plain(self, public_options: dict[str, Any]) -> dict[str, Any]:
@@ -145,7 +153,8 @@ class TableSettings:
         `options`; oriente.v1 showed them among the table's own settings, so
         they stay there too (PROTOCOL.md 10), where no own setting has the name."""
         own = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
-               "timers": self.timers.as_dict(), "auto_start": self.auto_start, "proxy_after": self.proxy_after}
+               "timers": self.timers.as_dict(), "auto_start": self.auto_start, "proxy_after": self.proxy_after,
+               "seeded": self.seeded, "commitment": self.commitment["sha256"] if self.commitment else None}
         if self.rated:
             own["rated"] = True
         return {**own, **{k: v for k, v in public_options.items() if k not in own}, "options": public_options}
@@ -996,6 +1005,10 @@ class Table:
                        if e["type"] not in TABLE_EVENTS],
             "table_events": [e for e in events if e["type"] in TABLE_EVENTS],
             "result": self.result,
+            # The salt is revealed once the game has ended: anyone can then
+            # check the setup against the digest shown from the start
+            # (dealing.verify_record).
+            "commitment": self.settings.commitment if self.status in ENDED else None,
         }
 
     # -- recovery ------------------------------------------------------------------------

@@ -383,8 +383,10 @@ export async function main(argv) {
   values.name ??= `jsbot-${randomBytes(2).toString('hex')}`;
   const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
   for (let g = 0; g < games; g++) {
+    // The table's own seed is the server's: a chosen one would make the table
+    // seeded, and so private, out of the lobby's reach (PROTOCOL.md 3).
     const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,
-                          rng, tableSeed: seed === null ? null : seed + g, game: values.game, log,
+                          rng, game: values.game, log,
                           apiToken: values.token ?? process.env.ORIENTE_TOKEN ?? null });
     console.log(JSON.stringify(await bot.play()));
   }

@@ -55,7 +55,7 @@ from argon2 import PasswordHasher
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
-from oriente.server import oro, samurai
+from oriente.server import dealing, oro, samurai
 from oriente.server.accounts import Accounts
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
@@ -85,14 +85,27 @@ class _Tokens:
         return base64.urlsafe_b64encode(digest[: nbytes or 32]).rstrip(b"=").decode()
 
 
+class _Seeds:
+    """dealing.fresh_seed, made repeatable: 9, 10, 11... (the server's own
+    seeds, for tables whose creator chose none)."""
+
+    def __init__(self) -> None:
+        self.next = 9
+
+    def __call__(self) -> int:
+        self.next += 1
+        return self.next - 1
+
+
 @contextmanager
 def _repeatable_tokens() -> Iterator[None]:
-    original = secrets.token_urlsafe
+    original, original_seed = secrets.token_urlsafe, dealing.fresh_seed
     secrets.token_urlsafe = _Tokens()
+    dealing.fresh_seed = _Seeds()
     try:
         yield
     finally:
-        secrets.token_urlsafe = original
+        secrets.token_urlsafe, dealing.fresh_seed = original, original_seed
 
 
 class _Socket:
@@ -332,11 +345,11 @@ async def _table_session(book: Book, s: Session) -> None:
     frames = await ana.send({"t": "ping", "id": 1}, "client/ping", "A liveness check.")
     book.server("server/ok/ping", expect(frames, "ok")[0], "The reply to ping.")
     frames = await ana.send({"t": "create_table", "id": 2, "seats": 4, "name": "vectors", "public": True,
-                             "seed": 9, "timers": TIMERS, "auto_start": True, "game": "oriente",
+                             "timers": TIMERS, "auto_start": True, "game": "oriente",
                              "options": {"max_open_proposals": 3}},
                             "client/create_table",
                             "A four-seat table of oriente with its own timers and one of the game's options; "
-                            "seed 9 fixes every hidden card.")
+                            "the server chooses its seed (these vectors' server gives 9).")
     created = book.server("server/ok/create_table", expect(frames, "ok")[0],
                           "The new table's id and its public information. Creating a table does not seat you.")
     table = created["table"]
@@ -705,7 +718,7 @@ async def _accounts(book: Book, s: Session) -> None:
     frames = await eve.send({"t": "revoke_token", "id": 4, "token_id": bot["token_id"]}, "client/revoke_token",
                             "Revoke one of the bots' tokens: it signs no one in any more.")
     book.server("server/ok/revoke_token", expect(frames, "ok")[0], "Revoked.")
-    frames = await eve.send({"t": "create_table", "id": 5, "seats": 4, "seed": 3, "timers": BOT_TIMERS,
+    frames = await eve.send({"t": "create_table", "id": 5, "seats": 4, "timers": BOT_TIMERS,
                              "rated": True}, "client/create_table_rated",
                             "A rated table: every seat must be signed in, and the result moves ratings.")
     table = book.server("server/ok/create_table_rated", expect(frames, "ok")[0], "The table says rated: true.")

@@ -134,6 +134,7 @@ class OrientePort:
                     "stone_holder": kept_deal["stone_holder"] if kept_deal else None,
                     "max_open_proposals": cap, **revised},
             config=config,
+            configured=deal is not None,
         )
 
     def start(self, config: GameConfig) -> tuple[GameState, list[PlainEvent]]:

@@ -120,6 +120,7 @@ class OroPort:
                     "custom_tiles": tiles is not None, "configured_setup": setup is not None},
             record=config_to_plain(config),
             config=config,
+            configured=setup is not None,
         )
 
     def start(self, config: OroConfig) -> tuple[OroState, list[PlainEvent]]:

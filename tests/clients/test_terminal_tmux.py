@@ -153,9 +153,10 @@ def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) ->
                 joined = trio.Event()
                 nursery.start_soon(_bot, server_url, table, seat, joined, random.Random(seat))
                 await joined.wait()
-            # The lobby lists the table as number 1; the person joins it by typing.
-            await tmux.wait_for(rf"\n\s+1\s+{table}\s+open\s+3/4", 20)
-            await tmux.type("join 1")
+            # A table with a chosen seed is private (PROTOCOL.md 3): the lobby
+            # does not list it, and the person joins it by typing its id.
+            await tmux.wait_for(r"ORIENTE lobby", 20)
+            await tmux.type(f"join {table}")
             await tmux.wait_for(r"you are seat 3 \(Tester\)", 20)
             await play(tmux)
             await tmux.type("/quit")

@@ -125,10 +125,13 @@ async def test_a_rated_table_refuses_signed_out_seats_and_moves_the_leaderboard(
         await guest.recv()
         await owner.request({"t": "sign_up", "name": "owner", "password": "correct horse"})
         tokens = [(await owner.request({"t": "bot_token", "bot": f"bot-{i}"}))["token"] for i in range(4)]
-        created = await owner.request({"t": "create_table", "seats": 4, "seed": 5, "timers": BOT_TIMERS,
+        created = await owner.request({"t": "create_table", "seats": 4, "timers": BOT_TIMERS,
                                        "rated": True})
         table = created["table"]
         assert created["info"]["settings"]["rated"] is True
+        # A rated table's cards are the server's: a chosen seed is refused (PROTOCOL.md 3).
+        seeded = await owner.request({"t": "create_table", "seats": 4, "seed": 5, "rated": True})
+        assert seeded["code"] == "table/bad_settings"
         refused = await guest.request({"t": "join", "table": table, "name": "guest"})
         assert refused["code"] == "auth/sign_in_required"
         seats: dict[int, Any] = {}

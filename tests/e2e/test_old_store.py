@@ -42,6 +42,9 @@ async def test_a_schema_1_store_recovers_as_oriente_and_its_games_go_on(tmp_path
             # Stored before rules revisions: it keeps the first (R10.2b2), so its log replays.
             assert settings["options"] == {"configured_deal": True, "max_open_proposals": 2, "rules_revision": 1}
             assert (settings["configured_deal"], settings["max_open_proposals"]) == (True, 2)
+            # Its creator chose seed and deal before tables could be seeded: it
+            # keeps playing, listed as it was, with no commitment (issue 8, item 4).
+            assert settings["seeded"] is False and settings["commitment"] is None
             # The finished table's record is served as it was written (the copy
             # in record_v1.json was fetched later: more table events).
             old_record = await client.record(finished)

@@ -49,7 +49,7 @@ def server_process(tmp_path: Any) -> Any:
         p.cleanup()
 
 
-async def create(c: Client, seats: int, seed: int, gods: bool, timers: dict[str, Any] = BOT_TIMERS) -> str:
+async def create(c: Client, seats: int, seed: int | None, gods: bool, timers: dict[str, Any] = BOT_TIMERS) -> str:
     r = await c.request({"t": "create_table", "game": "oro", "seats": seats, "seed": seed, "timers": timers,
                          "options": {"gods": gods}})
     assert r["t"] == "ok", r
@@ -159,7 +159,7 @@ async def test_the_lobby_lists_an_oro_table_with_its_public_options(server):
         c = Client(ws)
         welcome = await c.recv()
         assert "oro" in welcome["games"] and welcome["bots"]["oro"][0] == "heuristic"
-        table = await create(c, 3, 7, True)
+        table = await create(c, 3, None, True)  # a chosen seed would make it private (PROTOCOL.md 3)
         listing = (await c.request({"t": "list_tables"}))["tables"]
         info = next(t for t in listing if t["table"] == table)
         assert info["game"] == "oro" and info["settings"]["seats"] == 3
