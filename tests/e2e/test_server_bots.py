@@ -114,7 +114,9 @@ async def test_a_rematch_seats_everyone_where_they_sat(tmp_path: Path) -> None:
             event = next(e for e in offer["events"] if e["type"] == "RematchOffered")
             assert (event["table"], event["seat"]) == (again, 0)
             info = (await ana.until(lambda f: f["t"] == "snapshot" and f["table"] == again))["table_info"]
-            assert info["status"] == "open" and info["settings"] == created["info"]["settings"]
+            # The same settings, but the rematch's seed is the server's own: not seeded (PROTOCOL.md 3).
+            assert created["info"]["settings"]["seeded"] and not info["settings"]["seeded"]
+            assert info["status"] == "open" and info["settings"] == {**created["info"]["settings"], "seeded": False}
             assert [s and (s["name"], s.get("bot")) for s in info["seats"]] == [
                 ("ana", None), (info["seats"][1]["name"], "random"), (info["seats"][2]["name"], "random"), None]
             second = await ben.request({"t": "rematch", "table": table, "token": tb})
