@@ -29,11 +29,14 @@ PERSON = {"prompt_ms": 30_000, "window_ms": 1_500, "bank_ms": 0, "bank_refill_ms
 MARKUP = "<img src=x onerror=__x=1>"
 
 
-def sit_down(page: Any, server: Any, table_name: str, name: str) -> None:
+def sit_down(page: Any, server: Any, table: str, name: str) -> None:
+    """Join by the table's link: a table with a configured deal is seeded,
+    so private (PROTOCOL.md 3), and the page says so to whoever joins."""
     page.goto(server.url)
     page.fill("#name", name)
-    row = page.locator(".table-row", has_text=table_name)
-    row.get_by_role("button", name="Join").click()
+    page.goto(f"{server.url}#/t/{table}")
+    expect(page.locator(".table-head .tag.seeded")).to_be_visible()
+    page.locator(".waiting").get_by_role("button", name="Join").click()
     expect(page.locator(".seat.me")).to_be_visible()
 
 
@@ -43,7 +46,7 @@ def test_a_person_plays_a_whole_game_by_clicking(server: Any, page: Any) -> None
     server.spawn(scripted.play, server.port, table, 1, "Aiko", scripted.attacker_of(2))
     server.spawn(lambda: scripted.play(server.port, table, 2, "Benkei", scripted.passer, accept_deals=True))
     server.spawn(scripted.play, server.port, table, 3, "Chiyo", scripted.passer)
-    sit_down(page, server, "complete game", MARKUP)
+    sit_down(page, server, table, MARKUP)
 
     # A deal built in the page: Benkei's treasure for the person's support.
     page.get_by_role("tab", name=re.compile("Deals")).click()
@@ -108,7 +111,7 @@ def test_a_reload_resumes_the_seat(server: Any, page: Any) -> None:
     table = server.call(lambda: scripted.create(server.port, seats=4, name="reload", deal=deal, timers=PERSON))
     for seat, name in ((1, "Aiko"), (2, "Benkei"), (3, "Chiyo")):
         server.spawn(scripted.play, server.port, table, seat, name, scripted.passer)
-    sit_down(page, server, "reload", "Ana")
+    sit_down(page, server, table, "Ana")
     decision = page.locator(".decision")
     expect(decision.get_by_role("button", name="Pass", exact=True)).to_be_visible()
     assert page.title().startswith("●")  # the tab says a decision waits

@@ -8,7 +8,7 @@ import { Card } from "./cards.js";
 import { Badge } from "./account.js";
 import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
-import { DECISIONS } from "./live.js";
+import { DECISIONS, joinTable } from "./live.js";
 import { gameUi } from "./games.js";
 import { app, botKinds, changed, errorText } from "./state.js";
 
@@ -327,6 +327,7 @@ export function TablePage({ ts }) {
     <div class="table-head">
       <h1>${settings.name || t("table.untitled")} <span class="tag game">${t(`game.${ts.game}`)}</span> <span class="muted small">${ts.id}</span></h1>
       <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
+      ${settings.seeded && html`<span class="tag seeded" title=${t("table.seeded_help")}>${t("table.seeded")}</span>`}
       ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
     </div>
     <div class="table-main">
@@ -353,6 +354,7 @@ function Waiting({ ts }) {
   return html`<div class="waiting">
     <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
     ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => ts.onFill && ts.onFill()}>${t("table.fill_bots")}</button>`}
+    ${!ts.seated && free > 0 && html`<button type="button" class="primary" onClick=${() => joinTable(ts.id)}>${t("lobby.join")}</button>`}
   </div>`;
 }
 
