@@ -248,7 +248,7 @@ class Lobby:
         seeded = dealing.player_chosen(msg.seed, setup.configured)
         if seeded and msg.rated:
             raise LobbyError("table/bad_settings", "a rated table is dealt by the server: leave out the seed "
-                                                   "and any configured deal")
+                                                   "and any configured setup")
         settings = TableSettings(game=port.name, seats=msg.seats, name=name, public=msg.public and not seeded,
                                  seed=seed, timers=timers, options=setup.options, auto_start=msg.auto_start,
                                  proxy_after=msg.proxy_after, rated=msg.rated, seeded=seeded)
