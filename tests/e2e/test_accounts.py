@@ -180,7 +180,8 @@ async def test_reputation_counts_exactly_the_promises_of_finished_games(server: 
         # Windows of 1.5 s (not zero-wait): time for the bots to bargain.
         talk = {**BOT_TIMERS, "prompt_ms": 5000, "window_ms": 1500, "zero_wait": False}
         for seed, rated in ((1, True), (5, False)):
-            table = await owner.create_table(4, seed=seed, timers=talk, rated=rated)
+            # A rated table's seed is the server's (PROTOCOL.md 3): only the unrated one is seeded.
+            table = await owner.create_table(4, seed=None if rated else seed, timers=talk, rated=rated)
             async with trio.open_nursery() as nursery:
                 for i, b in enumerate(bots):
                     nursery.start_soon(play_bot, url, table, "x", "negotiator", random.Random(seed * 10 + i), 0.0,
