@@ -36,7 +36,7 @@ GAMES = [(2, 1), (3, 2), (4, 3)]
 OWN_TILES = ("TilesChosen", "TilesDrawn")
 
 
-async def create(c: Client, seats: int, seed: int, timers: dict[str, Any] = BOT_TIMERS,
+async def create(c: Client, seats: int, seed: int | None, timers: dict[str, Any] = BOT_TIMERS,
                  options: dict[str, Any] | None = None) -> str:
     r = await c.request({"t": "create_table", "game": "samurai", "seats": seats, "seed": seed, "timers": timers,
                          "options": options or {}})
@@ -138,7 +138,7 @@ async def test_the_lobby_lists_a_samurai_table_with_its_public_options(server):
         c = Client(ws)
         welcome = await c.recv()
         assert "samurai" in welcome["games"] and welcome["bots"]["samurai"][0] == "heuristic"
-        table = await create(c, 3, 7, options={"first_seat": 1})
+        table = await create(c, 3, None, options={"first_seat": 1})  # a chosen seed would make it private
         listing = (await c.request({"t": "list_tables"}))["tables"]
         info = next(t for t in listing if t["table"] == table)
         assert info["game"] == "samurai" and info["settings"]["seats"] == 3

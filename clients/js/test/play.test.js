@@ -239,7 +239,7 @@ test('bots signed in with API tokens play a rated table and move the leaderboard
     assert.equal(made.account.bot, true);
     tokens.push(made.token);
   }
-  const table = await createTable(server.url, { seats: 4, seed: 11, rated: true });
+  const table = await createTable(server.url, { seats: 4, rated: true }); // a rated table's seed is the server's
   await assert.rejects(request(server.url, { t: 'join', table, name: 'anonymous' }),
                        (err) => err.frame?.code === 'auth/sign_in_required');
   const bots = tokens.map((apiToken, i) => new Bot({ server: server.url, table, name: `x${i}`, seed: i, apiToken }));
