@@ -68,9 +68,13 @@ class WebSocket:
 
     @classmethod
     async def open(cls, host: str, port: int, path: str = "/", subprotocols: list[str] | None = None,
-                   timeout: float = 60.0) -> "WebSocket":
+                   timeout: float = 60.0, source: str | None = None) -> "WebSocket":
+        """`source`: the local address to connect from (another 127.0.0.x
+        spreads thousands of connections over more ephemeral ports)."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
+            if source is not None:
+                sock.bind((source, 0))
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with trio.fail_after(timeout):

@@ -35,6 +35,12 @@ Phases, in one run:
    memory, so what one keeps is measured in the throughput phase (RSS growth
    over finished tables, at a constant number of live tables) and taken out
    of the paced samples.
+4. Paced baseline: the bare relay of phase 2, driven by the same 50 tables
+   at the frame rate the paced phase achieved (a message per table every
+   tables x 6 / frames_per_s seconds, jittered alike); its p99 from a
+   message sent to the last connection receiving the relayed frame is
+   `baseline_p99_ms`, the floor that this machine, at this hour, puts under
+   `p99_ms`.
 
 The bots speak websocket through bench/_wsclient.py, a lean client that
 costs the bot process far less per frame than the servers under test; with
@@ -92,7 +98,7 @@ BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms":
 DECISION_TYPES = frozenset(c.__name__ for c in DECISION_COMMANDS)
 PASS = "Pass"
 PACED_FRACTION = 0.5
-TARGET_RATIO = 0.5
+TARGET_RATIO = 0.6
 TARGET_P99_MS = 10.0
 GAME_GUARD_S = 120.0  # a game that has not ended by then is abandoned by its bots
 CLOSE_GRACE_S = 10.0
@@ -330,6 +336,9 @@ class Group:
         # [sent at, last seq the sender had seen, mask of seats that got it, cid, sender].
         self.pending: list[list[Any]] = []
         self.full_mask = (1 << SEATS) - 1
+        # Hooks for bench/crowd.py, which watches one table from outside it.
+        self.on_new_table: Any = None  # (table id) -> None
+        self.on_send: Any = None  # (sent at, last seq the sender had seen) -> None
 
     def new_table(self, table: str) -> None:
         self.table = table
@@ -338,6 +347,8 @@ class Group:
         self.pending.clear()
         for bot in self.bots:
             bot.reset()
+        if self.on_new_table is not None:
+            self.on_new_table(table)
 
     def received(self, index: int, seq: int, now: float) -> None:
         keep = []
@@ -502,7 +513,10 @@ class Bot:
         table = group.table
         self.cid += 1
         frame = _encoder.encode({"t": "act", "id": self.cid, "table": table, "cmd": cmd})
-        group.pending.append([time.perf_counter(), self.seen_seq, 0, self.cid, self.index])
+        sent = time.perf_counter()
+        group.pending.append([sent, self.seen_seq, 0, self.cid, self.index])
+        if group.on_send is not None:
+            group.on_send(sent, self.seen_seq)
         await self.ws.send(frame)
         tally = group.tally
         tally.commands += 1
@@ -670,6 +684,79 @@ async def baseline_phase(server: Child, client: str, tables: int, seconds: float
         "mean_command_bytes": len(reply),
         "server_cpu": w.server_cpu / w.seconds,
         "bot_cpu": w.bot_cpu / w.seconds,
+    }
+
+
+async def baseline_paced_phase(server: Child, client: str, tables: int, seconds: float, warmup: float,
+                               period: float, command_bytes: int, rng: random.Random) -> dict[str, Any]:
+    """The bare relay at a paced rate: each table's answering bot waits until
+    its table's period has passed (jittered like the paced phase's bots),
+    then sends; the latency is from that send to the last of the table's
+    connections receiving the relayed frame."""
+    tally = Tally()
+    pad = max(0, command_bytes - len(_encoder.encode({"t": "act", "pad": b""})))
+    reply = _encoder.encode({"t": "act", "pad": b"x" * pad})
+    full = (1 << SEATS) - 1
+    # Per table: [sent at (0: nothing in flight), mask of seats that got the frame, next send]
+    state = [[0.0, 0, time.perf_counter() + rng.uniform(0, period)] for _ in range(tables)]
+    jitter = random.Random(rng.getrandbits(64))
+    scopes: list[trio.CancelScope] = []
+
+    async def bot(table: int, seat: int, task_status: trio.TaskStatus[None]) -> None:
+        async with open_ws(client, server.port, f"/{table}/{seat}") as ws:
+            scope = trio.CancelScope()
+            scopes.append(scope)
+            task_status.started()
+            decode = _baseline_decoder.decode
+            st = state[table]
+            with scope, contextlib.suppress(*CLOSED):
+                while True:
+                    raw = await ws.recv()
+                    now = time.perf_counter()
+                    tally.frames += 1
+                    tally.bytes_in += len(raw)
+                    if st[0]:
+                        st[1] |= 1 << seat
+                        if st[1] == full:
+                            if tally.recording:
+                                tally.latencies.append(now - st[0])
+                            st[0], st[1] = 0.0, 0
+                    if decode(raw).turn == seat:
+                        delay = st[2] - time.perf_counter()
+                        if delay > 0:
+                            await trio.sleep(delay)
+                        st[2] = max(st[2], time.perf_counter() - period) + period * jitter.uniform(0.5, 1.5)
+                        st[0], st[1] = time.perf_counter(), 0
+                        await ws.send(reply)
+                        tally.commands += 1
+                        tally.command_bytes += len(reply)
+
+    async with trio.open_nursery() as nursery:
+        limiter = trio.CapacityLimiter(32)
+
+        async def open_one(table: int, seat: int) -> None:
+            async with limiter:
+                await nursery.start(bot, table, seat)
+
+        async with trio.open_nursery() as opening:
+            for t in range(tables):
+                for s in range(SEATS):
+                    opening.start_soon(open_one, t, s)
+        await trio.sleep(warmup)
+        tally.latencies.clear()
+        w = await measure_window(server.port, server.pid, tally, seconds)
+        for scope in scopes:
+            scope.cancel()
+        nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
+    lat = sorted(tally.latencies)
+    return {
+        "seconds": round(w.seconds, 3),
+        "frames_per_s": w.server["baseline_frames_out_total"] / w.seconds,
+        "server_cpu": w.server_cpu / w.seconds,
+        "bot_cpu": w.bot_cpu / w.seconds,
+        "latency_samples": len(lat),
+        "p50_ms": percentile(lat, 0.5) * 1000,
+        "p99_ms": percentile(lat, 0.99) * 1000,
     }
 
 
@@ -903,6 +990,22 @@ def main(argv: list[str] | None = None) -> int:
             if pc["errors"] or pc["stuck"] or pc["abandoned"]:
                 print(f"  anomalies: errors {pc['errors']}, stuck {pc['stuck']}, abandoned {pc['abandoned']}")
             print(f"  {gc_line(pc['gc'])}")
+
+            # The bare relay at the paced phase's frame rate: its p99 is the
+            # floor this machine sets on the paced latency right now.
+            base_period = args.latency_tables * SEATS / max(pc["frames_per_s"], 1.0)
+            base = Child("baseline server (paced)", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
+                                                     str(frame_bytes), str(SEATS)],
+                         os.path.join(tmp, "baseline-paced.log"))
+            try:
+                bp = trio.run(baseline_paced_phase, base, args.client, args.latency_tables, seconds, warmup,
+                              base_period, command_bytes, rng)
+            finally:
+                stop_checked(base)
+            print(f"baseline paced: {args.latency_tables} tables, {fmt(bp['frames_per_s'], 0)} frames/s "
+                  f"(a message every {fmt(base_period * 1000, 1)} ms per table); latency to the last "
+                  f"connection over {bp['latency_samples']} messages: p50 {fmt(bp['p50_ms'], 2)} ms, "
+                  f"p99 {fmt(bp['p99_ms'], 2)} ms; Oriente's p99 is {fmt(pc['p99_ms'] / bp['p99_ms'], 2)}x")
             ok_ratio = ratio >= TARGET_RATIO
             ok_p99 = pc["p99_ms"] < TARGET_P99_MS
             print(f"targets: ratio >= {TARGET_RATIO:g}: {'met' if ok_ratio else 'MISSED'}; "
@@ -923,6 +1026,9 @@ def main(argv: list[str] | None = None) -> int:
         "ratio": r(ratio, 3),
         "p50_ms": r(pc["p50_ms"], 3),
         "p99_ms": r(pc["p99_ms"], 3),
+        "baseline_p99_ms": r(bp["p99_ms"], 3),
+        "baseline_p50_ms": r(bp["p50_ms"], 3),
+        "baseline_paced_frames_per_s": r(bp["frames_per_s"], 1),
         "tables": args.latency_tables,
         "games_per_s": r(tp["games_per_s"], 2),
         "commands_per_s": r(tp["commands_per_s"], 1),
