@@ -105,6 +105,7 @@ class App:
                         ping_interval=20, ping_timeout=20,
                     ))
                     self.port = server.listeners[0].socket.getsockname()[1]
+                    tables.start_soon(transport.watchdog)
                     tables.start_soon(self._heartbeat, store)
                     log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
                              "table" if self.recovered == 1 else "tables")

@@ -90,6 +90,7 @@ class Transport:
         self.web = web
         self.allow_origins = allow_origins
         self.bots = bots
+        self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
 
     # -- HTTP on the same port --------------------------------------------------------
 
@@ -157,7 +158,7 @@ class Transport:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
                 nursery.start_soon(self._writer, ws, outbox, drained)
-                nursery.start_soon(self._watchdog, outbox)
+                self.track(outbox)
                 nursery.start_soon(self._evictor, ws, outbox, drained, nursery.cancel_scope)
                 try:
                     await self._reader(ws, conn)
@@ -172,6 +173,7 @@ class Transport:
         finally:
             self.metrics.connections_open -= 1
             outbox.evict("client/gone")
+            self.untrack(outbox)
             with trio.CancelScope(shield=True), trio.move_on_after(5):
                 for table_id in conn.tables:
                     table = self.lobby.get(table_id)
@@ -230,14 +232,26 @@ class Transport:
         finally:
             drained.set()
 
-    async def _watchdog(self, outbox: Outbox) -> None:
+    def track(self, outbox: Outbox) -> None:
+        """Watch a connection's sends (`watchdog`) while it is open."""
+        self._outboxes.add(outbox)
+
+    def untrack(self, outbox: Outbox) -> None:
+        self._outboxes.discard(outbox)
+
+    async def watchdog(self) -> None:
+        """One task for every connection (run it beside the server): evict
+        each client whose send has been in progress longer than
+        `send_timeout`, looking every quarter of it. A task per connection
+        cost a few KiB each and woke every idle connection four times per
+        timeout."""
         timeout = self.limits.send_timeout
-        while outbox.alive:
+        while True:
             await trio.sleep(timeout / 4)
-            since = outbox.sending_since
-            if since is not None and trio.current_time() - since > timeout:
+            now = trio.current_time()
+            for outbox in [o for o in self._outboxes
+                           if o.sending_since is not None and now - o.sending_since > timeout]:
                 outbox.evict("client/too_slow")
-                return
 
     async def _evictor(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event,
                        scope: trio.CancelScope) -> None:
