@@ -14,6 +14,7 @@ import random
 import signal
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,13 @@ import trio
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result
 from oriente.clients.narrate_oro import OroNarrator
+from oriente.clients.narrate_samurai import SamuraiNarrator
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
 from oriente.clients.story import Story
 from oriente.server.app import App
 from oriente.server.policies.oro import POLICIES as ORO_POLICIES
+from oriente.server.policies.samurai import POLICIES as SAMURAI_POLICIES
 from oriente.server.rules import SPECTATOR
 
 from .botplay import play_bot
@@ -45,34 +48,44 @@ QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 5_000, "bank_ms": 0, "ba
                       "zero_wait": False, "away_after": 5}
 
 
-async def play_oro_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
-                       seat: int | None = None) -> None:
-    """One of Oro's reference bots over the protocol (server/policies/oro.py):
-    Oro has no deals, so the SDK's turns are all it needs, each play of a
-    turn yielded on its own (O8.3)."""
-    choose = ORO_POLICIES[policy]
+# The reference bots of the games without deals, which play through the SDK's turns alone.
+REFERENCE_POLICIES: dict[str, Any] = {"oro": ORO_POLICIES, "samurai": SAMURAI_POLICIES}
+
+
+async def play_reference_bot(game: str, url: str, table: str, name: str, policy: str, rng: random.Random,
+                             delay: float, seat: int | None = None) -> None:
+    """One of Oro's or Samurai's reference bots over the protocol
+    (server/policies/): these games have no deals, so the SDK's turns are
+    all it needs, each play of a turn yielded on its own (O8.3, S7.1), and
+    Samurai's tile choice built from the prompt's `choose` (S7.2)."""
+    choose = REFERENCE_POLICIES[game][policy]
     async with Client.connect(url) as client:
         me = await client.join(table, name, seat=seat)
         async for turn in me.turns():
             command = choose(turn.view or {}, turn.prompt, rng)
-            if command is None or command not in turn.legal:
+            if turn.choose is None and (command is None or command not in turn.legal):
                 command = rng.choice(turn.legal)
+            if command is None:
+                continue  # the table's clock answers for it
             if delay:
                 await trio.sleep(delay)
             await turn.answer(command)
 
 
-class OroStory:
-    """Oro's story as a spectator follows it: each event in words, on the
-    table's own board once a view has shown it."""
+class GameStory:
+    """Oro's or Samurai's story as a spectator follows it: each event in
+    words, on the table's own board (and tiles) once a view has shown it."""
 
-    def __init__(self, label: Callable[[Any], str]) -> None:
+    def __init__(self, game: str, label: Callable[[Any], str]) -> None:
+        self.game = game
         self.label = label
-        self.narrator = OroNarrator("en", label)
+        self.narrator: OroNarrator | SamuraiNarrator = (
+            OroNarrator("en", label) if game == "oro" else SamuraiNarrator("en", label))
 
     def tell(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> list[str]:
         if view is not None and view.get("board"):
-            self.narrator = OroNarrator.for_board("en", view["board"], self.label)
+            self.narrator = (OroNarrator.for_board("en", view["board"], self.label) if self.game == "oro"
+                             else SamuraiNarrator("en", self.label, view["board"], view.get("tile_set")))
         lines = [self.narrator.table_event(e) if e["type"] in TABLE_EVENTS else self.narrator.narrate(e, SPECTATOR)
                  for e in events]
         return [line for line in lines if line]
@@ -123,13 +136,14 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     ready(url, table, token)
                 for i in range(first_bot, seats):
                     rng = random.Random(f"{seed}-{i}")
-                    bots.start_soon(play_oro_bot if game == "oro" else play_bot, url, table,
-                                    BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
+                    player = partial(play_reference_bot, game) if game in REFERENCE_POLICIES else play_bot
+                    bots.start_soon(player, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
                 names: dict[int, str] = {}
 
                 def label(s: Any) -> str:
                     return f"seat {s} ({names[s]})" if s in names else f"seat {s}"
-                story: Story | OroStory = OroStory(label) if game == "oro" else Story(SPECTATOR, label=label)
+                story: Story | GameStory = (GameStory(game, label) if game in REFERENCE_POLICIES
+                                            else Story(SPECTATOR, label=label))
                 async for update in spectating.updates():
                     for event in update.events:
                         if event["type"] == "SeatTaken":

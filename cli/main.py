@@ -3,7 +3,7 @@
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
-    oriente demo [--game oriente|oro] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
+    oriente demo [--game oriente|oro|samurai] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
                   [--trusted-proxy ADDRESS] [--tables-per-connection N] [--tables-per-address N]
                   [--max-tables N] [--abandon-after S]
@@ -31,7 +31,7 @@ from oriente.server.rules.views import Viewer
 
 RECORD_FORMAT = "oriente.record.v1"
 # The demo's table size when --seats is not given, per game.
-DEMO_SEATS = {"oriente": 6, "oro": 3}
+DEMO_SEATS = {"oriente": 6, "oro": 3, "samurai": 3}
 
 
 def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) -> Game:
@@ -66,7 +66,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.seats is None:
         args.seats = DEMO_SEATS[args.game]
     if args.seats not in seats:
-        rule = {"oriente": "R1.4", "oro": "O1.6"}[args.game]
+        rule = {"oriente": "R1.4", "oro": "O1.6", "samurai": "S1.2"}[args.game]
         print(f"oriente demo: a table of {args.game} has {seats.start} to {seats.stop - 1} seats, "
               f"not {args.seats} ({rule})", file=sys.stderr)
         return 2
@@ -115,9 +115,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
     game_name = record.get("game", "oriente")  # records name their game since it could be another
-    if game_name not in ("oriente", "oro"):
-        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente and oro",
-              file=sys.stderr)
+    if game_name not in ("oriente", "oro", "samurai"):
+        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente, oro"
+              " and samurai", file=sys.stderr)
         return 2
     if record.get("status") == "failed":
         print(f"oriente replay: {args.path} records a table that an error ended; it is retold up to there",
@@ -130,6 +130,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         if game_name == "oro":
             result, replayed = _retell_oro(record, viewer)
+        elif game_name == "samurai":
+            result, replayed = _retell_samurai(record, viewer)
         else:
             game = _retell(record, viewer, print)
             result = plain(game.state.result) if game.state.result is not None else None
@@ -163,6 +165,24 @@ def _retell_oro(record: dict[str, Any], viewer: Viewer) -> tuple[dict[str, Any] 
             print(line)
     result = oro.plain(game.state.result) if game.state.result is not None else None
     return result, [oro.project(e, oro.EVERYONE) for e in game.events]
+
+
+def _retell_samurai(record: dict[str, Any],
+                    viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Replay a Samurai record, tell it as `viewer` saw it on the table's
+    own map and tiles; return its result and its full events."""
+    from oriente.clients.narrate_samurai import SamuraiNarrator
+    from oriente.server import samurai
+
+    game = samurai.replay(record)
+    board = samurai.view(game.state, samurai.EVERYONE)
+    narrator = SamuraiNarrator("en", None, board["board"], board["tile_set"])
+    for e in game.events:
+        line = narrator.narrate(samurai.project(e, viewer), viewer)
+        if line:
+            print(line)
+    result = samurai.plain(game.state.result) if game.state.result is not None else None
+    return result, [samurai.project(e, samurai.EVERYONE) for e in game.events]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -289,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="a server with a table of bots, told live in plain words")
     demo.add_argument("--game", choices=sorted(DEMO_SEATS), default="oriente",
                       help="the game the bots play (default oriente)")
-    demo.add_argument("--seats", type=int, default=None, help="oriente: 4 to 12 (default 6); oro: 2 to 4 (default 3)")
+    demo.add_argument("--seats", type=int, default=None,
+                      help="oriente: 4 to 12 (default 6); oro and samurai: 2 to 4 (default 3)")
     demo.add_argument("--seed", type=int, default=None, help="table seed (default: random)")
     demo.add_argument("--quiet", action="store_true", help="print only the final scores")
     demo.add_argument("--record", metavar="PATH", default=None,
@@ -297,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
     demo.add_argument("--bots", choices=("negotiator", "heuristic", "random"), default="negotiator",
                       help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so; "
-                           "in oro, which has no deals, the heuristic)")
+                           "in oro and samurai, which have no deals, the heuristic)")
     demo.add_argument("--delay", type=float, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")

@@ -507,13 +507,18 @@ def _narrator(lang: str) -> Narrator:
 def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en", game: str = "oriente") -> str:
     """One or a few lines for one projected event (see `Narrator.narrate`);
     table events too, with seats as "seat N". `game` is the table's game:
-    Oro's events are told by `narrate_oro` (on the default board)."""
+    Oro's events are told by `narrate_oro` (on the default board), Samurai's
+    by `narrate_samurai` (on the default map)."""
     if event.get("type") in TABLE_EVENTS:
         return _narrator(lang).table_event(event)
     if game == "oro":
         from .narrate_oro import narrate as narrate_oro
 
         return narrate_oro(event, viewer, lang=lang)
+    if game == "samurai":
+        from .narrate_samurai import narrate as narrate_samurai
+
+        return narrate_samurai(event, viewer, lang=lang)
     return _narrator(lang).narrate(event, viewer)
 
 
@@ -535,4 +540,8 @@ def describe_result(result: dict, *, lang: str = "en", game: str = "oriente") ->
         from .narrate_oro import describe_result as describe_oro
 
         return describe_oro(result, lang=lang)
+    if game == "samurai":
+        from .narrate_samurai import describe_result as describe_samurai
+
+        return describe_samurai(result, lang=lang)
     return _narrator(lang).describe_result(result)

@@ -614,6 +614,12 @@ class Turn:
         return [c for c in self.prompt.get("legal", []) if c.get("decision") == self.prompt["id"]]
 
     @property
+    def choose(self) -> dict[str, Any] | None:
+        """A choice too large to list in `legal` (Samurai's 5 tiles of 20,
+        PROTOCOL.md 20): `{command, count, tiles}`; None for other prompts."""
+        return self.prompt.get("choose")
+
+    @property
     def topic(self) -> str:
         return self.prompt["topic"]
 
@@ -709,7 +715,8 @@ class Seat(Watch):
             if not update.prompt_changed and not pending:
                 continue
             prompt = update.prompt
-            if not prompt or not prompt.get("legal"):
+            # A choice too large to list (Samurai's tile choice) is described by `choose`.
+            if not prompt or not (prompt.get("legal") or prompt.get("choose")):
                 continue
             mine = prompt.get("pivot") == self.seat
             ahead = early and self.seat in (prompt.get("early") or []) and "sealed" not in prompt

@@ -167,6 +167,30 @@ def test_demo_plays_a_game_of_oro_that_replays(tmp_path: Path) -> None:
     assert ranks(again.stdout) == ranks(run.stdout) and len(ranks(run.stdout)) == 3
 
 
+def test_demo_plays_a_game_of_samurai_that_replays(tmp_path: Path) -> None:
+    """`oriente demo --game samurai` plays a complete game over the server and
+    exits 0 with no terminal attached; its record retells with `replay`, as
+    seat 1 saw it (its own tiles named, nobody else's)."""
+    record_path = tmp_path / "samurai.json"
+    run = _oriente("demo", "--game", "samurai", "--seed", "3", "--delay", "0", "--record", str(record_path),
+                   cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Samurai begins: 3 seats" in run.stdout and "Edo receives" in run.stdout
+    assert "has chosen its tiles." in run.stdout and "has chosen:" not in run.stdout, "a spectator sees no tile"
+    record = json.loads(record_path.read_text())
+    assert record["game"] == "samurai" and record["result"]["ranks"]
+    assert sum(1 for _, c in record["commands"] if c["type"] == "ChooseTiles") == 3, "every bot chose (S2.3)"
+    again = _oriente("replay", str(record_path), "--as", "1", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Seat 1 has chosen:" in again.stdout and "Seat 0 has chosen its tiles." in again.stdout
+
+    def tally(text: str) -> list[str]:
+        lines = text.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("Samurai: the final tally"))
+        return [line for line in lines[start:start + 6] if line[:4].strip().isdigit()]
+    assert tally(again.stdout) == tally(run.stdout) and len(tally(run.stdout)) == 3
+
+
 def test_demo_refuses_what_oro_cannot_do(tmp_path: Path) -> None:
     too_many = _oriente("demo", "--game", "oro", "--seats", "5", cwd=tmp_path)
     assert too_many.returncode == 2 and "2 to 4 seats, not 5 (O1.6)" in too_many.stderr

@@ -783,3 +783,48 @@ async def test_oro_reference_bots_play_a_game_through_the_sdk(app, gods):
     assert [[seat, cmd] for seat, cmd in record["commands"]] == [[seat, cmd] for seat, cmd, _ in answers]
     turns = [cmd["decision"] for _, cmd, _ in answers]
     assert len(turns) > len(set(turns)), "some turn took several commands"
+
+
+# -- Samurai: a choice not listed, sealed early answers (PROTOCOL.md 20) -------------------
+
+
+async def test_samurai_reference_bots_play_a_game_through_the_sdk(app):
+    """Samurai's reference bots (server/policies/samurai.py), each from its own
+    seat's view and prompt: turns() yields the tile choice, which `legal`
+    does not list (`choose` describes it, S7.2); every answer is accepted
+    and the log is exactly those answers."""
+    from oriente.server.policies.samurai import POLICIES as SAMURAI_POLICIES
+
+    url = url_of(app)
+    table = await new_table(url, 3, game="samurai", seed=17, timers=PATIENT)
+    answers: list = []
+    early: list[bool] = []
+    results: list[dict] = []
+
+    async def bot(policy: str, name: str) -> None:
+        rng = random.Random(policy)
+        async with Client.connect(url) as client:
+            seat = await client.join(table, name)
+            async for turn in seat.turns():
+                assert seat.game == "samurai"
+                command = SAMURAI_POLICIES[policy].choose(turn.view, turn.prompt, rng)
+                if turn.choose is not None:
+                    assert command["type"] == turn.choose["command"] and not turn.legal
+                    early.append(turn.early)
+                else:
+                    assert command in turn.legal
+                answers.append((seat.seat, command, await turn.answer(command)))
+            results.append(seat.result)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for policy, name in (("heuristic", "heuristic"), ("random", "random"), ("random", "second random")):
+                nursery.start_soon(bot, policy, name)
+    assert len(results) == 3 and all(r == results[0] and r["type"] == "GameEnded" for r in results)
+    bad = [(seat, cmd, reply) for seat, cmd, reply in answers if reply is None or reply["t"] != "ok"]
+    assert not bad, bad[:3]
+    assert early == [False] * 3
+    async with Client.connect(url) as client:
+        record = await client.record(table)
+    assert record["game"] == "samurai"
+    assert [[seat, cmd] for seat, cmd in record["commands"]] == [[seat, cmd] for seat, cmd, _ in answers]

@@ -147,3 +147,59 @@ def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> 
         mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
     assert len(events) > 1000
+
+
+SAMURAI_SCRIPT = """
+import { readFileSync } from "node:fs";
+import { SamuraiNarrator } from "%(narrate)s";
+const input = JSON.parse(readFileSync(0, "utf8"));
+const out = {};
+for (const lang of input.languages) {
+  const n = new SamuraiNarrator(input.catalogues[lang], input.catalogues.en, input.board, input.tiles);
+  out[lang] = input.events.map(([e, viewer]) => n.narrate(e, viewer));
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path) -> None:
+    """The same over Samurai's games (clients/narrate_samurai.py and
+    narrate_samurai.js), on the default map and tiles as the reference gives them."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check the page's narrator")
+        pytest.skip("Node.js is not installed; it runs the page's narrator here")
+    from oriente.clients.narrate_samurai import SamuraiNarrator
+    from oriente.server.games.samurai import SamuraiPort
+    from oriente.server.samurai import EVERYONE as SAM_ALL, project as sam_project
+
+    from ..clients.test_narrate_samurai import samurai_game
+
+    events = []
+    for seats, seed in ((2, 1), (3, 2), (4, 3)):
+        for e in samurai_game(seats, seed).events:
+            for viewer in (SPECTATOR, SAM_ALL, 0):
+                events.append([sam_project(e, viewer), viewer if isinstance(viewer, int) else None])
+    # What random games may not reach: the clock's choices, a pass, a game nobody wins.
+    events += [[e, None] for e in (
+        {"type": "TilesChosen", "seat": 1, "decision": 1, "tiles": [None] * 5, "by_table": True},
+        {"type": "TurnPassed", "seat": 0, "decision": 9, "by_table": False},
+        {"type": "TileSwapped", "seat": 1, "tile": 19, "hex": 108, "moved": 13, "to": 92, "by_table": True},
+        {"type": "GameEnded", "reason": "set_aside", "winners": []})]
+    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+                  for lang in LANGUAGES}
+    script = tmp_path / "narrate_samurai.mjs"
+    script.write_text(SAMURAI_SCRIPT % {"narrate": (WEB / "src" / "narrate_samurai.js").as_uri()})
+    ref = SamuraiPort().reference()
+    run = subprocess.run([node, str(script)], input=json.dumps({
+        "board": ref["board"], "tiles": ref["tiles"], "languages": list(LANGUAGES), "catalogues": catalogues,
+        "events": events}), capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    page = json.loads(run.stdout)
+    for lang in LANGUAGES:
+        narrator = SamuraiNarrator(lang)
+        python = [narrator.narrate(e, v) for e, v in events]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
+    assert len(events) > 1000

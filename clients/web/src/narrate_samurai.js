@@ -1,0 +1,94 @@
+// Samurai's projected events in plain words: the same logic as clients/narrate_samurai.py,
+// over the same catalogue (the "sam.*" keys of the "narrate" part of clients/i18n/LANG.json).
+// tests/web/test_narrate_js.py checks that both tell Samurai's events in the same words.
+import { Narrator, TABLE_EVENTS } from "./narrate.js";
+
+const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
+const known = (xs) => xs.length > 0 && xs.every((x) => x !== null && x !== undefined);
+
+// board and tiles: the view's `board` and `tile_set` (or the reference's default files).
+export class SamuraiNarrator extends Narrator {
+  constructor(catalogue, english, board, tiles, label = null) {
+    super(catalogue, english, null, label);
+    this.names = new Map(board.hexes.filter((h) => h.name).map((h) => [h.id, h.name]));
+    this.tiles = tiles.tiles;
+  }
+
+  hex(h) { return this.names.get(h) || this.t("sam.hex", { id: h }); }
+  figure(f) { return this.t(`sam.figure.${f}`); }
+  kind(kind, strength) {
+    const name = this.t(`sam.kind.${kind}`);
+    if (strength === null || strength === undefined || kind === "figure_swap" || kind === "tile_swap") return name;
+    return this.t("sam.tile", { kind: name, strength });
+  }
+  tile(i) {
+    if (i === null || i === undefined) return this.t("sam.tile_hidden");
+    const t = this.tiles[i];
+    return this.kind(t.kind, t.strength);
+  }
+  tileList(tiles) { return this.list(tiles.map((t) => this.tile(t))); }
+  byTable(e, text) { return text + (e.by_table ? this.t("sam.by_table") : "") + "."; }
+
+  narrate(e, viewer = null) {
+    if (TABLE_EVENTS.has(e.type)) return this.tableEvent(e);
+    const fn = this[`s_${e.type}`];
+    if (typeof fn !== "function") return this.fallback(e);
+    let text;
+    try {
+      text = fn.call(this, e, viewer);
+    } catch (err) {
+      return this.fallback(e);
+    }
+    return text.split("\n").map(cap).join("\n");
+  }
+
+  s_GameStarted(e) {
+    return this.t("sam.GameStarted", { n: e.seats, board: e.board, figures: e.figures_per_kind, first: this.seat(e.first) });
+  }
+  s_SelectionBegan() { return this.t("sam.SelectionBegan"); }
+  s_TilesChosen(e) {
+    const tiles = e.tiles || [];
+    if (known(tiles)) return this.byTable(e, this.t("sam.TilesChosen", { seat: this.seat(e.seat), tiles: this.tileList(tiles) }));
+    return this.byTable(e, this.t("sam.TilesChosen.hidden", { seat: this.seat(e.seat) }));
+  }
+  s_SelectionDone(e) { return this.t("sam.SelectionDone", { n: (e.supply_sizes || [0])[0] }); }
+  s_CapitalFilled(e) {
+    return this.t("sam.CapitalFilled", { hex: this.hex(e.hex), figures: this.list(e.figures.map((f) => this.figure(f))) });
+  }
+  s_FigurePlaced(e) {
+    return this.byTable(e, this.t("sam.FigurePlaced", { seat: this.seat(e.seat), figure: this.figure(e.figure), hex: this.hex(e.hex) }));
+  }
+  s_TurnBegan(e) { return this.t("sam.TurnBegan", { turn: e.turn, seat: this.seat(e.seat) }); }
+  s_TilePlaced(e) {
+    return this.byTable(e, this.t("sam.TilePlaced", { seat: this.seat(e.seat), tile: this.kind(e.kind, e.strength), hex: this.hex(e.hex) }));
+  }
+  s_FiguresSwapped(e) {
+    return this.byTable(e, this.t("sam.FiguresSwapped", {
+      seat: this.seat(e.seat), a: this.figure(e.figure_a), hex_a: this.hex(e.hex_a), b: this.figure(e.figure_b), hex_b: this.hex(e.hex_b),
+    }));
+  }
+  s_TileSwapped(e) {
+    return this.byTable(e, this.t("sam.TileSwapped", { seat: this.seat(e.seat), hex: this.hex(e.hex), moved: this.tile(e.moved), to: this.hex(e.to) }));
+  }
+  s_TurnEnded() { return ""; }
+  s_TurnPassed(e) { return this.byTable(e, this.t("sam.TurnPassed", { seat: this.seat(e.seat) })); }
+  s_FigureCaptured(e) {
+    const args = { figure: this.figure(e.figure), hex: this.hex(e.hex) };
+    if (e.seat === null || e.seat === undefined) return this.t("sam.FigureCaptured.aside", args);
+    return this.t("sam.FigureCaptured", { seat: this.seat(e.seat), ...args });
+  }
+  s_TilesDrawn(e) {
+    const tiles = e.tiles || [];
+    const seat = this.seat(e.seat);
+    const left = e.supply_left;
+    if (known(tiles)) return this.t("sam.TilesDrawn", { seat, tiles: this.tileList(tiles), left });
+    return this.plural("sam.TilesDrawn.hidden", tiles.length, { seat, left });
+  }
+  s_GameEnded(e) {
+    const head = this.t(`sam.GameEnded.${e.reason}`);
+    const winners = e.winners || [];
+    const tail = winners.length ? this.t("sam.GameEnded.winners", { winners: cap(this.list(winners.map((s) => this.seat(s)))) })
+      : this.t("sam.GameEnded.nobody");
+    return `${head}\n${tail}`;
+  }
+}

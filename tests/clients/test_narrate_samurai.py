@@ -1,0 +1,73 @@
+"""Samurai's narration (clients/narrate_samurai.py): every event of random
+games reads as words from every viewpoint in every language, and a tile
+hidden from a viewer is never named in that viewer's line (S7.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from oriente.clients.narrate import LANGUAGES, catalogue, narrate
+from oriente.clients.narrate_samurai import KNOWN_TYPES, SamuraiNarrator, describe_result
+from oriente.server.policies.samurai import POLICIES, play
+from oriente.server.samurai import EVERYONE, SPECTATOR, Game, GameConfig, events as E, project
+
+
+def samurai_game(seats: int, seed: int) -> Game:
+    """A whole game: the heuristic at seat 0, the random policy elsewhere."""
+    policies = [POLICIES["heuristic"]] + [POLICIES["random"]] * (seats - 1)
+    return play(GameConfig(seats=seats, seed=seed), policies, seed)
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Game]:
+    return [samurai_game(seats, seed) for seats, seed in ((2, 1), (3, 2), (4, 3))]
+
+
+def test_every_event_type_has_words_in_every_language() -> None:
+    events = {name for name, cls in vars(E).items() if isinstance(cls, type) and cls.__module__ == E.__name__}
+    assert events == set(KNOWN_TYPES)
+    keys = {k for k in catalogue("en")["narrate"] if k.startswith("sam.")}
+    for lang in LANGUAGES:
+        assert {k for k in catalogue(lang)["narrate"] if k.startswith("sam.")} == keys, lang
+
+
+def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list[Game]) -> None:
+    seen: set[str] = set()
+    for game in games:
+        for e in game.events:
+            full = project(e, EVERYONE)
+            seen.add(full["type"])
+            for viewer in (SPECTATOR, EVERYONE, 0, 1):
+                shown = project(e, viewer)
+                for lang in LANGUAGES:
+                    line = narrate(shown, viewer if isinstance(viewer, int) else None, lang=lang, game="samurai")
+                    if full["type"] == "TurnEnded":
+                        assert line == ""
+                        continue
+                    assert line and "{" not in line and "Event" not in line, (lang, full, line)
+                    hidden = "tiles" in full and shown["tiles"] != full["tiles"]
+                    if hidden:
+                        named = SamuraiNarrator(lang).tile_list(full["tiles"])
+                        assert named not in line, (lang, viewer, line)
+    assert seen >= {"TilesChosen", "TilePlaced", "FigureCaptured", "TilesDrawn", "GameEnded"}
+
+
+def test_the_story_names_edo_tiles_and_the_winner() -> None:
+    n = SamuraiNarrator("en")
+    assert n.narrate({"type": "CapitalFilled", "hex": 62, "figures": ["helmet", "buddha", "rice"]}) == \
+        "Edo receives helmet, Buddha and rice field."
+    assert n.narrate({"type": "TilePlaced", "seat": 1, "tile": 13, "kind": "samurai", "strength": 3, "hex": 108,
+                      "by_table": True}) == "Seat 1 places samurai 3 on hex 108 (time ran out: the table chose)."
+    assert n.narrate({"type": "TilesDrawn", "seat": 0, "tiles": [None], "supply_left": 3}) == \
+        "Seat 0 draws a tile; 3 left in the supply."
+    assert n.narrate({"type": "FigureCaptured", "hex": 117, "figure": "rice", "seat": None, "influence": [2, 2]}) \
+        .endswith("it is set aside.")
+    de = SamuraiNarrator("de")
+    assert de.narrate({"type": "GameEnded", "reason": "no_moves", "winners": [2]}).endswith("Sitz 2 gewinnt.")
+
+
+def test_the_result_table_lists_every_seat_best_first(games: list[Game]) -> None:
+    result = project(games[1].events[-1], EVERYONE)
+    text = describe_result(result, lang="en")
+    rows = text.splitlines()[2:]
+    assert len(rows) == 3 and int(rows[0].split()[0]) == 1
