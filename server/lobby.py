@@ -23,7 +23,7 @@ import msgspec
 import trio
 
 from ..protocol import messages as M
-from ..protocol.codec import decode_any, encode
+from ..protocol.codec import decode_any
 from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
@@ -36,7 +36,7 @@ log = logging.getLogger("oriente.lobby")
 
 MAX_TABLES = 10_000
 # list_tables pages (PROTOCOL.md 3): the default and the largest size, and how
-# long a page built once may be served again while nothing listed changed.
+# long a table's encoded information may be served again while nothing listed changed.
 LIST_PAGE = 50
 LIST_MAX_PAGE = 200
 LIST_CACHE_S = 1.0
@@ -92,21 +92,17 @@ class Lobby:
         self._serial = 0
         self._order: list[int] = []
         self._order_tables: list[Table] = []
-        self._dead = 0
-        self._pages: dict[tuple[int, int], tuple[msgspec.Raw, str | None]] = {}
-        self._pages_at = 0.0  # ended tables being brought back from the store
+        self._dead = 0  # ended tables being brought back from the store
 
     # -- the listing (list_tables) ------------------------------------------------------
 
     def _enter(self, table: Table) -> None:
         """A table comes into memory; a public one joins the listing's order."""
         self.tables[table.id] = table
-        table.listing_changed = self._listing_changed
         if table.settings.public:
             self._serial += 1
             self._order.append(self._serial)
             self._order_tables.append(table)
-        self._pages.clear()
 
     def _leave(self, table: Table) -> None:
         """A table leaves memory (or, abandoned, the lobby). Its place in the
@@ -114,7 +110,6 @@ class Lobby:
         that a page never walks past more dead places than live ones."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        self._pages.clear()
         if table.settings.public:
             self._dead += 1
         if self._dead > 16 + len(self._order) // 2:
@@ -124,16 +119,14 @@ class Lobby:
             self._order_tables = [t for _, t in keep]
             self._dead = 0
 
-    def _listing_changed(self) -> None:
-        self._pages.clear()
-
     def listing_page(self, cursor: str | None, limit: int | None) -> tuple[msgspec.Raw, str | None]:
         """One page of `list_tables` (PROTOCOL.md 3): the public tables after
         `cursor`, oldest first, at most `limit` (LIST_PAGE by default, never
         more than LIST_MAX_PAGE), as encoded msgpack, and the cursor of the
         next page (None: this was the last). A page costs its own size, not
-        the lobby's, and the same page asked again within LIST_CACHE_S while
-        nothing listed changed is not built again."""
+        the lobby's, and each table's part of it is its encoded information
+        as the table keeps it (`Table.info_encoded`), rebuilt only when it
+        changed or LIST_CACHE_S passed."""
         size = LIST_PAGE if limit is None else limit
         if size < 1:
             raise LobbyError("message/invalid", "field 'limit' must be at least 1")
@@ -144,24 +137,17 @@ class Lobby:
                 raise LobbyError("message/invalid", "field 'cursor' must be the `next` of an earlier page, or null")
             after = int(cursor[1:])
         now = trio.current_time()
-        if now - self._pages_at > LIST_CACHE_S:
-            self._pages.clear()
-            self._pages_at = now
-        hit = self._pages.get((after, size))
-        if hit is not None:
-            return hit
         i = bisect.bisect_right(self._order, after)
-        infos: list[dict[str, Any]] = []
+        parts: list[bytes] = []
         last = after
-        while i < len(self._order) and len(infos) < size:
+        while i < len(self._order) and len(parts) < size:
             table = self._order_tables[i]
             if self.tables.get(table.id) is table:
-                infos.append(table.info())
+                parts.append(table.info_encoded(now, LIST_CACHE_S))
             last = self._order[i]
             i += 1
-        page = (msgspec.Raw(encode(infos)), f"s{last}" if i < len(self._order) else None)
-        self._pages[(after, size)] = page
-        return page
+        head = bytes([0x90 | len(parts)]) if len(parts) < 16 else b"\xdc" + len(parts).to_bytes(2, "big")
+        return msgspec.Raw(head + b"".join(parts)), f"s{last}" if i < len(self._order) else None
 
     def get(self, table_id: str) -> Table | None:
         """A table in memory: open, running, or ended a short while ago."""

@@ -290,7 +290,7 @@ class Table:
         self.abandon_after = abandon_after
         # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
         self.unattended_since: float | None = None
-        self.listing_changed: Callable[[], None] | None = None  # the lobby's, told when info() moved
+        self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
         # A spectator's history frames of full chunks, by chunk (`_history`), and how many
         # events history requests have projected afresh.
         self._history_frames: dict[int, bytes] = {}
@@ -504,6 +504,14 @@ class Table:
             "seq": self.seq, "result": self.result,
         }
 
+    def info_encoded(self, now: float, max_age: float) -> bytes:
+        """`info()` as msgpack, for the lobby's listing: kept until one of
+        LISTING_EVENTS changes it, or `max_age` seconds pass (its `seq`
+        moves with every event and may be that old)."""
+        if self._info is None or now - self._info[1] > max_age:
+            self._info = (encode(self.info()), now)
+        return self._info[0]
+
     def _seat_info(self, seat: int, slot: Slot) -> dict[str, Any]:
         info = {"seat": seat, "name": slot.name, "connected": slot.connections > 0,
                 "away": self.clock.seats[seat].away, "proxied": self.clock.seats[seat].proxied}
@@ -536,8 +544,8 @@ class Table:
         if command is not None:
             self._commands.append(encode([command["seat"], command["cmd"]]))
         self._events.extend(r.body for r in records if r.kind == "event")
-        if self.listing_changed is not None and any(e["type"] in LISTING_EVENTS for e in new):
-            self.listing_changed()
+        if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
+            self._info = None
 
     def meta(self) -> bytes:
         """The table as the store keeps it: settings and seats."""
