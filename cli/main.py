@@ -102,6 +102,37 @@ def parse_viewer(text: str) -> Viewer:
     return seat
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a finished game's record: the commitment published before play,
+    the seed from the salt and the seats' nonces, the config that seed deals,
+    and every event replayed through the game's port. Exit 0 when all hold,
+    1 when one does not (saying which), 2 when the record cannot be verified
+    (an old record, a seed a player chose, not a record)."""
+    from oriente.clients.sdk import verify_record
+
+    try:
+        record = json.loads(Path(args.path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"oriente verify: cannot read {args.path}: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        print(f"oriente verify: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
+        return 2
+    verdict = verify_record(record)
+    for line in verdict["checked"]:
+        print(f"ok: {line}")
+    for line in verdict["problems"]:
+        print(f"{'FAILED' if verdict['ok'] is False else 'note'}: {line}")
+    if verdict["ok"] is True:
+        print(f"verified: {args.path} was dealt as committed before play")
+        return 0
+    if verdict["ok"] is None:
+        print(f"not verifiable: {args.path}")
+        return 2
+    print(f"verification FAILED: {args.path}")
+    return 1
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-apply a record's commands and tell every event as `--as` sees it.
     The record's stored events and result are checked against the replay,
@@ -361,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--as", dest="viewer", type=parse_viewer, default=SPECTATOR, metavar="SEAT|spectator|all",
                      help="whose view to tell it from (default: spectator)")
     rep.set_defaults(func=cmd_replay)
+
+    ver = sub.add_parser("verify", help="check that a finished game was dealt as the server committed to before play")
+    ver.add_argument("path", metavar="RECORD", help="a game record (JSON), e.g. from oriente demo")
+    ver.set_defaults(func=cmd_verify)
 
     play = sub.add_parser("play", help="play at a table server in the terminal (lobby, then the table)")
     play.add_argument("--server", default="ws://127.0.0.1:8765", metavar="URL",

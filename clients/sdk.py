@@ -117,6 +117,7 @@ class _Sub:
     send: trio.MemorySendChannel | None = None
     receive: trio.MemoryReceiveChannel | None = None
     unacked: dict[str, Any] | None = None
+    nonce: str | None = None  # the secret nonce our join carried (its hash seeds the table: my_nonce)
 
 
 @dataclass
@@ -470,11 +471,14 @@ class Client:
     async def join(self, table: str, name: str, seat: int | None = None, *, views: bool = True) -> Seat:
         """Take a seat. The join carries a fresh secret nonce, so if the
         connection drops before the reply, the SDK sends it again on the next
-        connection and gets the same seat and token back (PROTOCOL.md 3)."""
+        connection and gets the same seat and token back (PROTOCOL.md 3). Its
+        hash is also the seat's contribution to the table's seed
+        (`Seat.seed_nonce`; docs/table.md T7)."""
         sub = self._subscribe(table, -1, None, views)
+        sub.nonce = secrets.token_urlsafe(24)
         try:
             reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views,
-                                        "nonce": secrets.token_urlsafe(24)}, resend=True)
+                                        "nonce": sub.nonce}, resend=True)
         except BaseException:
             self._subs.pop(table, None)
             raise
@@ -524,6 +528,28 @@ class Client:
             self._subs.pop(table, None)
             raise
         return Watch(self, sub)
+
+
+def verify_record(record: dict[str, Any]) -> dict[str, Any]:
+    """Verify a finished game's record (docs/table.md T7): the commitment the
+    table published before anyone joined, the seed from its revealed salt and
+    the seats' nonces, and every event replayed through the game's rules.
+    ``{"ok": True | False | None, "problems": [...], "checked": [...]}``:
+    None when the record cannot be verified (an old record, or a seed a
+    player chose); the problems say why. The check runs here, on the
+    player's machine, with the same ports the server plays through."""
+    from oriente.server.games import PORTS
+    from oriente.server.verify import verify_record as check
+
+    return check(record, PORTS).plain()
+
+
+def my_nonce(table: str, join_nonce: str) -> str:
+    """This seat's contribution to the table's seed, as the record lists it
+    (`record.commitment.nonces`), from the secret nonce its join carried."""
+    from oriente.server.dealing import seat_nonce
+
+    return seat_nonce(table, join_nonce)
 
 
 def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
@@ -644,6 +670,13 @@ class Seat(Watch):
     @property
     def seat(self) -> int:
         return int(self._sub.viewer)
+
+    @property
+    def seed_nonce(self) -> str | None:
+        """This seat's contribution to the table's seed, as the record's
+        `commitment.nonces[seat]` must show it (None after a resume: the join
+        nonce is not kept across processes)."""
+        return my_nonce(self.table, self._sub.nonce) if self._sub.nonce is not None else None
 
     @property
     def token(self) -> str | None:

@@ -133,5 +133,68 @@ def verify_record(record: Mapping[str, Any]) -> bool | None:
     revealed = record.get("commitment")
     if revealed is None:
         return None
+    if revealed.get("scheme") == DEAL_SCHEME:  # commit and reveal: the salt, then the seed from the nonces
+        nonces = revealed.get("nonces") or []
+        return (verify_deal(revealed.get("sha256", ""), record.get("game", ""), revealed.get("seats", 0),
+                            revealed.get("options") or {}, revealed.get("salt", ""))
+                and revealed.get("seed") == derive_seed(revealed.get("salt", ""), list(nonces)))
     return verify(revealed.get("sha256", ""), record.get("game", ""), record.get("config", {}),
                   revealed.get("salt", ""))
+
+
+# -- commit and reveal: the seed of an ordinary table (docs/table.md T7) ------------------
+#
+# Before anyone joins, the server draws a secret salt and publishes the
+# commitment `deal_commitment(game, seats, options, salt)`. Each seat adds a
+# nonce when it joins: `seat_nonce` of the secret nonce of its `join` (the
+# join's own retry nonce, hashed so the record never shows the secret), or
+# `server_nonce()` for a join without one and for the server's own bots.
+# When the game starts, its seed is `derive_seed(salt, nonces)` over the
+# seats' nonces in seat order: the server, having committed to the salt
+# before it saw any nonce, cannot choose the cards; a player, who never sees
+# the salt before the end, cannot either. The record reveals the salt, the
+# nonces and the seed; `server/verify.py` checks them and replays the game.
+
+DEAL_SCHEME = "reveal.v1"
+SETUP_SCHEME = "setup.v1"  # a setup the server chose and committed to (`committed` above)
+DEAL_PREFIX = b"oriente.reveal.v1\0"
+SEED_PREFIX = b"oriente.seed.v1\0"
+NONCE_PREFIX = b"oriente.nonce.v1\0"
+
+
+def deal_commitment(game: str, seats: int, options: Mapping[str, Any], salt: str) -> str:
+    """SHA-256 hex of `DEAL_PREFIX + salt + "\\0" + canonical(game, {"seats", "options"})`:
+    what a commit-and-reveal table publishes when it opens."""
+    body = canonical(game, {"seats": seats, "options": options})
+    return hashlib.sha256(DEAL_PREFIX + salt.encode("ascii") + b"\0" + body).hexdigest()
+
+
+def verify_deal(commitment: str, game: str, seats: int, options: Mapping[str, Any], salt: str) -> bool:
+    try:
+        return hmac.compare_digest(deal_commitment(game, seats, options, salt), commitment)
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return False
+
+
+def seat_nonce(table_id: str, nonce: str) -> str:
+    """A seat's public contribution to the seed, from its join's secret nonce."""
+    return hashlib.sha256(NONCE_PREFIX + table_id.encode() + b"\0" + nonce.encode()).hexdigest()
+
+
+def server_nonce() -> str:
+    """The contribution of a seat whose join carried no nonce (a server bot's)."""
+    return secrets.token_hex(32)
+
+
+def derive_seed(salt: str, nonces: list[str]) -> int:
+    """The table's seed: the first 63 bits of SHA-256 over the salt and the
+    seats' nonces in seat order, each after a zero byte."""
+    digest = hashlib.sha256(SEED_PREFIX + salt.encode("ascii") + b"".join(b"\0" + n.encode("ascii")
+                                                                          for n in nonces)).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def deal_committed(game: str, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A new table's commit-and-reveal state: its scheme, commitment and secret salt."""
+    salt = new_salt()
+    return {"scheme": DEAL_SCHEME, "sha256": deal_commitment(game, seats, options, salt), "salt": salt}

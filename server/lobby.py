@@ -254,6 +254,11 @@ class Lobby:
         if commit_setup:
             settings = replace(settings, seeded=False,
                                commitment=dealing.committed(settings.game, setup.record).reveal())
+        elif not settings.seeded:
+            # T7.1: commit and reveal. The seed is made at the start from this
+            # salt and the seats' nonces; the commitment is public from now on.
+            settings = replace(settings, commitment=dealing.deal_committed(settings.game, settings.seats,
+                                                                           settings.options))
         table_id = secrets.token_urlsafe(9)
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
                       abandon_after=self.abandon_after)

@@ -7,7 +7,7 @@ at once from the game's ranks (1 is first); seats that share a rank tie, and
 openskill treats equal ranks as a tie (docs/accounts.md).
 
 Why Plackett–Luce: it is a model of a whole finishing order among any number
-of players (4 to 12 at an Oriente table), not of pairs, and openskill is a
+of players (up to 12 at a table), not of pairs, and openskill is a
 maintained implementation of it, published with its derivations (Weng and
 Lin, 2011), that needs no solver.
 

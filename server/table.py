@@ -33,6 +33,7 @@ import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
+from . import dealing
 from .clock import Deadline, TableClock, TimerSettings
 from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError
 from .names import MAX_NAME, NameRefused, clean_name, looks_alike
@@ -124,7 +125,7 @@ class TableSettings:
     proxy_after: int | None = None
     rated: bool = False  # every seat signed in; the result moves ratings (docs/accounts.md)
     seeded: bool = False
-    commitment: dict[str, str] | None = None
+    commitment: dict[str, Any] | None = None
 
     def to_plain(self) -> dict[str, Any]:
         plain = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
@@ -172,6 +173,7 @@ class Slot:
     connections: int = 0
     bot: str | None = None
     account: dict[str, Any] | None = None
+    nonce: str | None = None  # the seat's contribution to a commit-and-reveal seed (dealing.seat_nonce)
 
 
 def _slot_plain(s: Slot) -> list[Any]:
@@ -552,8 +554,11 @@ class Table:
         return self._meta()
 
     def _meta(self) -> bytes:
-        return encode({"settings": self.settings.to_plain(), "slots": [None if s is None else _slot_plain(s)
-                                                                       for s in self.slots]})
+        meta: dict[str, Any] = {"settings": self.settings.to_plain(),
+                                "slots": [None if s is None else _slot_plain(s) for s in self.slots]}
+        if any(s is not None and s.nonce is not None for s in self.slots):
+            meta["nonces"] = [None if s is None else s.nonce for s in self.slots]
+        return encode(meta)
 
     async def create(self) -> None:
         """First write of a new table."""
@@ -619,7 +624,11 @@ class Table:
             return
         if token is None:
             token = secrets.token_urlsafe(24)
-        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot, account=account)
+        # T7.1: the seat's nonce for the seed, from its join's secret nonce (hashed:
+        # the record shows it) or, for a join without one, drawn by the server.
+        contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None else dealing.server_nonce()
+        self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot, account=account,
+                                nonce=contribution)
         await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
         event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
         if bot is not None:
@@ -685,13 +694,29 @@ class Table:
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _start_game(self) -> None:
+        started: dict[str, Any] = {"type": "TableStarted"}
+        if self.settings.commitment is not None and self.settings.commitment.get("scheme") == dealing.DEAL_SCHEME:
+            started["nonces"] = self._reveal_seed()
         self.state, game_events = self.port.start(self.setup.config)
         self.status = "running"
-        await self.store.update_table(self.id, status="running", now=self.wall())
-        new = [{"type": "TableStarted"}, *game_events]
+        await self.store.update_table(self.id, status="running", meta=self._meta(), now=self.wall())
+        new = [started, *game_events]
         self._rearm()
         await self._commit(None, new)
         self._publish(new)
+
+    def _reveal_seed(self) -> list[str]:
+        """T7.2: the seed of a commit-and-reveal table, from its committed salt
+        and its seats' nonces in seat order; the game is configured with it
+        (the port is determined by its seed and options), and the settings
+        keep it (the meta saved at the start, so recovery sets up the same game)."""
+        assert self.settings.commitment is not None
+        nonces = [s.nonce if s is not None and s.nonce is not None else dealing.server_nonce() for s in self.slots]
+        seed = dealing.derive_seed(self.settings.commitment["salt"], nonces)
+        self.setup = self.port.configure(self.settings.seats, seed, self.settings.options, {})
+        self.settings = replace(self.settings, seed=seed,
+                                commitment={**self.settings.commitment, "nonces": nonces, "seed": seed})
+        return nonces
 
     # -- subscriptions -------------------------------------------------------------
 
@@ -1016,8 +1041,16 @@ class Table:
             # The salt is revealed once the game has ended: anyone can then
             # check the setup against the digest shown from the start
             # (dealing.verify_record).
-            "commitment": self.settings.commitment if self.status in ENDED else None,
+            "commitment": self._revealed() if self.status in ENDED else None,
         }
+
+    def _revealed(self) -> dict[str, Any] | None:
+        """The commitment as the record reveals it: with its salt, and for
+        commit and reveal the seats, options, nonces and seed it covers (T7.3)."""
+        c = self.settings.commitment
+        if c is None or c.get("scheme") != dealing.DEAL_SCHEME:
+            return c
+        return {**c, "seats": self.settings.seats, "options": self.settings.options}
 
     # -- recovery ------------------------------------------------------------------------
 
@@ -1046,6 +1079,9 @@ class Table:
         table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None,
                                                    account=s[3] if len(s) > 3 else None)
                        for s in m["slots"]]
+        for slot, nonce in zip(table.slots, m.get("nonces") or [], strict=False):
+            if slot is not None:
+                slot.nonce = nonce
         regenerated: list[dict[str, Any]] = []
         recorded: list[dict[str, Any]] = []
         for rec in records:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_AGNOSTIC = sorted([
     *(ROOT / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
                                           "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
-                                          "replays.py", "dealing.py")),
+                                          "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py")),
     *(ROOT / "server" / "stores").glob("*.py"),
     *(ROOT / "server" / "gamekit").glob("*.py"),
     ROOT / "server" / "games" / "__init__.py",
@@ -123,9 +123,11 @@ def test_the_protocol_imports_neither_server_nor_clients() -> None:
 
 def test_clients_use_the_pure_rules_at_most() -> None:
     """Bots may simulate with the pure rules and policies; never the actor,
-    the lobby, the transport or the stores."""
+    the lobby, the transport or the stores. Verifying a record
+    (sdk.verify_record) replays it through the games' ports, which are pure
+    adapters of the pure rules, and the pure dealing and verify modules."""
     allowed = ("oriente.server.rules", "oriente.server.oro", "oriente.server.samurai", "oriente.server.gamekit",
-               "oriente.server.policies")
+               "oriente.server.policies", "oriente.server.games", "oriente.server.dealing", "oriente.server.verify")
     bad = {str(p.relative_to(ROOT)): name for p in _python_files("clients") for name in imports(p)
            if _within(name, "oriente.server", "oriente.cli") and not _within(name, *allowed)}
     assert not bad, bad

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from oriente.server.rules import plain, replay
 
@@ -196,3 +197,40 @@ def test_demo_refuses_what_oro_cannot_do(tmp_path: Path) -> None:
     assert too_many.returncode == 2 and "2 to 4 seats, not 5 (O1.6)" in too_many.stderr
     play = _oriente("demo", "--game", "oro", "--play", cwd=tmp_path)
     assert play.returncode == 2 and "terminal client plays oriente only" in play.stderr
+
+
+def test_verify_passes_an_honest_demo_and_fails_a_changed_seed_salt_nonce_or_card(tmp_path: Path) -> None:
+    """`oriente verify` (docs/table.md T7): exit 0 for the demo's own record;
+    1, saying why, once its seed, salt, a nonce or a dealt card is changed;
+    2 for a record from before commitments."""
+    path = tmp_path / "demo.json"
+    run = _oriente("demo", "--seats", "4", "--bots", "random", "--delay", "0", "--quiet", "--record", str(path),
+                   cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    honest = _oriente("verify", str(path), cwd=tmp_path)
+    assert honest.returncode == 0, honest.stdout + honest.stderr
+    assert "verified:" in honest.stdout
+    record = json.loads(path.read_text(encoding="utf-8"))
+    # The first event that shows a card (the seed of the demo is the server's, so which one varies).
+    drawn = next(i for i, e in enumerate(record["events"]) if isinstance(e.get("card"), int))
+
+    def changed(name: str, change: Any) -> subprocess.CompletedProcess[str]:
+        bad = json.loads(json.dumps(record))
+        change(bad)
+        target = tmp_path / f"{name}.json"
+        target.write_text(json.dumps(bad), encoding="utf-8")
+        return _oriente("verify", str(target), cwd=tmp_path)
+
+    cases = {
+        "seed": (lambda r: r["commitment"].update(seed=r["commitment"]["seed"] + 1), "seed"),
+        "salt": (lambda r: r["commitment"].update(salt="ab" * 32), "salt"),
+        "nonce": (lambda r: r["commitment"]["nonces"].__setitem__(2, "cd" * 32), "nonce"),
+        "card": (lambda r: r["events"][drawn].update(card=(r["events"][drawn]["card"] + 1) % 41),
+                 record["events"][drawn]["type"]),
+    }
+    for name, (change, says) in cases.items():
+        run = changed(name, change)
+        assert run.returncode == 1, (name, run.stdout, run.stderr)
+        assert "FAILED" in run.stdout and says in run.stdout, (name, run.stdout)
+    old = changed("old", lambda r: r.pop("commitment"))
+    assert old.returncode == 2 and "predates commitments" in old.stdout, old.stdout

@@ -97,15 +97,48 @@ class _Seeds:
         return self.next - 1
 
 
+class _Reveal:
+    """Commit and reveal (docs/table.md T7), made repeatable: salts and the
+    server's nonces are counted, and the seed a table's salt and nonces
+    would give is replaced by the seed the server drew when the table was
+    made (9, 10, ...), so the scripted games keep their cards. The record
+    vector's `commitment` therefore shows the shape, not a seed that
+    verifies: check a verifier against a real record (`oriente demo`)."""
+
+    def __init__(self, seeds: _Seeds) -> None:
+        self.seeds = seeds
+        self.count = 0
+        self.by_salt: dict[str, int] = {}
+
+    def salt(self) -> str:
+        self.count += 1
+        salt = hashlib.sha256(f"oriente-vectors-salt-{self.count}".encode()).hexdigest()
+        self.by_salt[salt] = self.seeds.next - 1  # the table's own drawn seed
+        return salt
+
+    def nonce(self) -> str:
+        self.count += 1
+        return hashlib.sha256(f"oriente-vectors-nonce-{self.count}".encode()).hexdigest()
+
+    def seed(self, salt: str, nonces: list[str]) -> int:
+        return self.by_salt[salt]
+
+
 @contextmanager
 def _repeatable_tokens() -> Iterator[None]:
-    original, original_seed = secrets.token_urlsafe, dealing.fresh_seed
+    patched = ("fresh_seed", "new_salt", "server_nonce", "derive_seed")
+    original, originals = secrets.token_urlsafe, {name: getattr(dealing, name) for name in patched}
     secrets.token_urlsafe = _Tokens()
-    dealing.fresh_seed = _Seeds()
+    seeds = _Seeds()
+    reveal = _Reveal(seeds)
+    dealing.fresh_seed, dealing.new_salt, dealing.server_nonce, dealing.derive_seed = (
+        seeds, reveal.salt, reveal.nonce, reveal.seed)
     try:
         yield
     finally:
-        secrets.token_urlsafe, dealing.fresh_seed = original, original_seed
+        secrets.token_urlsafe = original
+        for name, value in originals.items():
+            setattr(dealing, name, value)
 
 
 class _Socket:

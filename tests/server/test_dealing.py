@@ -72,7 +72,10 @@ async def test_a_public_table_without_a_seed_is_neither_seeded_nor_predictable(a
         a, b = tables
         assert a.settings.seed != b.settings.seed
         assert a.info()["settings"]["seeded"] is False and a.info()["settings"]["public"] is True
-        assert a.info()["settings"]["commitment"] is None
+        # Commit and reveal (T7, tests/server/test_commit_reveal.py): a digest
+        # of a salt from the start; the seed is made when the game starts.
+        assert len(a.info()["settings"]["commitment"]) == 64
+        assert a.info()["settings"]["commitment"] != b.info()["settings"]["commitment"]
         assert {t["table"] for t in lobby.listing()} == {a.id, b.id}
         nursery.cancel_scope.cancel()
 

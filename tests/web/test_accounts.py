@@ -43,3 +43,26 @@ def test_sign_up_reload_rated_table_sign_out_and_a_wrong_password(server: Any, p
     page.goto(f"{server.url}#/leaderboard")
     expect(page.locator(".leaderboard [data-ready]")).to_contain_text("No rated game has ended yet")
     assert page.errors == []
+
+
+def test_a_finished_table_shows_that_its_cards_were_dealt_as_committed(server: Any, page: Any) -> None:
+    """Commit and reveal (docs/table.md T7) checked in the page itself: the
+    revealed salt gives the commitment shown at the start, the seed comes
+    from the salt and the nonces, and the page's own join nonce is there."""
+    import random
+
+    from ..e2e.wsclient import BOT_TIMERS
+    from . import scripted
+
+    table = server.call(lambda: scripted.create(server.port, seats=4, name="checked", timers=BOT_TIMERS))
+    page.goto(server.url)
+    page.fill("#name", "ana")
+    page.goto(f"{server.url}#/t/{table}")
+    page.locator(".waiting").get_by_role("button", name="Join").click()
+    expect(page.locator(".seat.me")).to_be_visible()
+    for s in (1, 2, 3):
+        server.spawn(scripted.play, server.port, table, s, f"bot{s}", scripted.randomly(random.Random(s)))
+    check = page.locator(".result .check")
+    expect(check).to_have_attribute("data-check", "ok", timeout=60_000)
+    expect(check.locator("li.ok")).to_have_count(3)
+    assert page.errors == []

@@ -185,8 +185,11 @@ export async function joinTable(id, seat = null) {
   const name = (app.name || "").trim();
   if (!name) { say(app.t("lobby.need_name")); return null; }
   try {
-    const ok = await app.net.request({ t: "join", table: id, name, seat, views: true });
-    seats.put(id, { token: ok.token, seat: ok.seat, name });
+    // A secret nonce: it makes a retried join safe, and its hash is this
+    // seat's share of the table's seed (PROTOCOL.md join; verify.js checks it).
+    const nonce = Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0")).join("");
+    const ok = await app.net.request({ t: "join", table: id, name, seat, views: true, nonce });
+    seats.put(id, { token: ok.token, seat: ok.seat, name, nonce });
     let ts = app.tables.get(id);
     if (!ts) { ts = new TableState(id); app.tables.set(id, ts); }
     ts.you = ok.seat;

@@ -9,6 +9,7 @@ import { h } from "preact";
 import htm from "htm";
 import { Countdown, seatLabel } from "./common.js";
 import { Badge } from "./account.js";
+import { CardsCheck } from "./verify.js";
 import { app, changed } from "./state.js";
 
 const html = htm.bind(h);
@@ -235,6 +236,7 @@ export function OroResult({ ts, view }) {
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
       <a class="button" href="#/">${t("nav.lobby")}</a>
     </p>
+    <${CardsCheck} ts=${ts} />
   </section>`;
 }
 

@@ -6,6 +6,7 @@ import htm from "htm";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "./cards.js";
 import { Badge } from "./account.js";
+import { CardsCheck } from "./verify.js";
 import { Countdown, seatLabel } from "./common.js";
 import { DealsPanel } from "./deals.js";
 import { DECISIONS, joinTable } from "./live.js";
@@ -293,6 +294,7 @@ function Result({ ts, view }) {
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
       <a class="button" href="#/">${t("nav.lobby")}</a>
     </p>
+    <${CardsCheck} ts=${ts} />
   </section>`;
 }
 

@@ -1,0 +1,141 @@
+"""Commit and reveal (docs/table.md T7, server/dealing.py, server/verify.py):
+an ordinary table publishes a commitment to a secret salt before anyone
+joins; each seat's join adds a nonce; the seed is made from the salt and
+the nonces when the game starts; the record reveals them, and verifying it
+recomputes everything and replays every event through the game's port.
+An honest record passes; a changed seed, salt, nonce or dealt card fails,
+saying why; a record from before commitments is not verifiable. The lobby
+under MockClock with the memory store, for Oriente and Oro; `oriente verify`
+on a demo's record: tests/test_cli.py."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+import trio
+
+from oriente.protocol import messages as M
+from oriente.server import dealing
+from oriente.server.games import PORTS
+from oriente.server.lobby import Lobby
+from oriente.server.outbox import Outbox
+from oriente.server.stores import MemoryStore
+from oriente.server.verify import verify_record
+
+from .test_ended_tables import BOTS
+
+pytestmark = pytest.mark.trio
+
+NONCES = ["n" * 20 + str(i) for i in range(4)]
+
+
+async def _finished(nursery: trio.Nursery, game: str, seats: int, *, nonces: list[str | None]) -> dict[str, Any]:
+    store = MemoryStore()
+    await nursery.start(store.run)
+    lobby = Lobby(PORTS, store, nursery)
+    settings, setup = lobby.settings_from(M.CreateTable(seats=seats, timers=BOTS, game=game))
+    table = await lobby.create(settings, setup)
+    opened = table.info()["settings"]["commitment"]
+    assert isinstance(opened, str) and len(opened) == 64, "the commitment is public before anyone joins"
+    assert "salt" not in str(table.info()), "the salt stays secret"
+    for i in range(seats):
+        await table.send(Outbox(1000), M.Join(id=i, table=table.id, name=f"p{i}", nonce=nonces[i]))
+    with trio.fail_after(3600):
+        await table.ended.wait()
+    record = table.record()
+    assert record["status"] == "finished"
+    assert record["commitment"]["sha256"] == opened
+    started = next(e for e in record["table_events"] if e["type"] == "TableStarted")
+    assert started["nonces"] == record["commitment"]["nonces"], "the nonces are public from the start"
+    return record
+
+
+async def test_an_honest_record_verifies_and_each_seat_finds_its_nonce(autojump_clock: Any) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=[NONCES[0], NONCES[1], None, NONCES[3]])
+        c = record["commitment"]
+        for seat in (0, 1, 3):
+            assert c["nonces"][seat] == dealing.seat_nonce(record["table"], NONCES[seat])
+        assert len(c["nonces"][2]) == 64, "a join without a nonce gets one from the server"
+        assert c["seed"] == dealing.derive_seed(c["salt"], c["nonces"]) == record["config"]["seed"]
+        verdict = verify_record(record, PORTS)
+        assert verdict.ok is True, verdict
+        assert len(verdict.checked) == 4
+        nursery.cancel_scope.cancel()
+
+
+def _tamper(record: dict[str, Any], what: str) -> None:
+    c = record["commitment"]
+    if what == "seed":
+        c["seed"] += 1
+        record["config"]["seed"] = c["seed"]
+    elif what == "config seed":
+        record["config"]["seed"] += 1
+    elif what == "salt":
+        c["salt"] = dealing.new_salt()
+    elif what == "nonce":
+        c["nonces"][1] = dealing.server_nonce()
+    elif what == "dealt card":
+        e = next(e for e in record["events"] if any(isinstance(v, int) and k not in ("seat", "season") and
+                                                     not isinstance(v, bool) for k, v in e.items()))
+        key = next(k for k, v in e.items() if isinstance(v, int) and not isinstance(v, bool)
+                   and k not in ("seat", "season"))
+        e[key] += 1
+    elif what == "options":
+        c["options"] = {**c["options"], "max_open_proposals": 9}
+
+
+@pytest.mark.parametrize("what, says", [
+    ("seed", "is not the one the salt and the seats' nonces give"),
+    ("config seed", "config is not what the committed settings and the seed give"),
+    ("salt", "does not give the commitment published before anyone joined"),
+    ("nonce", "is not the one the salt and the seats' nonces give"),
+    ("dealt card", "is not what the cards give"),
+    ("options", "does not give the commitment published before anyone joined"),
+])
+async def test_a_changed_seed_salt_nonce_or_dealt_card_fails_saying_why(autojump_clock: Any, what: str,
+                                                                        says: str) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=NONCES)
+        changed = copy.deepcopy(record)
+        _tamper(changed, what)
+        verdict = verify_record(changed, PORTS)
+        assert verdict.ok is False and any(says in p for p in verdict.problems), verdict
+        assert verify_record(record, PORTS).ok is True
+        nursery.cancel_scope.cancel()
+
+
+async def test_oro_is_dealt_and_verified_the_same_way_through_its_port(autojump_clock: Any) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oro", 3, nonces=NONCES[:3])
+        assert verify_record(record, PORTS).ok is True
+        changed = copy.deepcopy(record)
+        _tamper(changed, "nonce")
+        assert verify_record(changed, PORTS).ok is False
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_record_from_before_commitments_is_replayed_but_not_verifiable(autojump_clock: Any) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=NONCES)
+        old = {k: v for k, v in record.items() if k != "commitment"}
+        verdict = verify_record(old, PORTS)
+        assert verdict.ok is None and "predates commitments" in verdict.problems[0]
+        assert any("replays" in c for c in verdict.checked)
+        _tamper(record, "dealt card")
+        assert verify_record({k: v for k, v in record.items() if k != "commitment"}, PORTS).ok is False, \
+            "a changed event fails even without a commitment"
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_seed_is_fixed_by_salt_and_nonces_in_seat_order() -> None:
+    a = dealing.derive_seed("00" * 32, ["a", "b"])
+    assert a == dealing.derive_seed("00" * 32, ["a", "b"]) and 0 <= a < 2**63
+    assert a != dealing.derive_seed("00" * 32, ["b", "a"]) != dealing.derive_seed("01" * 32, ["a", "b"])
+    # Fixed vectors, so that another implementation can check its hashing.
+    assert dealing.derive_seed("00", ["x"]) == int.from_bytes(
+        __import__("hashlib").sha256(b"oriente.seed.v1\x0000\x00x").digest()[:8], "big") >> 1
+    assert dealing.seat_nonce("T", "secret") == __import__("hashlib").sha256(
+        b"oriente.nonce.v1\x00T\x00secret").hexdigest()
