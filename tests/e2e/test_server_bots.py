@@ -116,7 +116,10 @@ async def test_a_rematch_seats_everyone_where_they_sat(tmp_path: Path) -> None:
             info = (await ana.until(lambda f: f["t"] == "snapshot" and f["table"] == again))["table_info"]
             # The same settings, but the rematch's seed is the server's own: not seeded (PROTOCOL.md 3).
             assert created["info"]["settings"]["seeded"] and not info["settings"]["seeded"]
-            assert info["status"] == "open" and info["settings"] == {**created["info"]["settings"], "seeded": False}
+            # ... and it is dealt by commit and reveal (docs/table.md T7): a commitment from the start.
+            assert created["info"]["settings"]["commitment"] is None and len(info["settings"]["commitment"]) == 64
+            assert info["status"] == "open" and info["settings"] == {**created["info"]["settings"], "seeded": False,
+                                                                      "commitment": info["settings"]["commitment"]}
             assert [s and (s["name"], s.get("bot")) for s in info["seats"]] == [
                 ("ana", None), (info["seats"][1]["name"], "random"), (info["seats"][2]["name"], "random"), None]
             second = await ben.request({"t": "rematch", "table": table, "token": tb})
