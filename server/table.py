@@ -284,6 +284,8 @@ class Table:
         # to tell it whether the next one changed (PROTOCOL.md 4, events).
         self._shown: dict[Outbox, dict[str, Any] | None] = {}
         self._dropped: list[int | str] = []  # viewers of outboxes dropped while publishing
+        # (log position, status), a spectator's view and untimed prompt there (`_spectators_view`)
+        self._spectators: tuple[tuple[int, str], dict[str, Any] | None, dict[str, Any] | None] | None = None
         self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
         self.result: dict[str, Any] | None = None
         self.frames_sent = 0
@@ -459,7 +461,10 @@ class Table:
         """Each viewer's open decision with its deadline, built in one pass."""
         if self.state is None or self.status != "running":
             return dict.fromkeys(viewers)
-        prompts = self.port.prompts(self.state, viewers)
+        return self._timed(self.port.prompts(self.state, viewers))
+
+    def _timed(self, prompts: dict[int | str, dict[str, Any] | None]) -> dict[int | str, dict[str, Any] | None]:
+        """The prompts with the deadline as it stands now (they are updated in place)."""
         d = self.clock.deadline
         if d is not None:
             remaining = max(0.0, d.at - trio.current_time())
@@ -733,10 +738,28 @@ class Table:
         return None
 
     def _snapshot(self, outbox: Outbox, viewer: int | str) -> None:
-        view = self._view(viewer)
-        prompt = self._prompt(viewer)
+        if viewer == SPECTATOR:
+            view, untimed = self._spectators_view()
+            prompt = self._timed({viewer: dict(untimed)})[viewer] if untimed is not None else None
+        else:
+            view = self._view(viewer)
+            prompt = self._prompt(viewer)
         self._shown[outbox] = prompt
         self._reply(outbox, M.snapshot(self.id, self.seq, viewer, view, self.info(), prompt))
+
+    def _spectators_view(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """A spectator's view and prompt (without its deadline), built once per
+        log position: every state change logs a command or an event, so a
+        crowd that arrives together (a new game, a popular table) costs one
+        view, not one per spectator. Both are shared: read-only."""
+        key = (self.pos, self.status)
+        cached = self._spectators
+        if cached is None or cached[0] != key:
+            prompt = None
+            if self.state is not None and self.status == "running":
+                prompt = self.port.prompts(self.state, [SPECTATOR])[SPECTATOR]
+            cached = self._spectators = (key, self._view(SPECTATOR), prompt)
+        return cached[1], cached[2]
 
     def _history(self, outbox: Outbox, viewer: int | str, after: int | None) -> None:
         """The events after `after`, projected for `viewer`, in frames of at
