@@ -836,6 +836,8 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
         "live_tables": live,
         "finished_tables": samples[-1][0] - finished0 if samples else 0,
         "rss_per_table_kib": live_increase / tables,
+        # What a table holds beyond its six connections, open before it existed.
+        "rss_per_table_own_kib": (rss_live - rss_connected) / tables,
         "rss_per_conn_kib": live_increase / connections,
         "rss_per_conn_idle_kib": (rss_connected - rss_before) / connections,
         "closed": tally.closed,
@@ -982,7 +984,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{args.latency_tables} live tables (mean over the window, less what finished tables keep), "
                   f"{fmt(pc['rss_end_kib'], 0)} KiB at the end with {pc['finished_tables']:g} finished tables kept")
             kept = tp["rss_per_finished_table_kib"]
-            print(f"  per table {fmt(pc['rss_per_table_kib'])} KiB, per connection {fmt(pc['rss_per_conn_kib'])} KiB "
+            print(f"  per table {fmt(pc['rss_per_table_kib'])} KiB with its six connections, "
+                  f"{fmt(pc['rss_per_table_own_kib'])} KiB without them; per connection {fmt(pc['rss_per_conn_kib'])} KiB "
                   f"(idle connection {fmt(pc['rss_per_conn_idle_kib'])} KiB); each finished table keeps "
                   + (f"{fmt(kept)} KiB (throughput phase: RSS +{tp['rss_growth_kib']} KiB over "
                      f"{fmt(tp['games_per_s'] * tp['seconds'], 0)} finished tables)" if kept is not None
@@ -1034,6 +1037,8 @@ def main(argv: list[str] | None = None) -> int:
         "commands_per_s": r(tp["commands_per_s"], 1),
         "rss_per_table_kib": r(pc["rss_per_table_kib"], 1),
         "rss_per_conn_kib": r(pc["rss_per_conn_kib"], 1),
+        "rss_per_table_own_kib": r(pc["rss_per_table_own_kib"], 1),
+        "rss_per_conn_idle_kib": r(pc["rss_per_conn_idle_kib"], 1),
         "throughput_tables": args.tables,
         "frame_bytes": frame_bytes,
         "frames_per_command": r(tp["frames_per_command"], 3),
