@@ -8,8 +8,10 @@ server's bots, and Debian's Chromium through Playwright:
 lobby (wide and on a phone), a 4-seat table mid-game with a decision
 waiting, the deal builder (wide and on a phone), a 12-seat table, the card
 reference, the end of a game (in English, German and French), a replay
-seen by everyone, and Oro: a table with the gods variant after a few
-turns (wide, in German, and on a phone) and its reference.
+seen by everyone, Oro: a table with the gods variant after a few turns
+(wide, in German, and on a phone) and its reference, and Samurai: the
+secret tile choice, a table after a few turns (wide, in German, and on a
+phone) and its reference (`docs/screenshots.py samurai` takes these alone).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def create(page: Any, url: str, name: str, seats: int, bots: int, preset: str = 
     form.locator("#timers").select_option(preset)
     form.locator("#bots").select_option(str(bots))
     form.get_by_role("button").last.click()
-    page.wait_for_selector(".seat.me, .oro-seat.me")
+    page.wait_for_selector(".seat.me, .oro-seat.me, .sam-seat.me")
 
 
 def play_oro_turns(page: Any, turns: int) -> None:
@@ -61,6 +63,65 @@ def play_oro_turns(page: Any, turns: int) -> None:
                     next((k for k, label in enumerate(labels) if "display" in label), 0))
         buttons.nth(pick).click()
         time.sleep(0.6)
+
+
+def play_samurai_turns(page: Any, turns: int) -> None:
+    """Play a few decisions of Samurai as a person might: the strongest-looking
+    five tiles picked, figures placed, then each turn one tile and the end."""
+    for _ in range(turns):
+        end = time.time() + 60
+        while time.time() < end and not page.locator(".sam-pick button.tile").count() \
+                and not page.locator(".decision.mine .choices button").count():
+            time.sleep(0.2)
+        if page.locator(".sam-pick button.tile").count():
+            tiles = page.locator(".sam-pick button.tile")
+            for k in (12, 13, 14, 15, 16):  # samurai, ronin, ships: the all-round tiles
+                tiles.nth(k).click()
+            page.locator(".sam-pick button.primary").click()
+        elif not wait_for_choice(page):
+            return
+        else:
+            buttons = page.locator(".decision.mine .choices button")
+            labels = [buttons.nth(k).inner_text() for k in range(buttons.count())]
+            pick = next((k for k, label in enumerate(labels) if "End the turn" in label), 0)
+            buttons.nth(pick).click()
+        time.sleep(0.6)
+
+
+def samurai_shots(browser: Any, url: str) -> None:
+    """Samurai's table: the tile choice, mid-game (wide, German, phone), its reference."""
+    wide = browser.new_context(viewport={"width": 1440, "height": 1000}, device_scale_factor=1)
+    page = wide.new_page()
+    create(page, url, "Luca", 3, 2, "relaxed", "Edo evening", game="samurai")
+    page.wait_for_selector(".sam-pick button.tile")
+    for k in (0, 5, 12, 14, 16):
+        page.locator(".sam-pick button.tile").nth(k).click()
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "samurai-choose.png"), full_page=True)
+    page.locator(".sam-pick button.primary").click()
+    play_samurai_turns(page, 15)
+    wait_for_choice(page)
+    if page.locator(".sam-map .hex.land.open").count():  # a hex picked on the map
+        page.locator(".sam-map .hex.land.open").nth(3).click(force=True)
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "samurai-table.png"), full_page=True)
+    page.select_option("#lang", "de")
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "samurai-table-de.png"), full_page=True)
+    page.select_option("#lang", "en")
+    page.get_by_role("button", name="Cards", exact=True).click()
+    page.wait_for_selector(".dialog")
+    page.screenshot(path=str(OUT / "samurai-reference.png"))
+    page.keyboard.press("Escape")
+    wide.close()
+    phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True,
+                                device_scale_factor=2)
+    page = phone.new_page()
+    create(page, url, "Mika", 2, 1, "normal", "Two daimyo", game="samurai")
+    play_samurai_turns(page, 10)
+    wait_for_choice(page)
+    page.screenshot(path=str(OUT / "samurai-table-phone.png"), full_page=True)
+    phone.close()
 
 
 def wait_for_choice(page: Any, timeout: float = 60) -> bool:
@@ -91,13 +152,18 @@ def build_deal(page: Any) -> None:
 
 
 def main() -> None:
+    """All the screenshots; `samurai` as the argument: Samurai's alone."""
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
+    only = sys.argv[1] if len(sys.argv) > 1 else None
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         proc, url = start_server(str(Path(tmp) / "shots.sqlite"), 0.4)
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         try:
+            samurai_shots(browser, url)
+            if only == "samurai":
+                return
             wide = browser.new_context(viewport={"width": 1440, "height": 1000}, device_scale_factor=1)
             page = wide.new_page()
             # A finished bot game first, so the lobby lists every state.

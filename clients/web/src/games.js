@@ -2,10 +2,12 @@
 // counts and options the lobby offers, the table screen's components, the
 // narrator, the reference dialog. Oriente's components are table.js's own
 // (its `Ring`, `Decision` and `Result`, with deals); another game brings
-// its module (oro.js) and a line here. The server says which games it plays
+// its module (oro.js, samurai.js) and a line here. The server says which games it plays
 // (welcome.games); the lobby offers those this page knows.
 import { OroNarrator } from "./narrate_oro.js";
 import { OroDecision, OroReference, OroResult, OroStage } from "./oro.js";
+import { SamuraiNarrator } from "./narrate_samurai.js";
+import { SamuraiDecision, SamuraiReference, SamuraiResult, SamuraiStage } from "./samurai.js";
 import { app } from "./state.js";
 
 export const GAMES = {
@@ -17,6 +19,15 @@ export const GAMES = {
     // Islands are named by the table's own board (the view's), else the default one.
     narrator: (ts, label) => new OroNarrator(app.cat, app.en, (ts.view && ts.view.board) || app.refs.oro.board, label),
     narratorBasis: (ts) => (ts.view && ts.view.board) || (app.refs.oro && app.refs.oro.board),
+  },
+  samurai: {
+    seats: [2, 4, 3], // S1.2; the lobby suggests three
+    options: [],
+    Stage: SamuraiStage, Decision: SamuraiDecision, Result: SamuraiResult, Reference: SamuraiReference,
+    // Hexes and tiles are named by the table's own map and tile set (the view's), else the defaults.
+    narrator: (ts, label) => new SamuraiNarrator(app.cat, app.en, (ts.view && ts.view.board) || app.refs.samurai.board,
+      (ts.view && ts.view.tile_set) || app.refs.samurai.tiles, label),
+    narratorBasis: (ts) => (ts.view && ts.view.board) || (app.refs.samurai && app.refs.samurai.board),
   },
 };
 
