@@ -323,6 +323,16 @@ class PlayApp:
             return str(listed[int(ref) - 1])
         return ref
 
+    def _other_game(self, table: str) -> str | None:
+        """Why a listed table of another game than Oriente is refused, or None.
+        This client draws Oriente's table only; the server plays others too
+        (Oro, Samurai), which the browser client, the SDK and the demo play."""
+        game = next((t.get("game", "oriente") for t in self.tables if t.get("table") == table), "oriente")
+        if game == "oriente":
+            return None
+        return (f"Table {table} plays {game}; this terminal client plays oriente only. Open it in the browser "
+                f"(the server's page, #/t/{table}), or watch bots play it with: oriente demo --game {game} --watch")
+
     async def _lobby_intent(self, intent: Intent, mark: Any = None) -> tuple[str, Watch] | None:
         verb = intent.verb
         if verb == "none":
@@ -356,6 +366,10 @@ class PlayApp:
     async def _enter(self, what: tuple[str, Any], shown: Any = None) -> tuple[str, Watch] | None:
         verb, arg = what
         table = ""
+        other = self._other_game(self._table_id(arg if verb == "watch" else arg[0], shown))
+        if other is not None:
+            self.set_status(other)
+            return None
         try:
             if verb == "watch":
                 table = self._table_id(arg, shown)
