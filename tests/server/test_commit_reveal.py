@@ -139,3 +139,54 @@ async def test_the_seed_is_fixed_by_salt_and_nonces_in_seat_order() -> None:
         __import__("hashlib").sha256(b"oriente.seed.v1\x0000\x00x").digest()[:8], "big") >> 1
     assert dealing.seat_nonce("T", "secret") == __import__("hashlib").sha256(
         b"oriente.nonce.v1\x00T\x00secret").hexdigest()
+
+
+async def test_a_setup_the_server_committed_to_verifies_with_its_replay(autojump_clock: Any) -> None:
+    """A tournament's duplicate setup (dealing.SETUP_SCHEME): the commitment
+    covers the configured setup itself, and verifying replays the game too."""
+    from .test_ended_tables import DEAL
+
+    async with trio.open_nursery() as nursery:
+        store = MemoryStore()
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        settings, setup = lobby.settings_from(M.CreateTable(seats=4, seed=7, timers=BOTS, options={"deal": DEAL}))
+        table = await lobby.create(settings, setup, commit_setup=True)
+        for i in range(4):
+            await table.send(Outbox(1000), M.Join(id=i, table=table.id, name=f"p{i}"))
+        with trio.fail_after(3600):
+            await table.ended.wait()
+        record = table.record()
+        verdict = verify_record(record, PORTS)
+        assert verdict.ok is True and any("committed to before play" in c for c in verdict.checked), verdict
+        changed = copy.deepcopy(record)
+        changed["config"]["deck"][0], changed["config"]["deck"][1] = (changed["config"]["deck"][1],
+                                                                      changed["config"]["deck"][0])
+        assert verify_record(changed, PORTS).ok is False
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_table_brought_back_from_its_log_keeps_its_seed(autojump_clock: Any) -> None:
+    """After a restart mid-game the table is rebuilt from the store: the
+    seed made at the start is in its stored settings, so the replay of its
+    log gives back exactly the recorded events (Table.restore checks)."""
+    from oriente.server.table import Table
+
+    async with trio.open_nursery() as nursery:
+        store = MemoryStore()
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        settings, setup = lobby.settings_from(M.CreateTable(seats=4, timers=BOTS))
+        table = await lobby.create(settings, setup)
+        for i in range(4):
+            await table.send(Outbox(1000), M.Join(id=i, table=table.id, name=f"p{i}", nonce=NONCES[i]))
+        await trio.sleep(3)
+        assert table.status == "running"
+        row = await store.table(table.id)
+        assert row is not None
+        restored = Table.restore(table.id, row.meta, await store.log(table.id), None, PORTS["oriente"], store,
+                                 paused_ms=0)
+        assert restored.settings.seed == table.settings.seed == table.settings.commitment["seed"]
+        assert restored.settings.commitment == table.settings.commitment
+        assert [s.nonce for s in restored.slots if s is not None] == table.settings.commitment["nonces"]
+        nursery.cancel_scope.cancel()
