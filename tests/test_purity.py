@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 SERVER = Path(__file__).resolve().parents[1] / "server"
-PURE_PACKAGES = ("gamekit", "rules", "oro", "samurai")
+PURE_PACKAGES = ("gamekit", "rules", "oro", "samurai", "tournament")
 SHARED = "gamekit"
 # What a pure package may import from the standard library: data structures,
 # and (for its own data files) json and importlib.resources.

@@ -1,0 +1,143 @@
+"""Standings (TR4): tournament points, tie-breaks, and the per-deal
+comparison of duplicate events, all recomputed from the rounds' results
+whenever asked (nothing is accumulated, so an adjudication or a late result
+changes every figure that depends on it, and a recomputation from the
+games' records must give the same numbers).
+
+Order (TR4.2): points; in duplicate, the deal score (how much better than
+the others who played the same seat of the same deal); strength of
+opposition (the mean final points of every opponent met, once per
+meeting); games won; then the order of entry. Disqualified entrants are
+listed after everyone, unranked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import scoring
+
+if TYPE_CHECKING:
+    from .model import RoundTable, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    rank: int | None
+    id: str
+    name: str
+    kind: str
+    status: str
+    points: float
+    games: int
+    wins: float
+    byes: int
+    sos: float
+    deal_score: float | None
+
+    def plain(self) -> dict[str, Any]:
+        return {"rank": self.rank, "id": self.id, "name": self.name, "kind": self.kind, "status": self.status,
+                "points": self.points, "games": self.games, "wins": self.wins, "byes": self.byes,
+                "sos": self.sos, "deal_score": self.deal_score}
+
+
+def table_points(t: Tournament, table: RoundTable) -> list[float] | None:
+    """Each seat's points at a played table (TR3.1, forfeits last: TR4.5)."""
+    if table.ranks is None or not table.done:
+        return None
+    ranks = scoring.forfeit_ranks(table.ranks, table.forfeits)
+    return scoring.points(ranks, t.config.scoring, t.config.points_table)
+
+
+def totals(t: Tournament, upto: int | None = None) -> dict[str, float]:
+    """Every entrant's points over the rounds up to `upto` (all: None)."""
+    out = dict.fromkeys(t.entrants, 0.0)
+    for rnd in t.rounds[:upto]:
+        for e, p in rnd.byes.items():
+            out[e] = out.get(e, 0.0) + p
+        for table in rnd.tables:
+            pts = table_points(t, table)
+            if pts is not None:
+                for e, p in zip(table.entrants, pts, strict=True):
+                    out[e] = out.get(e, 0.0) + p
+    return {e: round(p, 9) for e, p in out.items()}
+
+
+def deal_scores(t: Tournament) -> dict[str, float]:
+    """TR3.2: for each duplicate deal, the mean points of each seat over the
+    tables that played it; an entrant's deal score is the sum of its points
+    minus that mean, over its games. 0 for a seat no other table played."""
+    by_deal: dict[tuple[str, int], list[tuple[str, float]]] = {}
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            pts = table_points(t, table)
+            if pts is None or table.deal is None:
+                continue
+            for seat, (e, p) in enumerate(zip(table.entrants, pts, strict=True)):
+                by_deal.setdefault((table.deal, seat), []).append((e, p))
+    out = dict.fromkeys(t.entrants, 0.0)
+    for played in by_deal.values():
+        mean = sum(p for _, p in played) / len(played)
+        for e, p in played:
+            out[e] += p - mean
+    return {e: round(v, 9) for e, v in out.items()}
+
+
+def standings(t: Tournament) -> list[Row]:
+    """TR4.2: the ranked table of entrants."""
+    pts = totals(t)
+    opponents: dict[str, list[str]] = {e: [] for e in t.entrants}
+    games = dict.fromkeys(t.entrants, 0)
+    wins = dict.fromkeys(t.entrants, 0.0)
+    byes = dict.fromkeys(t.entrants, 0)
+    for rnd in t.rounds:
+        for e in rnd.byes:
+            byes[e] += 1
+        for table in rnd.tables:
+            if table_points(t, table) is None or table.ranks is None:
+                continue
+            ranks = scoring.forfeit_ranks(table.ranks, table.forfeits)
+            firsts = ranks.count(1)
+            for s, e in enumerate(table.entrants):
+                games[e] += 1
+                if ranks[s] == 1:
+                    wins[e] += 1 / firsts
+                opponents[e] += [o for o in table.entrants if o != e]
+    sos = {e: round(sum(pts[o] for o in opp) / len(opp), 6) if opp else 0.0 for e, opp in opponents.items()}
+    duplicate = t.config.format == "duplicate"
+    deals = deal_scores(t) if duplicate else {}
+
+    def key(e: str) -> tuple[float, ...]:
+        return (-pts[e], -deals.get(e, 0.0), -sos[e], -wins[e], int(e[1:]))
+
+    ranked = sorted((e for e in t.entrants if t.entrants[e].status != "disqualified"), key=key)
+    rows = []
+    previous: tuple[float, ...] | None = None
+    rank = 0
+    for index, e in enumerate(ranked):
+        k = key(e)[:-1]
+        if k != previous:
+            rank, previous = index + 1, k
+        rows.append(_row(t, e, rank, pts, games, wins, byes, sos, deals if duplicate else None))
+    for e in t.entrants:
+        if t.entrants[e].status == "disqualified":
+            rows.append(_row(t, e, None, pts, games, wins, byes, sos, deals if duplicate else None))
+    return rows
+
+
+def _row(t: Tournament, e: str, rank: int | None, pts: dict[str, float], games: dict[str, int],
+         wins: dict[str, float], byes: dict[str, int], sos: dict[str, float],
+         deals: dict[str, float] | None) -> Row:
+    entrant = t.entrants[e]
+    return Row(rank=rank, id=e, name=entrant.name, kind=entrant.kind, status=entrant.status,
+               points=round(pts[e], 6), games=games[e], wins=round(wins[e], 6), byes=byes[e], sos=sos[e],
+               deal_score=round(deals[e], 6) if deals is not None else None)
+
+
+def withheld(t: Tournament) -> set[str]:
+    """TR3.2: the server tables whose duplicate deal some table is still
+    playing: their records, spectating and replays wait until it is done."""
+    open_deals = {table.deal for rnd in t.rounds for table in rnd.tables if table.deal and not table.done}
+    return {table.table_id for rnd in t.rounds for table in rnd.tables
+            if table.deal in open_deals and table.table_id is not None}
