@@ -27,6 +27,7 @@ The SDK speaks only the protocol (PROTOCOL.md); it never imports the server
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import secrets
@@ -146,6 +147,8 @@ class Client:
         self._nonce = secrets.token_hex(4)
         self._waiters: dict[Any, _Waiter] = {}
         self._subs: dict[str, _Sub] = {}
+        # Followed tournaments: id -> (entry token or None, channel of states)
+        self._tournaments: dict[str, tuple[str | None, trio.MemorySendChannel[dict[str, Any]]]] = {}
         self._connected = trio.Event()
         self._closing = False
         self._failed: BaseException | None = None
@@ -265,6 +268,9 @@ class Client:
                 message.update(t="spectate")
             message["id"] = self._next_id()
             await ws.send(_encoder.encode(message))
+        for tournament, (token, _) in self._tournaments.items():
+            await ws.send(_encoder.encode({"t": "tournament_watch", "id": self._next_id(), "tournament": tournament,
+                                           "token": token}))
         for waiter in list(self._waiters.values()):
             if waiter.resend and waiter.sent:
                 await ws.send(_encoder.encode(waiter.message))
@@ -306,6 +312,12 @@ class Client:
             return
         if t == "goodbye":
             log.warning("server says goodbye: %s", frame.get("message"))
+            return
+        if t == "tournament":
+            followed = self._tournaments.get(frame.get("tournament"))  # type: ignore[arg-type]
+            if followed is not None:
+                with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+                    followed[1].send_nowait(frame["state"])
             return
         sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
         if sub is None:
@@ -519,6 +531,61 @@ class Client:
         if sub is not None and sub.send is not None:
             sub.send.close()
         await self.request({"t": "unsubscribe", "table": table})
+
+    # -- tournaments (PROTOCOL.md 21) ------------------------------------------------
+
+    async def create_tournament(self, **settings: Any) -> tuple[str, str]:
+        """Create a tournament (docs/tournaments.md TR1.1); returns its id and
+        the organiser token, which every `direct` needs."""
+        reply = await self.request({"t": "tournament_create", "settings": settings})
+        return reply["tournament"], reply["organiser_token"]
+
+    async def register(self, tournament: str, name: str, *, kind: str = "bot", policy: str | None = None,
+                       organiser_token: str | None = None) -> tuple[str, str]:
+        """Enter a tournament (or an arena); returns the entrant's id and its
+        entry token. With `policy` and the organiser token: one of the
+        server's own bots."""
+        reply = await self.request({"t": "tournament_register", "tournament": tournament, "name": name,
+                                    "kind": kind, "policy": policy, "organiser_token": organiser_token})
+        return reply["entrant"], reply["token"]
+
+    async def direct(self, tournament: str, organiser_token: str, action: str, **args: Any) -> dict[str, Any]:
+        """One of the organiser's actions: start_round, pause, resume, reseat,
+        adjudicate, disqualify, withdraw, finish, collusion."""
+        return await self.request({"t": "tournament_direct", "tournament": tournament, "token": organiser_token,
+                                   "action": action, **args})
+
+    async def withdraw(self, tournament: str, token: str) -> None:
+        await self.request({"t": "tournament_withdraw", "tournament": tournament, "token": token})
+
+    async def tournament_states(self, tournament: str, token: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Follow a tournament (as the entrant holding `token`): yields its
+        state now and after every change, across reconnects, until it has
+        finished and the entrant has no table left."""
+        send, receive = trio.open_memory_channel[dict[str, Any]](1_000)
+        self._tournaments[tournament] = (token, send)
+        try:
+            await self.request({"t": "tournament_watch", "tournament": tournament, "token": token})
+            async with receive:
+                async for state in receive:
+                    yield state
+                    if state.get("finished") and not (state.get("you") or {}).get("table"):
+                        return
+        finally:
+            self._tournaments.pop(tournament, None)
+
+    async def tournament_seats(self, tournament: str, token: str) -> AsyncIterator[Seat]:
+        """Enter the tables the tournament seats this entrant at, one after
+        the other: yields each `Seat`, resumed with the seat token the server
+        handed out; play it to its end, then take the next. In an arena the
+        entrant waits to be seated for as long as this runs."""
+        played: set[str] = set()
+        async for state in self.tournament_states(tournament, token):
+            you = state.get("you") or {}
+            table = you.get("table")
+            if table and table not in played:
+                played.add(table)
+                yield await self.resume(table, you["token"])
 
     async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> Watch:
         sub = self._subscribe(table, "spectator", None, views)

@@ -219,10 +219,74 @@ class Profile(_Msg, tag="profile"):
     name: str
 
 
+# -- tournaments (PROTOCOL.md 21) ------------------------------------------------
+
+class TournamentCreate(_Msg, tag="tournament_create"):
+    """Create a tournament with `settings` (docs/tournaments.md TR1.1); the
+    reply holds its id and the organiser token, given this once."""
+
+    settings: dict[str, Any]
+
+
+class TournamentRegister(_Msg, tag="tournament_register"):
+    """Enter a tournament as `name` (`kind` "player" or "bot"); the reply
+    holds the entrant's id and entry token. With `policy` the organiser
+    (`organiser_token`) enters one of the server's own bots."""
+
+    tournament: str
+    name: str
+    kind: str = "player"
+    policy: str | None = None
+    organiser_token: str | None = None
+
+
+class TournamentWatch(_Msg, tag="tournament_watch"):
+    """Follow a tournament: the reply and every change after it bring a
+    `tournament` frame. With an entry token, as that entrant: the frame
+    says its current table, seat and seat token; in an arena the entrant
+    waits to be seated for as long as it follows."""
+
+    tournament: str
+    token: str | None = None
+
+
+class TournamentWithdraw(_Msg, tag="tournament_withdraw"):
+    """Withdraw an entry: the entrant's own token, or the organiser token
+    and the `entrant`'s id."""
+
+    tournament: str
+    token: str
+    entrant: str | None = None
+
+
+class TournamentDirect(_Msg, tag="tournament_direct"):
+    """One of the organiser's actions (docs/tournaments.md TR5): start_round,
+    pause, resume, reseat, adjudicate (`round`, `table`, `ranks`),
+    disqualify or withdraw (`entrant`), finish, collusion."""
+
+    tournament: str
+    token: str
+    action: str
+    round: int | None = None
+    table: int | None = None
+    ranks: list[int] | None = None
+    entrant: str | None = None
+
+
+class ListTournaments(_Msg, tag="list_tournaments"):
+    pass
+
+
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
     | Act | Back | Chat | GetRecord | AddBots | Rematch
     | SignUp | SignIn | SignOut | BotToken | Tokens | RevokeToken | Leaderboard | Profile
+    | TournamentCreate | TournamentRegister | TournamentWatch | TournamentWithdraw | TournamentDirect
+    | ListTournaments
+)
+
+TournamentMessage = (
+    TournamentCreate | TournamentRegister | TournamentWatch | TournamentWithdraw | TournamentDirect | ListTournaments
 )
 
 CLIENT_TYPES = tuple(
@@ -278,6 +342,11 @@ def events(table: str, items: list[dict[str, Any]], prompt: dict[str, Any] | Non
     if view is not None:
         frame["view"] = view
     return frame
+
+
+def tournament(tournament_id: str, state: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's state as its follower may see it (PROTOCOL.md 21)."""
+    return {"t": "tournament", "tournament": tournament_id, "state": state}
 
 
 def goodbye(code: str, message: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from websockets.typing import Subprotocol
 from ..protocol import messages as M
 from .accounts import Accounts
 from .bots import BotRunner
+from .director import Director
 from .game_port import SPECTATOR, GamePort
 from .games import PORTS
 from .lobby import MAX_TABLES, Lobby
@@ -69,6 +70,7 @@ class App:
         self.limits = limits
         self.port: int | None = None
         self.lobby: Lobby | None = None
+        self.director: Director | None = None
         self.metrics = Metrics()
         self._stop = trio.Event()
         self.stopped = trio.Event()  # set once run() has shut down completely
@@ -94,10 +96,12 @@ class App:
                     bots = BotRunner(tables, delay=self.bot_delay) if self.bots else None
                     if bots is not None:
                         bots.recover(self.lobby.tables.values())
+                    self.director = Director(self.lobby, store, tables, bots=bots)
+                    await self.director.recover()
                     site = self._site(self.lobby) if self.web is not None else None
                     transport = Transport(self.lobby, self.metrics, self.limits, web=site,
                                           allow_origins=self.allow_origins, bots=bots,
-                                          trusted_proxies=self.trusted_proxies)
+                                          trusted_proxies=self.trusted_proxies, director=self.director)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
                         subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,

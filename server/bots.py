@@ -81,16 +81,17 @@ class BotRunner:
             raise BotError("bots/bad_count", f"count is between 1 and the {len(free)} free seats")
         return await self.seat(table, dict.fromkeys(free[:count], kind))
 
-    async def seat(self, table: Table, seats: dict[int, str]) -> list[int]:
+    async def seat(self, table: Table, seats: dict[int, str], *, names: dict[int, str] | None = None) -> list[int]:
         """Seat a bot of the given policy at each of these seats (a rematch
-        seats the bots where they sat); return the seats taken."""
+        seats the bots where they sat), under `names` where given (a
+        tournament's entrants); return the seats taken."""
         taken_names = {s.name for s in table.slots if s is not None}
-        names = iter([f"{n} (bot)" for n in NAMES if f"{n} (bot)" not in taken_names] * 2)
+        spare = iter([f"{n} (bot)" for n in NAMES if f"{n} (bot)" not in taken_names] * 2)
         done: list[int] = []
         for seat, policy in seats.items():
             outbox = Outbox(label=f"bot {table.id}")
             cid = f"bot-{next(self._ids)}"
-            name = next(names, f"Bot {seat} (bot)")
+            name = (names or {}).get(seat) or next(spare, f"Bot {seat} (bot)")
             if not await self._enter(table, outbox, SeatBot(id=cid, name=name, policy=policy, seat=seat)):
                 break
             done.append(seat)

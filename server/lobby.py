@@ -88,6 +88,9 @@ class Lobby:
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
         self._loading: dict[str, trio.Event] = {}
+        # Tables whose record, spectating and replay wait (a tournament's
+        # duplicate board still played elsewhere); kept by the director.
+        self.withheld: set[str] = set()
         # The listing's order: public tables by the serial they got on entering memory.
         self._serial = 0
         self._order: list[int] = []
@@ -376,7 +379,7 @@ class Lobby:
         return Rematch(table, seat, slots[seat][0], bots, created=True)
 
     def listing(self) -> list[dict[str, Any]]:
-        return [t.info() for t in self.tables.values() if t.settings.public]
+        return [t.info() for t in self.tables.values() if t.settings.public and t.id not in self.withheld]
 
     async def record(self, table_id: str) -> dict[str, Any] | None:
         """The record of an ended table, as saved at its end (or kept in memory)."""

@@ -230,6 +230,26 @@ class ResumeBot:
 
 
 @dataclass(frozen=True, slots=True)
+class Reserve:
+    """Hold `seat` for a named player who will come with the token whose
+    hash is `token_hash` (the tournament director seats its entrants so):
+    a seat taken like a join's, with nobody connected yet."""
+
+    seat: int
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Start a full table that does not start by itself, on behalf of the
+    server (the tournament director); the `proxied` seats are played by
+    the seat proxy from the start (T3: their players did not come)."""
+
+    proxied: list[int]
+
+
+@dataclass(frozen=True, slots=True)
 class OfferRematch:
     """Tell this ended table's viewers that `table` is its rematch, asked
     for by `seat` (RematchOffered)."""
@@ -395,6 +415,12 @@ class Table:
                 if self._abandon_at() < math.inf:
                     await self._abandon()
                 msg.done.set()
+                return
+            case Reserve():
+                await self._reserve(msg)
+                return
+            case Begin():
+                await self._begin(msg)
                 return
         assert outbox is not None
         match msg:
@@ -649,6 +675,30 @@ class Table:
         self._snapshot(outbox, seat)
         if self.settings.auto_start and all(s is not None for s in self.slots):
             await self._start_game()
+
+    async def _reserve(self, msg: Reserve) -> None:
+        if self.status != "open" or not 0 <= msg.seat < self.settings.seats or self.slots[msg.seat] is not None:
+            log.warning("table %s: seat %d cannot be reserved", self.id, msg.seat)
+            return
+        self.slots[msg.seat] = Slot(name=msg.name, token_hash=msg.token_hash)
+        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        event: dict[str, Any] = {"type": "SeatTaken", "seat": msg.seat, "name": msg.name}
+        await self._commit(None, [event])
+        self._publish([event])
+
+    async def _begin(self, msg: Begin) -> None:
+        if self.status != "open" or any(s is None for s in self.slots):
+            return
+        await self._start_game()
+        proxied = [s for s in msg.proxied if 0 <= s < self.settings.seats]
+        if proxied:
+            for s in proxied:
+                self.clock.seats[s].proxied = True
+                self.clock.seats[s].away = True
+            new = [{"type": "ProxyOn", "seat": s} for s in proxied]
+            self._rearm()
+            await self._commit(None, new)
+            self._publish(new)
 
     async def _rejoin(self, outbox: Outbox, msg: M.Join | SeatBot, seat: int, token: str) -> None:
         """A join retried with its nonce: the seat it took, its token again

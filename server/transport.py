@@ -25,17 +25,20 @@ from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode,
 from .accounts import AccountError, Accounts
 from .addresses import client_address
 from .bots import BotError, BotRunner
+from .director import Director, DirectorError
 from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
 from .table import ENDED, AccountJoin, Disconnected, OfferRematch, Table, history_frames
-from .web import WebSite, origin_allowed
+from .web import WebSite, download, origin_allowed
 
 log = logging.getLogger("oriente.transport")
 
 CLOSE_TOO_SLOW = 4008  # application close codes live in 4000-4999
 CLOSE_ABUSE = 1008  # policy violation
+WITHHELD = ("this table plays a tournament's duplicate board that other tables are still playing; "
+            "its record and spectating open once they have all finished")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,10 +81,11 @@ class Transport:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
                  server_name: str = "oriente", web: WebSite | None = None,
                  allow_origins: tuple[str, ...] = (), bots: BotRunner | None = None,
-                 trusted_proxies: tuple[str, ...] = ()) -> None:
+                 trusted_proxies: tuple[str, ...] = (), director: Director | None = None) -> None:
         """`trusted_proxies`: peer addresses of reverse proxies whose
         `X-Forwarded-For` names the client (server/addresses.py)."""
         self.lobby = lobby
+        self.director = director
         self.trusted_proxies = frozenset(trusted_proxies)
         self._created_from: dict[str, list[Table]] = {}  # client address -> tables it created, maybe open
         self.metrics = metrics
@@ -104,6 +108,10 @@ class Transport:
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
+            if path.startswith("/tournament/") and self.director is not None:
+                found = await self.director.export(unquote(path.removeprefix("/tournament/")))
+                if found is not None:
+                    return download(*found, request.headers.get("Host"))
             if path in ("/leaderboard", "/leaderboard.json") or path.startswith("/account/"):
                 return await self._accounts_http(connection, path, request.path.partition("?")[2])
             if self.web is not None:
@@ -174,6 +182,8 @@ class Transport:
             self.metrics.connections_open -= 1
             outbox.evict("client/gone")
             self.untrack(outbox)
+            if self.director is not None:
+                self.director.unwatch(outbox)
             with trio.CancelScope(shield=True), trio.move_on_after(5):
                 for table_id in conn.tables:
                     table = self.lobby.get(table_id)
@@ -338,6 +348,9 @@ class Transport:
                 if table is None:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
                     return
+                if isinstance(msg, M.Spectate) and table.id in self.lobby.withheld:
+                    conn.outbox.put(encode(M.error(msg.id, "table/withheld", WITHHELD)))
+                    return
                 if isinstance(msg, M.Resume | M.Spectate) and not self._charge_history(conn, msg, table.seq):
                     return
                 conn.tables.add(table.id)
@@ -382,10 +395,51 @@ class Transport:
                 await self._rematch(conn, msg)
             case M.GetRecord():
                 await self._record(conn, msg)
+            case (M.TournamentCreate() | M.TournamentRegister() | M.TournamentWatch() | M.TournamentWithdraw()
+                  | M.TournamentDirect() | M.ListTournaments()):
+                await self._tournament(conn, msg)
             case _:  # pragma: no cover - the codec yields catalogue types only
                 assert_never(msg)
 
+    async def _tournament(self, conn: _Conn, msg: M.TournamentMessage) -> None:
+        """Tournaments (PROTOCOL.md 19): every action goes to the director;
+        its refusals come back with their codes."""
+        director = self.director
+        if director is None:
+            conn.outbox.put(encode(M.error(msg.id, "tournament/unavailable", "this server runs no tournaments")))
+            return
+        outbox = conn.outbox
+        try:
+            match msg:
+                case M.TournamentCreate():
+                    t, token = await director.create(msg.settings)
+                    outbox.put(encode(M.ok(msg.id, tournament=t.id, organiser_token=token)))
+                case M.TournamentRegister():
+                    entered, token = await director.register(msg.tournament, msg.name, kind=msg.kind,
+                                                             policy=msg.policy, organiser_token=msg.organiser_token)
+                    outbox.put(encode(M.ok(msg.id, tournament=msg.tournament, entrant=entered, token=token)))
+                case M.TournamentWatch():
+                    live, entrant = director.watch(msg.tournament, outbox, msg.token)
+                    outbox.put(encode(M.ok(msg.id, tournament=msg.tournament, entrant=entrant)))
+                    outbox.put(encode(M.tournament(msg.tournament, director.public(live, entrant))))
+                    await director.arena_enter(live, entrant)
+                case M.TournamentWithdraw():
+                    gone = await director.withdraw(msg.tournament, msg.token, msg.entrant)
+                    outbox.put(encode(M.ok(msg.id, entrant=gone)))
+                case M.TournamentDirect():
+                    args = {"round": msg.round, "table": msg.table, "ranks": msg.ranks, "entrant": msg.entrant}
+                    out = await director.direct(msg.tournament, msg.token, msg.action, args)
+                    outbox.put(encode(M.ok(msg.id, **out)))
+                case M.ListTournaments():
+                    outbox.put(encode(M.ok(msg.id, tournaments=director.listing())))
+        except DirectorError as exc:  # not a strike: the request was well formed (PROTOCOL.md 21)
+            self.metrics.error(exc.code)
+            outbox.put(encode(M.error(msg.id, exc.code, exc.message)))
+
     async def _record(self, conn: _Conn, msg: M.GetRecord) -> None:
+        if msg.table in self.lobby.withheld:
+            conn.outbox.put(encode(M.error(msg.id, "table/withheld", WITHHELD)))
+            return
         table = self.lobby.get(msg.table)
         if table is not None and table.status not in ENDED:
             conn.outbox.put(encode(M.error(msg.id, "record/not_finished",

@@ -196,6 +196,16 @@ class WebSite:
         return Response(200, "OK", headers, body)
 
 
+def download(body: bytes, content_type: str, host: str | None) -> Response:
+    """A generated file (an export), sent whole and never cached."""
+    headers = Headers(security_headers(host))
+    headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-store"
+    headers["Connection"] = "close"
+    return Response(200, "OK", headers, body)
+
+
 def _json(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 

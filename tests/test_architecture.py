@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_AGNOSTIC = sorted([
     *(ROOT / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
                                           "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
-                                          "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py")),
+                                          "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py",
+                                          "director.py")),
+    *(ROOT / "server" / "tournament").glob("*.py"),
     *(ROOT / "server" / "stores").glob("*.py"),
     *(ROOT / "server" / "gamekit").glob("*.py"),
     ROOT / "server" / "games" / "__init__.py",

@@ -57,6 +57,7 @@ from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
 from oriente.server import dealing, oro, samurai
 from oriente.server.accounts import Accounts
+from oriente.server.director import Director
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
@@ -321,7 +322,8 @@ class Session:
         cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
         self.lobby = Lobby(PORTS, self.store, nursery, wall=wall,
                            accounts=Accounts(self.store, hasher=cheap, wall=wall, inline=True))
-        self.transport = Transport(self.lobby, Metrics(), limits)
+        self.director = Director(self.lobby, self.store, nursery, wall=wall)
+        self.transport = Transport(self.lobby, Metrics(), limits, director=self.director)
 
     async def start(self) -> Session:
         await self.nursery.start(self.store.run)
@@ -361,6 +363,7 @@ async def _play(book: Book, clock: trio.testing.MockClock) -> None:
         await _oro_table(book, s)
         await _accounts(book, s)
         await _samurai_table(book, s)
+        await _tournaments(book, s)
         nursery.cancel_scope.cancel()
     async with trio.open_nursery() as nursery:
         await _limits(book, clock, nursery)
@@ -772,6 +775,41 @@ async def _accounts(book: Book, s: Session) -> None:
     book.server("server/ok/sign_out", expect(frames, "ok")[0], "Signed out.")
 
 
+async def _tournaments(book: Book, s: Session) -> None:
+    """Tournaments (PROTOCOL.md 21): create one, enter it, follow it as an
+    entrant, an organiser's action, a refusal, the list, a withdrawal."""
+    org, _ = await s.connect("organiser")
+    frames = await org.send({"t": "tournament_create", "id": 1, "settings": {
+        "name": "Friday Swiss", "game": "oriente", "format": "swiss", "rounds": 3, "table_sizes": [4, 5],
+        "timers": BOT_TIMERS, "seed": 7}}, "client/tournament_create",
+        "An organiser creates a Swiss event of three rounds at tables of 4 or 5.")
+    created = book.server("server/ok/tournament_create", expect(frames, "ok")[0],
+                          "The tournament's id and the organiser token, given this once.")
+    tid, org_token = created["tournament"], created["organiser_token"]
+    kim, _ = await s.connect("kim-t")
+    frames = await kim.send({"t": "tournament_register", "id": 1, "tournament": tid, "name": "kim", "kind": "bot"},
+                            "client/tournament_register", "A bot enters the tournament.")
+    entry = book.server("server/ok/tournament_register", expect(frames, "ok")[0],
+                        "The entrant's id and its entry token, given this once.")
+    frames = await kim.send({"t": "tournament_watch", "id": 2, "tournament": tid, "token": entry["token"]},
+                            "client/tournament_watch", "Follow the tournament as that entrant.")
+    expect(frames, "ok", "tournament")
+    book.server("server/tournament", frames[1],
+                "The tournament's state; `you` holds the entrant's table and seat token once it is seated.")
+    frames = await org.send({"t": "tournament_direct", "id": 3, "tournament": tid, "token": org_token,
+                             "action": "start_round"}, "client/tournament_direct",
+                            "The organiser starts the first round.")
+    book.server("server/error/tournament_too_few", expect(frames, "error")[0],
+                "One entrant cannot fill a table of 4: the round waits for entries.")
+    frames = await org.send({"t": "list_tournaments", "id": 4}, "client/list_tournaments",
+                            "The tournaments of this server.")
+    book.server("server/ok/list_tournaments", expect(frames, "ok")[0], "In brief.")
+    frames = await kim.send({"t": "tournament_withdraw", "id": 3, "tournament": tid, "token": entry["token"]},
+                            "client/tournament_withdraw", "The entrant withdraws itself.")
+    expect(frames, "tournament", "ok")
+    book.server("server/ok/tournament_withdraw", frames[1], "Its results so far stand; no later round seats it.")
+
+
 async def _oro_table(book: Book, s: Session) -> None:
     """A table of Oro (PROTOCOL.md 18): two seats, the gods variant, the
     setup round, one turn that builds and draws, a refused build."""
@@ -831,7 +869,7 @@ async def _oro_table(book: Book, s: Session) -> None:
 
 
 async def _samurai_table(book: Book, s: Session) -> None:
-    """A table of Samurai (PROTOCOL.md 20): two seats, the tile choice with
+    """A table of Samurai (PROTOCOL.md 21): two seats, the tile choice with
     one early, sealed answer, the figures, one turn that places a tile and
     ends, a refused placement."""
     ida, _ = await s.connect("ida")

@@ -189,6 +189,24 @@ class OrientePort:
                 counts[e["promiser"]][column] += 1
         return [(k, b, r) for k, b, r in counts]
 
+    def interactions(self, events: list[PlainEvent]) -> list[dict[str, Any]]:
+        """Who helped whom in a finished game, for a tournament director's
+        collusion report (docs/tournaments.md TR5.5): a support declared
+        for a fighter's side (R6.2) is a "support" from the supporter to
+        that fighter; a score card given in an executed deal (R8.2) is a
+        "pay" from its giver to its receiver."""
+        out: list[dict[str, Any]] = []
+        fighters: dict[str, int] = {}
+        for e in events:
+            kind = e.get("type")
+            if kind == "FightBegan":
+                fighters = {"attacker": e["attacker"], "defender": e["defender"]}
+            elif kind == "SupportDeclared" and e.get("side") in fighters:
+                out.append({"kind": "support", "from": e["seat"], "to": fighters[e["side"]]})
+            elif kind == "DealExecuted":
+                out += [{"kind": "pay", "from": t["giver"], "to": t["receiver"]} for t in e.get("transfers", ())]
+        return out
+
     def refills(self, events: list[PlainEvent]) -> int:
         """A time bank refills once per season from the second (R10.3)."""
         return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)

@@ -250,6 +250,13 @@ class Store(Protocol):
         a crash the recovery knows how long the tables were down."""
         ...
 
+    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
+        """Store a tournament's whole state (opaque bytes, guarantee 5),
+        replacing what was stored under its id; the first save creates it
+        (its ``created_at`` is that ``now``). A tournament is small and
+        changes a few times a round, so it is saved whole."""
+        ...
+
     # -- reads -------------------------------------------------------------
 
     async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
@@ -281,6 +288,15 @@ class Store(Protocol):
 
     async def last_heartbeat(self) -> float | None:
         """The latest ``heartbeat`` time, or None if there was none."""
+        ...
+
+    async def tournament(self, tournament_id: str) -> bytes | None:
+        """A tournament's latest saved state, or None."""
+        ...
+
+    async def tournaments(self) -> list[tuple[str, bytes]]:
+        """Every tournament (id, latest state), oldest first (by the time of
+        its first save, then id): what a restarted server reloads."""
         ...
 
     # -- accounts (docs/accounts.md); every write durable on return --------

@@ -36,6 +36,7 @@ class MemoryStore:
         self.logs: dict[str, list[LogRecord]] = {}
         self.clocks: dict[str, tuple[float, bytes]] = {}
         self.records: dict[str, bytes] = {}
+        self.tournament_rows: dict[str, tuple[float, bytes]] = {}
         self.alive: float | None = None
         self.appends = 0
         self.accounts: dict[str, AccountRow] = {}
@@ -127,6 +128,12 @@ class MemoryStore:
         await self._enter()
         self.alive = now
 
+    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
+        check_bytes("body", body)
+        await self._enter()
+        created = self.tournament_rows.get(tournament_id, (now, b""))[0]
+        self.tournament_rows[tournament_id] = (created, body)
+
     # -- reads -----------------------------------------------------------------------
 
     async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
@@ -161,6 +168,15 @@ class MemoryStore:
     async def last_heartbeat(self) -> float | None:
         await self._enter()
         return self.alive
+
+    async def tournament(self, tournament_id: str) -> bytes | None:
+        await self._enter()
+        row = self.tournament_rows.get(tournament_id)
+        return None if row is None else row[1]
+
+    async def tournaments(self) -> list[tuple[str, bytes]]:
+        await self._enter()
+        return [(i, body) for i, (_, body) in sorted(self.tournament_rows.items(), key=lambda x: (x[1][0], x[0]))]
 
     # -- accounts --------------------------------------------------------------------
 

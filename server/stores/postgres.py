@@ -89,7 +89,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -215,7 +215,19 @@ END $$;
 """
 
 # 2: accounts, credentials, ratings and results (accounts_sql).
-_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", "")}
+# 3: tournaments, each stored whole (no fence: one server drives a site's
+# tournaments; the lease that will fence tables can fence these alike).
+_SCHEMA_3: Final = """
+CREATE TABLE tournaments (
+    id text COLLATE "C" PRIMARY KEY,
+    created_at double precision NOT NULL,
+    updated_at double precision NOT NULL,
+    body bytea NOT NULL
+);
+"""
+
+_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
+                                      3: _SCHEMA_3}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
@@ -223,6 +235,10 @@ _CREATE: Final = (
 )
 _UPDATE: Final = "SELECT update_table(%s, %s, %s, %b, %s)"
 _RECORD: Final = "SELECT save_record(%s, %s, %b)"
+_TOURNAMENT: Final = (
+    "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (%s, %s, %s, %b) "
+    "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body"
+)
 _HEARTBEAT: Final = "INSERT INTO heartbeat (id, at) VALUES (1, %s) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
 _APPEND: Final = "SELECT append_logs(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"
 _CLAIM: Final = "UPDATE tables SET epoch = epoch + 1, owner = %s WHERE id = ANY(%s) RETURNING id, epoch"
@@ -259,7 +275,7 @@ class _Op:
     """One write request as the writer thread sees it. ``table`` is None
     for the heartbeat; ``args`` holds the request's own values."""
 
-    kind: str  # "create", "update", "append", "record", "heartbeat" or "sql" (the accounts' statements)
+    kind: str  # "create", "update", "append", "record", "heartbeat", "sql" (the accounts' statements) or "tournament"
     table: str | None
     args: tuple[Any, ...] = ()
     # For appends: the log rows (pos, kind, seq, body) and the clock.
@@ -498,6 +514,9 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                 cur.execute(_RECORD, (op.table, epoch, op.args[0]))
             case "heartbeat":
                 cur.execute(_HEARTBEAT, op.args)
+            case "tournament":
+                now, body, tournament_id = op.args
+                cur.execute(_TOURNAMENT, (tournament_id, now, now, body))
             case "sql":
                 for statement, params in op.args[0]:
                     cur.execute(statement, params)
@@ -563,6 +582,27 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
     async def heartbeat(self, now: float) -> None:
         """Note that the server is alive at wall time ``now``."""
         await self._write(_Op("heartbeat", None, (now,)), "heartbeat")
+
+    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
+        """Store a tournament's state, replacing the last one."""
+        check_bytes("body", body)
+        await self._write(_Op("tournament", None, (now, body, tournament_id)), f"save tournament {tournament_id!r}")
+
+    async def tournament(self, tournament_id: str) -> bytes | None:
+        def query(conn: psycopg.Connection[Any]) -> bytes | None:
+            with conn.cursor(binary=True) as cur:
+                row = cur.execute("SELECT body FROM tournaments WHERE id = %s", (tournament_id,)).fetchone()
+            return None if row is None else row[0]
+
+        return await self._read(query)
+
+    async def tournaments(self) -> list[tuple[str, bytes]]:
+        def query(conn: psycopg.Connection[Any]) -> list[tuple[str, bytes]]:
+            with conn.cursor(binary=True) as cur:
+                rows = cur.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
+            return [(r[0], r[1]) for r in rows]
+
+        return await self._read(query)
 
     async def _sql_write(self, statements: list[Statement], what: str) -> None:
         """The accounts' writes (accounts_sql), in the batch like any other."""

@@ -48,7 +48,8 @@ __all__ = ["SQLiteStore", "StoreStatistics"]
 
 # 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
 # 3: accounts, credentials, ratings and results (new tables only).
-SCHEMA_VERSION: Final = 3
+# 4: tournaments, each stored whole (a new table only).
+SCHEMA_VERSION: Final = 4
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
 # commit order, and only the small (table_id, pos) index entries scatter over
@@ -87,6 +88,12 @@ CREATE TABLE IF NOT EXISTS heartbeat (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     at REAL NOT NULL
 ) STRICT;
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    body BLOB NOT NULL
+) STRICT;
 """ + accounts_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -107,6 +114,10 @@ _UPSERT_HEARTBEAT: Final = (
     "INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
 )
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
+_UPSERT_TOURNAMENT: Final = (
+    "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body"
+)
 
 
 # For appends: (table_id, log rows, clock row), so the writer can merge every
@@ -504,6 +515,29 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
     async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
             return conn.execute(sql.replace("%s", "?"), params).fetchall()
+
+        return await self._read(query)
+
+    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
+        """Store a tournament's state, replacing the last one."""
+        check_bytes("body", body)
+
+        def apply(conn: sqlite3.Connection) -> None:
+            conn.execute(_UPSERT_TOURNAMENT, (tournament_id, now, now, body))
+
+        await self._submit(apply, 0, f"save tournament {tournament_id!r}")
+
+    async def tournament(self, tournament_id: str) -> bytes | None:
+        def query(conn: sqlite3.Connection) -> bytes | None:
+            row = conn.execute("SELECT body FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+            return None if row is None else row[0]
+
+        return await self._read(query)
+
+    async def tournaments(self) -> list[tuple[str, bytes]]:
+        def query(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
+            rows = conn.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
+            return [(r[0], r[1]) for r in rows]
 
         return await self._read(query)
 

@@ -28,6 +28,7 @@ ACTIVE, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
 MAX_ENTRANTS = 2_000
 MAX_ROUNDS = 50
 MAX_NAME = 32
+MAX_SHOW_UP_S = 300.0  # well inside the table's own abandonment of open tables (T6.1: 10 minutes)
 
 
 class TournamentError(Exception):
@@ -80,8 +81,8 @@ class Config:
             raise bad(f"bots is one of {', '.join(BOTS)}")
         if self.no_show not in NO_SHOW:
             raise bad(f"no_show is one of {', '.join(NO_SHOW)}")
-        if not 0 <= self.show_up_s <= 3600:
-            raise bad("show_up_s is between 0 and 3600 seconds")
+        if not 0 <= self.show_up_s <= MAX_SHOW_UP_S:
+            raise bad(f"show_up_s is between 0 and {MAX_SHOW_UP_S:g} seconds")
         if self.scoring not in scoring.KINDS:
             raise bad(f"scoring is one of {', '.join(scoring.KINDS)}")
         if self.scoring == "table" and not self.points_table:
@@ -147,7 +148,7 @@ class Entrant:
 @dataclass(slots=True, kw_only=True)
 class RoundTable:
     """One table of a round: the entrants in seat order, the server's table
-    once created, the duplicate deal it plays, and its outcome. `ranks` is
+    once created, the duplicate board it plays, and its outcome. `ranks` is
     the game's result (1 first) or the director's adjudication; `forfeits`
     the seats that forfeited (TR4.5); `absent` the seats that had not
     shown up by the deadline."""
@@ -155,8 +156,8 @@ class RoundTable:
     index: int
     entrants: list[str]
     table_id: str | None = None
-    deal: str | None = None
-    deal_seed: int | None = None
+    board: str | None = None
+    board_seed: int | None = None
     status: str = "seated"  # seated, started, finished, adjudicated
     ranks: list[int] | None = None
     forfeits: list[int] = field(default_factory=list)
@@ -167,8 +168,8 @@ class RoundTable:
         return self.status in ("finished", "adjudicated")
 
     def to_plain(self) -> dict[str, Any]:
-        return {"index": self.index, "entrants": self.entrants, "table_id": self.table_id, "deal": self.deal,
-                "deal_seed": self.deal_seed, "status": self.status, "ranks": self.ranks,
+        return {"index": self.index, "entrants": self.entrants, "table_id": self.table_id, "board": self.board,
+                "board_seed": self.board_seed, "status": self.status, "ranks": self.ranks,
                 "forfeits": self.forfeits, "absent": self.absent}
 
 
@@ -193,7 +194,7 @@ class Round:
 
 
 def derive_seed(seed: int, *parts: int) -> int:
-    """A seed for one use (a round's seating, a deal) from the event's seed."""
+    """A seed for one use (a round's seating, a board) from the event's seed."""
     x = seed & MASK64
     for p in parts:
         x, out = splitmix64((x ^ (p * 0x9E3779B97F4A7C15)) & MASK64)
@@ -269,7 +270,7 @@ class Tournament:
 
     def start_round(self, *, iterations: int | None = None, attempt: int = 0) -> Round:
         """TR2: seat the next round from the active entrants: split (TR2.1),
-        byes (TR4.3), seating (TR2.2), and in duplicate one deal per table
+        byes (TR4.3), seating (TR2.2), and in duplicate one board per table
         size (TR3.2)."""
         if self.config.format == "arena":
             raise TournamentError("tournament/arena", "an arena seats its tables as entrants wait (arena_seat)")
@@ -289,15 +290,15 @@ class Tournament:
         seed = derive_seed(self.config.seed, number, *([attempt] if attempt else []))
         byes = self._byes(present, bye_count, seed)
         seated = [e for e in present if e not in byes]
-        deals: list[str | None] = [None] * len(sizes)
-        deal_seeds: dict[str, int] = {}
+        boards: list[str | None] = [None] * len(sizes)
+        board_seeds: dict[str, int] = {}
         if self.config.format == "duplicate":
             for t, size in enumerate(sizes):
-                deals[t] = f"r{number}s{size}"
-                deal_seeds[f"r{number}s{size}"] = derive_seed(self.config.seed, number, size, 1)
-        result = self.seat_round(seated, sizes, seed, number, deals, iterations)
-        tables = [RoundTable(index=t, entrants=ids, deal=deals[t],
-                             deal_seed=deal_seeds.get(deals[t] or ""))
+                boards[t] = f"r{number}s{size}"
+                board_seeds[f"r{number}s{size}"] = derive_seed(self.config.seed, number, size, 1)
+        result = self.seat_round(seated, sizes, seed, number, boards, iterations)
+        tables = [RoundTable(index=t, entrants=ids, board=boards[t],
+                             board_seed=board_seeds.get(boards[t] or ""))
                   for t, ids in enumerate(result.tables)]
         bye_value = self.config.bye_value()
         rnd = Round(number=number, seed=seed, tables=tables, byes=dict.fromkeys(byes, bye_value), attempt=attempt,
@@ -316,10 +317,10 @@ class Tournament:
         return self.start_round(iterations=iterations, attempt=rnd.attempt + 1)
 
     def seat_round(self, seated: list[str], sizes: list[int], seed: int, number: int,
-                   deals: list[str | None], iterations: int | None) -> seating.Seating:
+                   boards: list[str | None], iterations: int | None) -> seating.Seating:
         """The seater's call for round `number`, from the rounds before it only."""
         return seating.seat(seated, sizes, seed=seed, history=self.history(upto=number - 1),
-                            apart=self._apart_ids(), deals=deals, iterations=iterations,
+                            apart=self._apart_ids(), boards=boards, iterations=iterations,
                             group_weight=seating.W_GROUP if number > 1 else 0.0)
 
     def verify_seating(self, number: int) -> bool:
@@ -330,7 +331,7 @@ class Tournament:
         seated = sorted((e for t in rnd.tables for e in t.entrants), key=lambda e: int(e[1:]))
         sizes = [len(t.entrants) for t in rnd.tables]
         iterations = rnd.seating.get("iterations")
-        again = self.seat_round(seated, sizes, rnd.seed, number, [t.deal for t in rnd.tables],
+        again = self.seat_round(seated, sizes, rnd.seed, number, [t.board for t in rnd.tables],
                                 iterations if isinstance(iterations, int) else None)
         return again.tables == [t.entrants for t in rnd.tables]
 
@@ -421,19 +422,19 @@ class Tournament:
         """What the rounds up to `upto` (all: None) tell the seater."""
         met: dict[tuple[str, str], int] = {}
         positions: dict[str, list[float]] = {}
-        deals: dict[str, list[str]] = {}
+        boards: dict[str, list[str]] = {}
         for rnd in self.rounds[:upto]:
             for t in rnd.tables:
                 last = max(1, len(t.entrants) - 1)
                 for s, a in enumerate(t.entrants):
                     positions.setdefault(a, []).append(s / last)
-                    if t.deal is not None:
-                        deals.setdefault(a, []).append(t.deal)
+                    if t.board is not None:
+                        boards.setdefault(a, []).append(t.board)
                     for b in t.entrants[s + 1:]:
                         p = seating.pair(a, b)
                         met[p] = met.get(p, 0) + 1
         from .standings import totals
-        return seating.History(met=met, positions=positions, deals=deals, points=totals(self, upto=upto))
+        return seating.History(met=met, positions=positions, boards=boards, points=totals(self, upto=upto))
 
     def _apart_ids(self) -> list[tuple[str, str]]:
         """The kept-apart pairs, given by name or id, as entrant ids."""

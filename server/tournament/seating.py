@@ -8,7 +8,7 @@ Two steps, each a pure function of its inputs:
    split into the allowed sizes at all.
 2. `seat(...)`: who sits where. Simulated annealing over a weighted cost
    (TR2.2): pairs the organiser keeps apart, entrants who already played a
-   duplicate deal, repeat opponents, mixed standings groups at one table,
+   duplicate board, repeat opponents, mixed standings groups at one table,
    and unbalanced seat positions. The weights are far apart, so the cost is
    in effect lexicographic: no number of repeats is worth putting a
    kept-apart pair together, and so on down.
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..gamekit.rng import Pcg32
 
 # TR2.2: the cost's weights, far apart so each criterion dominates the next.
-W_APART = 1_000_000.0  # a kept-apart pair at one table, or an entrant meeting a deal again
+W_APART = 1_000_000.0  # a kept-apart pair at one table, or an entrant meeting a board again
 W_REPEAT = 1_000.0  # each earlier meeting of two entrants now at one table
 W_GROUP = 10.0  # the spread of tournament points at one table (Swiss: like meets like)
 W_POSITION = 1.0  # how far an entrant's seat positions drift from the middle on average
@@ -82,12 +82,12 @@ def _even(m: int, k: int, allowed: list[int]) -> list[int] | None:
 class History:
     """What the seater knows of the rounds before: how often each pair met
     (keys are sorted pairs of entrant ids), each entrant's relative seat
-    positions so far (0 first .. 1 last), the deals each entrant played,
+    positions so far (0 first .. 1 last), the boards each entrant played,
     and the tournament points (for standings groups)."""
 
     met: Mapping[tuple[str, str], int] = field(default_factory=dict)
     positions: Mapping[str, Sequence[float]] = field(default_factory=dict)
-    deals: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    boards: Mapping[str, Sequence[str]] = field(default_factory=dict)
     points: Mapping[str, float] = field(default_factory=dict)
 
 
@@ -114,14 +114,14 @@ class Seating:
 
 class _Cost:
     """The cost of one table, from the history, the kept-apart pairs and the
-    deal the table will play (None: no duplicate deal)."""
+    board the table will play (None: no duplicate board)."""
 
     def __init__(self, history: History, apart: Iterable[tuple[str, str]], group_weight: float) -> None:
         self.history = history
         self.apart = {pair(a, b) for a, b in apart}
         self.group_weight = group_weight
 
-    def table(self, ids: Sequence[str], deal: str | None) -> float:
+    def table(self, ids: Sequence[str], board: str | None) -> float:
         h = self.history
         cost = 0.0
         for i, a in enumerate(ids):
@@ -130,8 +130,8 @@ class _Cost:
                 if p in self.apart:
                     cost += W_APART
                 cost += W_REPEAT * h.met.get(p, 0)
-        if deal is not None:
-            cost += W_APART * sum(1 for e in ids if deal in h.deals.get(e, ()))
+        if board is not None:
+            cost += W_APART * sum(1 for e in ids if board in h.boards.get(e, ()))
         if self.group_weight and h.points:
             pts = [h.points.get(e, 0.0) for e in ids]
             cost += self.group_weight * (max(pts) - min(pts))
@@ -158,10 +158,10 @@ def _uniform(rng: Pcg32) -> float:
 
 
 def seat(entrants: Sequence[str], sizes: Sequence[int], *, seed: int, history: History = History(),
-         apart: Iterable[tuple[str, str]] = (), deals: Sequence[str | None] | None = None,
+         apart: Iterable[tuple[str, str]] = (), boards: Sequence[str | None] | None = None,
          group_weight: float = W_GROUP, iterations: int | None = None) -> Seating:
     """TR2.2: seat `entrants` at tables of `sizes` (in that order) by
-    simulated annealing from `seed`. `deals[t]` is the duplicate deal table
+    simulated annealing from `seed`. `boards[t]` is the duplicate board table
     t plays (entrants who played it already are kept off it). The start is
     the entrants shuffled; a move swaps two seats, at one table or two; the
     temperature falls geometrically over `iterations` (default: grows with
@@ -169,7 +169,7 @@ def seat(entrants: Sequence[str], sizes: Sequence[int], *, seed: int, history: H
     n = len(entrants)
     if sum(sizes) != n:
         raise ValueError(f"{n} entrants do not fill tables of {list(sizes)}")
-    deal_of = list(deals) if deals is not None else [None] * len(sizes)
+    deal_of = list(boards) if boards is not None else [None] * len(sizes)
     coster = _Cost(history, apart, group_weight)
     rng = Pcg32.seeded(seed, 7)
     order = list(entrants)

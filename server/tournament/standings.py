@@ -1,11 +1,11 @@
-"""Standings (TR4): tournament points, tie-breaks, and the per-deal
+"""Standings (TR4): tournament points, tie-breaks, and the per-board
 comparison of duplicate events, all recomputed from the rounds' results
 whenever asked (nothing is accumulated, so an adjudication or a late result
 changes every figure that depends on it, and a recomputation from the
 games' records must give the same numbers).
 
-Order (TR4.2): points; in duplicate, the deal score (how much better than
-the others who played the same seat of the same deal); strength of
+Order (TR4.2): points; in duplicate, the board score (how much better than
+the others who played the same seat of the same board); strength of
 opposition (the mean final points of every opponent met, once per
 meeting); games won; then the order of entry. Disqualified entrants are
 listed after everyone, unranked.
@@ -34,12 +34,12 @@ class Row:
     wins: float
     byes: int
     sos: float
-    deal_score: float | None
+    board_score: float | None
 
     def plain(self) -> dict[str, Any]:
         return {"rank": self.rank, "id": self.id, "name": self.name, "kind": self.kind, "status": self.status,
                 "points": self.points, "games": self.games, "wins": self.wins, "byes": self.byes,
-                "sos": self.sos, "deal_score": self.deal_score}
+                "sos": self.sos, "board_score": self.board_score}
 
 
 def table_points(t: Tournament, table: RoundTable) -> list[float] | None:
@@ -64,18 +64,18 @@ def totals(t: Tournament, upto: int | None = None) -> dict[str, float]:
     return {e: round(p, 9) for e, p in out.items()}
 
 
-def deal_scores(t: Tournament) -> dict[str, float]:
-    """TR3.2: for each duplicate deal, the mean points of each seat over the
-    tables that played it; an entrant's deal score is the sum of its points
+def board_scores(t: Tournament) -> dict[str, float]:
+    """TR3.2: for each duplicate board, the mean points of each seat over the
+    tables that played it; an entrant's board score is the sum of its points
     minus that mean, over its games. 0 for a seat no other table played."""
     by_deal: dict[tuple[str, int], list[tuple[str, float]]] = {}
     for rnd in t.rounds:
         for table in rnd.tables:
             pts = table_points(t, table)
-            if pts is None or table.deal is None:
+            if pts is None or table.board is None:
                 continue
             for seat, (e, p) in enumerate(zip(table.entrants, pts, strict=True)):
-                by_deal.setdefault((table.deal, seat), []).append((e, p))
+                by_deal.setdefault((table.board, seat), []).append((e, p))
     out = dict.fromkeys(t.entrants, 0.0)
     for played in by_deal.values():
         mean = sum(p for _, p in played) / len(played)
@@ -106,10 +106,10 @@ def standings(t: Tournament) -> list[Row]:
                 opponents[e] += [o for o in table.entrants if o != e]
     sos = {e: round(sum(pts[o] for o in opp) / len(opp), 6) if opp else 0.0 for e, opp in opponents.items()}
     duplicate = t.config.format == "duplicate"
-    deals = deal_scores(t) if duplicate else {}
+    boards = board_scores(t) if duplicate else {}
 
     def key(e: str) -> tuple[float, ...]:
-        return (-pts[e], -deals.get(e, 0.0), -sos[e], -wins[e], int(e[1:]))
+        return (-pts[e], -boards.get(e, 0.0), -sos[e], -wins[e], int(e[1:]))
 
     ranked = sorted((e for e in t.entrants if t.entrants[e].status != "disqualified"), key=key)
     rows = []
@@ -119,25 +119,25 @@ def standings(t: Tournament) -> list[Row]:
         k = key(e)[:-1]
         if k != previous:
             rank, previous = index + 1, k
-        rows.append(_row(t, e, rank, pts, games, wins, byes, sos, deals if duplicate else None))
+        rows.append(_row(t, e, rank, pts, games, wins, byes, sos, boards if duplicate else None))
     for e in t.entrants:
         if t.entrants[e].status == "disqualified":
-            rows.append(_row(t, e, None, pts, games, wins, byes, sos, deals if duplicate else None))
+            rows.append(_row(t, e, None, pts, games, wins, byes, sos, boards if duplicate else None))
     return rows
 
 
 def _row(t: Tournament, e: str, rank: int | None, pts: dict[str, float], games: dict[str, int],
          wins: dict[str, float], byes: dict[str, int], sos: dict[str, float],
-         deals: dict[str, float] | None) -> Row:
+         boards: dict[str, float] | None) -> Row:
     entrant = t.entrants[e]
     return Row(rank=rank, id=e, name=entrant.name, kind=entrant.kind, status=entrant.status,
                points=round(pts[e], 6), games=games[e], wins=round(wins[e], 6), byes=byes[e], sos=sos[e],
-               deal_score=round(deals[e], 6) if deals is not None else None)
+               board_score=round(boards[e], 6) if boards is not None else None)
 
 
 def withheld(t: Tournament) -> set[str]:
-    """TR3.2: the server tables whose duplicate deal some table is still
+    """TR3.2: the server tables whose duplicate board some table is still
     playing: their records, spectating and replays wait until it is done."""
-    open_deals = {table.deal for rnd in t.rounds for table in rnd.tables if table.deal and not table.done}
+    open_deals = {table.board for rnd in t.rounds for table in rnd.tables if table.board and not table.done}
     return {table.table_id for rnd in t.rounds for table in rnd.tables
-            if table.deal in open_deals and table.table_id is not None}
+            if table.board in open_deals and table.table_id is not None}

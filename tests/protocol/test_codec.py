@@ -41,6 +41,15 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "revoke_token": {"t": "revoke_token", "id": 21, "token_id": "Xq3"},
     "leaderboard": {"t": "leaderboard", "id": 22, "game": "oriente", "limit": 10},
     "profile": {"t": "profile", "id": 23, "name": "ana"},
+    "tournament_create": {"t": "tournament_create", "id": 24, "settings": {"name": "Cup", "rounds": 3}},
+    "tournament_register": {"t": "tournament_register", "id": 25, "tournament": "T1", "name": "ana", "kind": "bot",
+                            "policy": None, "organiser_token": None},
+    "tournament_watch": {"t": "tournament_watch", "id": 26, "tournament": "T1", "token": "tok"},
+    "tournament_withdraw": {"t": "tournament_withdraw", "id": 27, "tournament": "T1", "token": "tok",
+                            "entrant": None},
+    "tournament_direct": {"t": "tournament_direct", "id": 28, "tournament": "T1", "token": "tok",
+                          "action": "adjudicate", "round": 1, "table": 0, "ranks": [1, 2, 3, 4], "entrant": None},
+    "list_tournaments": {"t": "list_tournaments", "id": 29},
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 from oriente.server.tournament import Config, Tournament, TournamentError
 from oriente.server.tournament.collusion import report
 from oriente.server.tournament.scoring import forfeit_ranks, points
-from oriente.server.tournament.standings import deal_scores, standings, totals, withheld
+from oriente.server.tournament.standings import board_scores, standings, totals, withheld
 
 
 def event(n: int, **config: object) -> Tournament:
@@ -114,17 +114,17 @@ def test_tr5_director_tools() -> None:
 def test_tr3_2_duplicate_deals_and_withholding() -> None:
     t = event(12, format="duplicate", table_sizes=(6,), rounds=2)
     rnd = t.start_round()
-    assert {x.deal for x in rnd.tables} == {"r1s6"} and len({x.deal_seed for x in rnd.tables}) == 1
+    assert {x.board for x in rnd.tables} == {"r1s6"} and len({x.board_seed for x in rnd.tables}) == 1
     rnd.tables[0].table_id, rnd.tables[1].table_id = "A", "B"
     t.record_result(1, 0, [1, 2, 3, 4, 5, 6])
     assert withheld(t) == {"A", "B"}
     t.record_result(1, 1, [6, 5, 4, 3, 2, 1])
     assert withheld(t) == set()
-    scores = deal_scores(t)
+    scores = board_scores(t)
     assert scores[rnd.tables[0].entrants[0]] == pytest.approx(0.5)
     assert sum(scores.values()) == pytest.approx(0.0)
     r2 = t.start_round()
-    assert {x.deal for x in r2.tables} == {"r2s6"}
+    assert {x.board for x in r2.tables} == {"r2s6"}
 
 
 def test_tr3_3_arena_seats_whoever_waits() -> None:

@@ -105,7 +105,7 @@ def test_tr2_4_reproducible_from_the_seed() -> None:
 
 
 def test_duplicate_deal_is_never_met_twice() -> None:
-    """TR3.2: an entrant who played a deal is not seated at it again."""
-    history = History(deals={e: ["d1"] for e in ids(6)})
-    got = seat(ids(12), [6, 6], seed=3, history=history, deals=["d1", "d2"])
+    """TR3.2: an entrant who played a board is not seated at it again."""
+    history = History(boards={e: ["d1"] for e in ids(6)})
+    got = seat(ids(12), [6, 6], seed=3, history=history, boards=["d1", "d2"])
     assert not set(got.tables[0]) & set(ids(6))

@@ -1,0 +1,517 @@
+"""The tournament director: runs the events of `server/tournament` on this
+server's tables (docs/tournaments.md).
+
+Game-agnostic: it knows a game through its port only (the seat range for
+the table sizes allowed; the optional `interactions` for the collusion
+report), and creates, seats and starts tables through the lobby like any
+other table. The pure tournament decides; the director stores its state
+(`Store.save_tournament`) after every change, before anyone is told, and
+does what the change asks:
+
+- a round's tables are created with the tournament's timers and options
+  (in duplicate, the board's seed), `auto_start` off, each seat reserved for
+  its entrant (`Reserve`); the entrant's seat token is derived from the
+  tournament's secret, so the director can hand it out again after a
+  restart without storing it;
+- a table starts (`Begin`) once every seat is connected, or when the
+  show-up deadline passes: absent seats are then played by the seat proxy,
+  or forfeit (TR4.5);
+- a table's end records its ranks; a round's end is the organiser's cue.
+
+After a restart `recover` reloads every unfinished tournament and picks up
+each table where it is: waiting for its players, playing, or ended while
+the server was down.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from ..protocol.codec import decode_any, encode
+from .clock import TimerSettings
+from .game_port import SettingsError
+from .lobby import Lobby
+from .outbox import Outbox
+from .stores import Store
+from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
+from .tournament import Config, Tournament, TournamentError
+from .tournament.collusion import report as collusion_report
+from .tournament.standings import standings, withheld
+
+log = logging.getLogger("oriente.director")
+
+MAX_TOURNAMENTS = 1_000
+POLL_S = 0.05  # how often a waiting table looks at who is connected
+
+
+class DirectorError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class _Live:
+    """What the director keeps in memory for one tournament beside its
+    stored state: its secret, who follows it, who waits in the arena."""
+
+    t: Tournament
+    secret: str
+    lock: trio.Lock = field(default_factory=trio.Lock)
+    watchers: dict[Outbox, str | None] = field(default_factory=dict)  # outbox -> entrant id (None: a viewer)
+    waiting: list[str] = field(default_factory=list)  # arena: entrants waiting, longest first
+    running: set[str] = field(default_factory=set)  # server tables with a task watching them
+
+
+class Director:
+    def __init__(self, lobby: Lobby, store: Store, nursery: trio.Nursery, *, bots: Any = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.lobby = lobby
+        self.store = store
+        self.nursery = nursery
+        self.bots = bots
+        self.wall = wall
+        self.live: dict[str, _Live] = {}
+
+    # -- creating and finding ------------------------------------------------------
+
+    async def create(self, settings: dict[str, Any]) -> tuple[Tournament, str]:
+        """TR1.1: a new tournament; returns it and its organiser token (given once)."""
+        if len(self.live) >= MAX_TOURNAMENTS:
+            raise DirectorError("tournament/full", "this server holds as many tournaments as it can")
+        settings = dict(settings)
+        settings.setdefault("seed", secrets.randbits(63))
+        try:
+            config = Config.from_plain(settings)
+            config.validate()
+        except TournamentError as exc:
+            raise DirectorError(exc.code, exc.message) from None
+        port = self.lobby.ports.get(config.game)
+        if port is None:
+            raise DirectorError("tournament/bad_settings",
+                                f"this server plays {', '.join(sorted(self.lobby.ports))}; not {config.game!r}")
+        outside = [s for s in config.table_sizes if s not in port.seats]
+        if outside:
+            raise DirectorError("tournament/bad_settings", f"{port.name} is played by {port.seats.start} to "
+                                f"{port.seats.stop - 1} seats, not {outside[0]}")
+        try:
+            TimerSettings(**config.timers).validate()
+            port.configure(min(config.table_sizes), 0, {**getattr(port, "new_table_options", {}),
+                                                        **config.options}, {})
+        except (TypeError, ValueError) as exc:
+            raise DirectorError("tournament/bad_settings", f"timers: {exc}") from None
+        except SettingsError as exc:
+            raise DirectorError("tournament/bad_settings", exc.message) from None
+        token = secrets.token_urlsafe(24)
+        t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token))
+        live = _Live(t=t, secret=secrets.token_urlsafe(32))
+        self.live[t.id] = live
+        await self._save(live)
+        return t, token
+
+    def get(self, tournament_id: str) -> _Live:
+        live = self.live.get(tournament_id)
+        if live is None:
+            raise DirectorError("tournament/unknown", f"there is no tournament {tournament_id!r}")
+        return live
+
+    def organiser(self, tournament_id: str, token: str | None) -> _Live:
+        live = self.get(tournament_id)
+        if token is None or not hmac.compare_digest(token_hash(token), live.t.organiser_hash):
+            raise DirectorError("auth/not_organiser", "that is not this tournament's organiser token")
+        return live
+
+    # -- entries -------------------------------------------------------------------
+
+    async def register(self, tournament_id: str, name: str, *, kind: str = "player", policy: str | None = None,
+                       organiser_token: str | None = None) -> tuple[str, str]:
+        """TR1.2: a new entrant; returns its id and its entry token. A server
+        bot (a `policy`) is entered by the organiser only."""
+        live = self.get(tournament_id)
+        if policy is not None:
+            self.organiser(tournament_id, organiser_token)
+            port = self.lobby.ports[live.t.config.game]
+            if self.bots is None or policy not in port.policies:
+                raise DirectorError("bots/unknown", f"this server's bots for {port.name} are "
+                                    f"{', '.join(port.policies) or 'none'}")
+            kind = "bot"
+        token = secrets.token_urlsafe(24)
+        async with live.lock:
+            entrant = self._do(lambda: live.t.register(name, kind=kind, token_hash=token_hash(token),
+                                                       policy=policy))
+            await self._save(live)
+        if policy is not None and live.t.config.format == "arena":
+            await self._arena_wait(live, entrant.id)
+        self._broadcast(live)
+        return entrant.id, token
+
+    def entrant_of(self, live: _Live, token: str) -> str:
+        e = live.t.by_token(token_hash(token))
+        if e is None:
+            raise DirectorError("auth/bad_token", "that token holds no entry in this tournament")
+        return e.id
+
+    async def withdraw(self, tournament_id: str, token: str, entrant_id: str | None = None) -> str:
+        """TR4.4: an entrant withdraws itself (its token), or the organiser
+        withdraws one (the organiser token and `entrant_id`)."""
+        live = self.get(tournament_id)
+        if entrant_id is None:
+            entrant_id = self.entrant_of(live, token)
+        else:
+            self.organiser(tournament_id, token)
+        async with live.lock:
+            self._do(lambda: live.t.withdraw(entrant_id))
+            await self._save(live)
+        if entrant_id in live.waiting:
+            live.waiting.remove(entrant_id)
+        self._broadcast(live)
+        return entrant_id
+
+    # -- the organiser's actions -------------------------------------------------------
+
+    async def direct(self, tournament_id: str, token: str | None, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """TR5 and rounds: every action of the organiser, by name."""
+        live = self.organiser(tournament_id, token)
+        t = live.t
+        out: dict[str, Any] = {}
+        async with live.lock:
+            match action:
+                case "start_round":
+                    rnd = self._do(t.start_round)
+                    await self._save(live)
+                    out["round"] = rnd.to_plain()
+                    self.nursery.start_soon(self._run_round, live, rnd.number)
+                case "pause" | "resume":
+                    number = int(args.get("round") or len(t.rounds))
+                    self._do(lambda: t.set_paused(number, action == "pause"))
+                    await self._save(live)
+                case "reseat":
+                    number = int(args.get("round") or len(t.rounds))
+                    old = [x.table_id for x in t.rounds[number - 1].tables] if 0 < number <= len(t.rounds) else []
+                    rnd = self._do(lambda: t.reseat(number))
+                    await self._save(live)
+                    for table_id in old:
+                        await self._drop(table_id)
+                    out["round"] = rnd.to_plain()
+                    self.nursery.start_soon(self._run_round, live, rnd.number)
+                case "adjudicate":
+                    number, index = int(args.get("round") or 0), int(args.get("table") or 0)
+                    ranks = [int(r) for r in args.get("ranks") or []]
+                    self._do(lambda: t.adjudicate(number, index, ranks))
+                    await self._save(live)
+                case "disqualify" | "withdraw":
+                    entrant = str(args.get("entrant") or "")
+                    self._do(lambda: (t.disqualify if action == "disqualify" else t.withdraw)(entrant))
+                    if entrant in live.waiting:
+                        live.waiting.remove(entrant)
+                    await self._save(live)
+                case "finish":
+                    t.finished = True
+                    await self._save(live)
+                case "collusion":
+                    out["report"] = await self.collusion(live)
+                case _:
+                    raise DirectorError("tournament/bad_action", f"no action {action!r}; the actions are "
+                                        "start_round, pause, resume, reseat, adjudicate, disqualify, withdraw, "
+                                        "finish, collusion")
+        self._broadcast(live)
+        out["state"] = self.public(live)
+        return out
+
+    # -- following a tournament -----------------------------------------------------------
+
+    def watch(self, tournament_id: str, outbox: Outbox, token: str | None) -> tuple[_Live, str | None]:
+        """Subscribe `outbox` to a tournament's news; with an entry token, as
+        that entrant (who then hears its seat at each new table, and waits in
+        an arena)."""
+        live = self.get(tournament_id)
+        entrant = self.entrant_of(live, token) if token else None
+        live.watchers[outbox] = entrant
+        return live, entrant
+
+    async def arena_enter(self, live: _Live, entrant: str | None) -> None:
+        if entrant is not None and live.t.config.format == "arena":
+            await self._arena_wait(live, entrant)
+
+    def unwatch(self, outbox: Outbox) -> None:
+        for live in self.live.values():
+            entrant = live.watchers.pop(outbox, "")
+            if entrant and entrant in live.waiting and not live.t.entrants[entrant].policy and \
+                    entrant not in live.watchers.values():
+                live.waiting.remove(entrant)
+
+    def public(self, live: _Live, entrant: str | None = None) -> dict[str, Any]:
+        """What anyone may see of a tournament (no secrets), with, for an
+        entrant, its current table, seat and seat token."""
+        t = live.t
+        held = withheld(t)
+        rounds = [r.to_plain() for r in t.rounds]
+        for r in rounds:
+            for x in r["tables"]:
+                if x["board"] is not None and (x["table_id"] in held or x["table_id"] is None):
+                    x["board_seed"] = None  # it fixes the board's hidden cards (TR3.2)
+        state: dict[str, Any] = {
+            "tournament": t.id, "config": {k: v for k, v in t.config.to_plain().items() if k != "seed"},
+            "finished": t.finished,
+            "entrants": [{k: v for k, v in e.to_plain().items() if k != "token_hash"} for e in t.entrants.values()],
+            "rounds": rounds, "standings": [row.plain() for row in standings(t)],
+        }
+        if entrant is not None:
+            state["you"] = {"entrant": entrant, **self.next_table(live, entrant)}
+        return state
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every tournament of this server, in brief."""
+        return [{"tournament": live.t.id, "name": live.t.config.name, "game": live.t.config.game,
+                 "format": live.t.config.format, "rounds": live.t.config.rounds, "played": len(live.t.rounds),
+                 "entrants": len(live.t.entrants), "finished": live.t.finished} for live in self.live.values()]
+
+    def next_table(self, live: _Live, entrant: str) -> dict[str, Any]:
+        """The entrant's table now: the newest one it is seated at that has not
+        ended, with its seat and seat token; or nothing."""
+        for rnd in reversed(live.t.rounds):
+            for table in rnd.tables:
+                if entrant in table.entrants and table.table_id is not None and not table.done:
+                    seat = table.entrants.index(entrant)
+                    return {"round": rnd.number, "table": table.table_id, "seat": seat,
+                            "token": self._seat_token(live, table.table_id, seat)}
+            if entrant in rnd.byes and rnd is live.t.current():
+                return {"round": rnd.number, "bye": rnd.byes[entrant]}
+        return {}
+
+    def _broadcast(self, live: _Live) -> None:
+        base = self.public(live)
+        for outbox, entrant in list(live.watchers.items()):
+            state = base if entrant is None else {**base, "you": {"entrant": entrant,
+                                                                  **self.next_table(live, entrant)}}
+            if not outbox.put(encode({"t": "tournament", "tournament": live.t.id, "state": state})):
+                live.watchers.pop(outbox, None)
+
+    # -- rounds and tables ------------------------------------------------------------------
+
+    def _seat_token(self, live: _Live, table_id: str, seat: int) -> str:
+        nonce = hmac.new(live.secret.encode(), f"{table_id}\0{seat}".encode(), hashlib.sha256).hexdigest()[:40]
+        return nonce_token(table_id, nonce)
+
+    async def _run_round(self, live: _Live, number: int) -> None:
+        """Create the round's tables (those not created yet) and run each."""
+        rnd = live.t.rounds[number - 1]
+        for table in rnd.tables:
+            if table.table_id is None and live.t.rounds[number - 1] is rnd:
+                await self._create_table(live, number, table.index)
+        for table in rnd.tables:
+            if table.table_id is not None and not table.done and table.table_id not in live.running:
+                live.running.add(table.table_id)
+                self.nursery.start_soon(self._run_table, live, number, table.index)
+        self._broadcast(live)
+
+    async def _create_table(self, live: _Live, number: int, index: int) -> None:
+        t = live.t
+        spot = t.rounds[number - 1].tables[index]
+        port = self.lobby.ports[t.config.game]
+        seats = len(spot.entrants)
+        seed = spot.board_seed if spot.board_seed is not None else secrets.randbits(63)
+        options = {**getattr(port, "new_table_options", {}), **t.config.options}
+        setup = port.configure(seats, seed, options, {})
+        settings = TableSettings(game=port.name, seats=seats, name=f"{t.config.name[:40]} R{number} T{index + 1}",
+                                 public=spot.board is None, seed=seed, timers=TimerSettings(**t.config.timers),
+                                 options=setup.options, auto_start=False,
+                                 proxy_after=1 if t.config.no_show == "proxy" else None)
+        table = await self.lobby.create(settings, setup)
+        async with live.lock:
+            spot.table_id = table.id
+            await self._save(live)
+        self._withhold(live)
+        server_bots: dict[int, str] = {}
+        names: dict[int, str] = {}
+        for seat, e in enumerate(spot.entrants):
+            entrant = t.entrants[e]
+            if entrant.policy is not None and self.bots is not None:
+                server_bots[seat], names[seat] = entrant.policy, entrant.name
+            else:
+                token = self._seat_token(live, table.id, seat)
+                await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token)))
+        if server_bots:
+            await self.bots.seat(table, server_bots, names=names)
+
+    async def _run_table(self, live: _Live, number: int, index: int) -> None:
+        """Wait for the players (TR4.5), start the table, wait for its end."""
+        spot = live.t.rounds[number - 1].tables[index]
+        table_id = spot.table_id
+        assert table_id is not None
+        try:
+            table = await self.lobby.find(table_id)
+            if table is None:
+                log.error("tournament %s: table %s is gone", live.t.id, table_id)
+                return
+            if table.status == "open":
+                await self._start_when_present(live, number, index, table)
+            await table.ended.wait()
+            if spot.done:
+                return
+            async with live.lock:
+                if table.status == "finished" and table.result is not None and "ranks" in table.result:
+                    live.t.record_result(number, index, list(table.result["ranks"]))
+                else:
+                    log.warning("tournament %s: table %s ended without ranks; the organiser adjudicates it",
+                                live.t.id, table_id)
+                    spot.status = "failed"
+                await self._save(live)
+            self._withhold(live)
+            self._broadcast(live)
+            if live.t.config.format == "arena":
+                for e in spot.entrants:
+                    entrant = live.t.entrants[e]
+                    if entrant.policy is not None or e in live.watchers.values():
+                        await self._arena_wait(live, e)
+        finally:
+            live.running.discard(table_id)
+
+    async def _start_when_present(self, live: _Live, number: int, index: int, table: Table) -> None:
+        spot = live.t.rounds[number - 1].tables[index]
+        rnd = live.t.rounds[number - 1]
+        deadline = trio.current_time() + live.t.config.show_up_s
+        while True:
+            if table.status != "open" or spot.done:
+                return
+            full = all(s is not None for s in table.slots)
+            present = full and all(s is not None and (s.connections > 0 or s.bot) for s in table.slots)
+            if full and not rnd.paused and (present or trio.current_time() >= deadline):
+                break
+            await trio.sleep(POLL_S)
+        absent = [i for i, s in enumerate(table.slots) if s is not None and s.connections == 0 and not s.bot]
+        async with live.lock:
+            spot.absent = absent
+            if live.t.config.no_show == "forfeit":
+                spot.forfeits = list(absent)
+            spot.status = "started"
+            await self._save(live)
+        await table.send(None, Begin(proxied=absent if live.t.config.no_show == "proxy" else []))
+        self._broadcast(live)
+
+    async def _arena_wait(self, live: _Live, entrant: str) -> None:
+        if live.t.finished or entrant in live.waiting:
+            return
+        live.waiting.append(entrant)
+        async with live.lock:
+            rnd = live.t.arena_seat(live.waiting)
+            if rnd is None:
+                return
+            seated = {e for x in rnd.tables for e in x.entrants}
+            live.waiting = [e for e in live.waiting if e not in seated]
+            await self._save(live)
+        await self._run_round(live, rnd.number)
+
+    async def _drop(self, table_id: str | None) -> None:
+        """A re-seated round's old table: abandoned, and out of the lobby."""
+        if table_id is None:
+            return
+        table = self.lobby.get(table_id)
+        if table is not None and table.status == "open":
+            table.ended.set()
+            await self.store.update_table(table_id, status="abandoned", now=self.wall())
+
+    def _withhold(self, live: _Live) -> None:
+        """TR3.2: duplicate boards still playing somewhere keep their tables'
+        records and spectating closed."""
+        all_ids = {x.table_id for r in live.t.rounds for x in r.tables if x.board and x.table_id}
+        self.lobby.withheld.difference_update(all_ids)
+        self.lobby.withheld.update(withheld(live.t))
+
+    # -- storage and recovery ---------------------------------------------------------------
+
+    async def _save(self, live: _Live) -> None:
+        body = encode({"tournament": live.t.to_plain(), "secret": live.secret})
+        await self.store.save_tournament(live.t.id, body, now=self.wall())
+
+    async def recover(self) -> int:
+        """Reload every tournament and pick up each table where it is."""
+        count = 0
+        for tournament_id, body in await self.store.tournaments():
+            plain = decode_any(body)
+            live = _Live(t=Tournament.from_plain(plain["tournament"]), secret=plain["secret"])
+            self.live[tournament_id] = live
+            if live.t.finished and live.t.config.format != "arena":
+                continue
+            self._withhold(live)
+            for rnd in live.t.rounds:
+                if not rnd.done:
+                    self.nursery.start_soon(self._run_round, live, rnd.number)
+            for e in live.t.entrants.values():
+                if live.t.config.format == "arena" and e.policy is not None:
+                    self.nursery.start_soon(self._arena_wait, live, e.id)
+            count += 1
+        return count
+
+    # -- reports and exports -------------------------------------------------------------------
+
+    async def collusion(self, live: _Live) -> dict[str, Any]:
+        """TR5.5: from the records of every finished game of the event."""
+        port = self.lobby.ports[live.t.config.game]
+        interactions = getattr(port, "interactions", None)
+        games = []
+        for rnd in live.t.rounds:
+            for x in rnd.tables:
+                if x.table_id is None or not x.done:
+                    continue
+                record = await self.lobby.record(x.table_id)
+                found = interactions(record["events"]) if record and interactions is not None else []
+                games.append((x.entrants, found))
+        return collusion_report(games, {e.id: e.name for e in live.t.entrants.values()})
+
+    def _do(self, change: Callable[[], Any]) -> Any:
+        try:
+            return change()
+        except TournamentError as exc:
+            raise DirectorError(exc.code, exc.message) from None
+
+    async def export(self, tail: str) -> tuple[bytes, str] | None:
+        """GET /tournament/ID/standings.csv, /export.json, /records.json."""
+        tournament_id, _, what = tail.partition("/")
+        live = self.live.get(tournament_id)
+        if live is None:
+            return None
+        t = live.t
+        if what == "standings.csv":
+            out = io.StringIO()
+            rows = standings(t)
+            fields = ["rank", "name", "kind", "status", "points", "games", "wins", "byes", "sos", "board_score", "id"]
+            writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({k: ("" if v is None else v) for k, v in row.plain().items()})
+            return out.getvalue().encode(), "text/csv; charset=utf-8"
+        if what == "export.json":
+            state = self.public(live)
+            state["seating_ok"] = all(t.verify_seating(r.number) for r in t.rounds
+                                      if t.config.format != "arena")
+            if t.finished:  # the event's seed fixes its duplicate boards: told once they are all played
+                state["config"]["seed"] = t.config.seed
+            return json.dumps(state, ensure_ascii=False).encode(), "application/json; charset=utf-8"
+        if what == "records.json":
+            held = withheld(t)
+            records = []
+            for rnd in t.rounds:
+                for x in rnd.tables:
+                    if x.table_id is None or x.table_id in held:
+                        continue
+                    record = await self.lobby.record(x.table_id)
+                    if record is not None:
+                        records.append({"round": rnd.number, "table": x.index, "entrants": x.entrants,
+                                        "record": record})
+            return json.dumps({"tournament": t.id, "records": records}, ensure_ascii=False).encode(), \
+                "application/json; charset=utf-8"
+        return None
