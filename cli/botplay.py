@@ -19,10 +19,10 @@ from typing import Any
 
 import trio
 
-from oriente.clients.sdk import Client, ServerError
+from oriente.clients.sdk import Client, Seat, ServerError
 from oriente.server.policies import POLICIES, Policy
 
-__all__ = ["bot_moves", "play_bot"]
+__all__ = ["bot_moves", "play_bot", "play_seat"]
 
 log = logging.getLogger("oriente.demo")
 
@@ -82,42 +82,48 @@ async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Ran
     """One reference bot over the protocol: it acts on every frame that asks
     something of it, with the newest view and prompt it has. `token`: a bot
     API token to sign in with (its seat is then its account's)."""
+    async with Client.connect(url, token=token) as client:
+        me = await client.join(table, name, seat=seat)
+        await play_seat(me, name, policy, rng, delay)
+
+
+async def play_seat(me: Seat, name: str, policy: str, rng: random.Random, delay: float) -> None:
+    """Play one seat already taken (joined, or resumed with its token, as a
+    tournament hands it out) until its table ends."""
     bot = POLICIES[policy]
     memo: dict[str, Any] = {}
     sent: set[str] = set()
-    async with Client.connect(url, token=token) as client:
-        me = await client.join(table, name, seat=seat)
 
-        def asked() -> bool:
-            """Does the newest frame ask something of this seat (cheap: the
-            policy is consulted once, after the wait)?"""
-            prompt = me.prompt
-            if not me.view or not prompt or not prompt.get("legal"):
-                return False
-            return (prompt.get("pivot") == me.seat or me.seat in (prompt.get("early") or ())
-                    or prompt.get("topic") in bot.topics
-                    or any(c["type"] in DEAL_ANSWERS or c["type"] == "Done" for c in prompt["legal"]))
+    def asked() -> bool:
+        """Does the newest frame ask something of this seat (cheap: the
+        policy is consulted once, after the wait)?"""
+        prompt = me.prompt
+        if not me.view or not prompt or not prompt.get("legal"):
+            return False
+        return (prompt.get("pivot") == me.seat or me.seat in (prompt.get("early") or ())
+                or prompt.get("topic") in bot.topics
+                or any(c["type"] in DEAL_ANSWERS or c["type"] == "Done" for c in prompt["legal"]))
 
-        async for _update in me.updates():
-            if not asked():
+    async for _update in me.updates():
+        if not asked():
+            continue
+        if delay:
+            await trio.sleep(delay)
+        view, prompt = me.view, me.prompt  # the newest frame, after the wait
+        if not view or not prompt:
+            continue
+        for command in bot_moves(bot, view, prompt, rng, memo):
+            key = _key(command, prompt, me.seat)
+            if key in sent:
                 continue
-            if delay:
-                await trio.sleep(delay)
-            view, prompt = me.view, me.prompt  # the newest frame, after the wait
-            if not view or not prompt:
+            sent.add(key)
+            try:
+                await me.act(command)
+            except ServerError as exc:  # a race with the table moving on: the next frame tells
+                log.debug("%s: %s refused: %s", name, command["type"], exc)
                 continue
-            for command in bot_moves(bot, view, prompt, rng, memo):
-                key = _key(command, prompt, me.seat)
-                if key in sent:
-                    continue
-                sent.add(key)
+            if command["type"] == "ProposeDeal" and (line := bot.say(me.view or {}, command)):
                 try:
-                    await me.act(command)
-                except ServerError as exc:  # a race with the table moving on: the next frame tells
-                    log.debug("%s: %s refused: %s", name, command["type"], exc)
-                    continue
-                if command["type"] == "ProposeDeal" and (line := bot.say(me.view or {}, command)):
-                    try:
-                        await me.chat(line)
-                    except ServerError as exc:
-                        log.debug("%s: chat refused: %s", name, exc)
+                    await me.chat(line)
+                except ServerError as exc:
+                    log.debug("%s: chat refused: %s", name, exc)

@@ -9,6 +9,7 @@ wire together by hand:
                   [--max-tables N] [--abandon-after S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
+    oriente tournament create|register|play|start-round|direct|standings|export ...  (cli/tournament.py)
 """
 
 from __future__ import annotations
@@ -406,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--token", default=os.environ.get("ORIENTE_TOKEN"), metavar="TOKEN",
                       help="sign in with an account's session or bot API token first (default: $ORIENTE_TOKEN)")
     play.set_defaults(func=cmd_play)
+
+    from .tournament import add_parser as tournament_parser
+
+    tournament_parser(sub, server_url)
     return p
 
 

@@ -148,7 +148,7 @@ class Client:
         self._waiters: dict[Any, _Waiter] = {}
         self._subs: dict[str, _Sub] = {}
         # Followed tournaments: id -> (entry token or None, channel of states)
-        self._tournaments: dict[str, tuple[str | None, trio.MemorySendChannel[dict[str, Any]]]] = {}
+        self._tournaments: dict[str, tuple[str | None, bool, trio.MemorySendChannel[dict[str, Any]]]] = {}
         self._connected = trio.Event()
         self._closing = False
         self._failed: BaseException | None = None
@@ -268,9 +268,9 @@ class Client:
                 message.update(t="spectate")
             message["id"] = self._next_id()
             await ws.send(_encoder.encode(message))
-        for tournament, (token, _) in self._tournaments.items():
+        for tournament, (token, full, _) in self._tournaments.items():
             await ws.send(_encoder.encode({"t": "tournament_watch", "id": self._next_id(), "tournament": tournament,
-                                           "token": token}))
+                                           "token": token, "full": full}))
         for waiter in list(self._waiters.values()):
             if waiter.resend and waiter.sent:
                 await ws.send(_encoder.encode(waiter.message))
@@ -317,7 +317,7 @@ class Client:
             followed = self._tournaments.get(frame.get("tournament"))  # type: ignore[arg-type]
             if followed is not None:
                 with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-                    followed[1].send_nowait(frame["state"])
+                    followed[2].send_nowait(frame["state"])
             return
         sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
         if sub is None:
@@ -558,14 +558,16 @@ class Client:
     async def withdraw(self, tournament: str, token: str) -> None:
         await self.request({"t": "tournament_withdraw", "tournament": tournament, "token": token})
 
-    async def tournament_states(self, tournament: str, token: str | None = None) -> AsyncIterator[dict[str, Any]]:
+    async def tournament_states(self, tournament: str, token: str | None = None, *,
+                                full: bool = True) -> AsyncIterator[dict[str, Any]]:
         """Follow a tournament (as the entrant holding `token`): yields its
         state now and after every change, across reconnects, until it has
-        finished and the entrant has no table left."""
+        finished and the entrant has no table left. `full` false: only the
+        brief state an entrant plays by (its table, the end)."""
         send, receive = trio.open_memory_channel[dict[str, Any]](1_000)
-        self._tournaments[tournament] = (token, send)
+        self._tournaments[tournament] = (token, full, send)
         try:
-            await self.request({"t": "tournament_watch", "tournament": tournament, "token": token})
+            await self.request({"t": "tournament_watch", "tournament": tournament, "token": token, "full": full})
             async with receive:
                 async for state in receive:
                     yield state
@@ -580,7 +582,7 @@ class Client:
         handed out; play it to its end, then take the next. In an arena the
         entrant waits to be seated for as long as this runs."""
         played: set[str] = set()
-        async for state in self.tournament_states(tournament, token):
+        async for state in self.tournament_states(tournament, token, full=False):
             you = state.get("you") or {}
             table = you.get("table")
             if table and table not in played:

@@ -244,10 +244,13 @@ class TournamentWatch(_Msg, tag="tournament_watch"):
     """Follow a tournament: the reply and every change after it bring a
     `tournament` frame. With an entry token, as that entrant: the frame
     says its current table, seat and seat token; in an arena the entrant
-    waits to be seated for as long as it follows."""
+    waits to be seated for as long as it follows. `full` false (bots):
+    brief frames, only when the entrant's table changes; true: the whole
+    public state, at most once a second."""
 
     tournament: str
     token: str | None = None
+    full: bool = True
 
 
 class TournamentWithdraw(_Msg, tag="tournament_withdraw"):

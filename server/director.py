@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,7 @@ from .lobby import Lobby
 from .outbox import Outbox
 from .stores import Store
 from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
-from .tournament import Config, Tournament, TournamentError
+from .tournament import Config, Round, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
 from .tournament.standings import standings, withheld
 
@@ -54,6 +54,9 @@ log = logging.getLogger("oriente.director")
 
 MAX_TOURNAMENTS = 1_000
 POLL_S = 0.05  # how often a waiting table looks at who is connected
+THREAD_SEATING = 60  # entrants from which a round is seated in a worker thread
+PUBLISH_S = 1.0  # full states go out at most this often per tournament
+SHOWN_ROUNDS = 3  # an arena's finished seatings a full state shows (the export has them all)
 
 
 class DirectorError(Exception):
@@ -71,9 +74,20 @@ class _Live:
     t: Tournament
     secret: str
     lock: trio.Lock = field(default_factory=trio.Lock)
-    watchers: dict[Outbox, str | None] = field(default_factory=dict)  # outbox -> entrant id (None: a viewer)
+    watchers: dict[Outbox, _Watcher] = field(default_factory=dict)
     waiting: list[str] = field(default_factory=list)  # arena: entrants waiting, longest first
     running: set[str] = field(default_factory=set)  # server tables with a task watching them
+    changed: trio.Event = field(default_factory=trio.Event)  # wakes the publisher
+
+
+@dataclass(slots=True)
+class _Watcher:
+    """One follower: an entrant (or a viewer: None); `full` frames carry the
+    whole public state, brief ones only what the entrant needs to play."""
+
+    entrant: str | None
+    full: bool
+    shown: Any = None  # the brief state it was sent last
 
 
 class Director:
@@ -119,7 +133,8 @@ class Director:
         t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token))
         live = _Live(t=t, secret=secrets.token_urlsafe(32))
         self.live[t.id] = live
-        await self._save(live)
+        await self._save(live, head=True)
+        self.nursery.start_soon(self._publisher, live)
         return t, token
 
     def get(self, tournament_id: str) -> _Live:
@@ -152,7 +167,7 @@ class Director:
         async with live.lock:
             entrant = self._do(lambda: live.t.register(name, kind=kind, token_hash=token_hash(token),
                                                        policy=policy))
-            await self._save(live)
+            await self._save(live, head=True)
         if policy is not None and live.t.config.format == "arena":
             await self._arena_wait(live, entrant.id)
         self._broadcast(live)
@@ -174,7 +189,7 @@ class Director:
             self.organiser(tournament_id, token)
         async with live.lock:
             self._do(lambda: live.t.withdraw(entrant_id))
-            await self._save(live)
+            await self._save(live, head=True)
         if entrant_id in live.waiting:
             live.waiting.remove(entrant_id)
         self._broadcast(live)
@@ -190,19 +205,17 @@ class Director:
         async with live.lock:
             match action:
                 case "start_round":
-                    rnd = self._do(t.start_round)
-                    await self._save(live)
+                    rnd = await self._start_round(live)
                     out["round"] = rnd.to_plain()
-                    self.nursery.start_soon(self._run_round, live, rnd.number)
                 case "pause" | "resume":
                     number = int(args.get("round") or len(t.rounds))
                     self._do(lambda: t.set_paused(number, action == "pause"))
-                    await self._save(live)
+                    await self._save(live, rounds=[number])
                 case "reseat":
                     number = int(args.get("round") or len(t.rounds))
                     old = [x.table_id for x in t.rounds[number - 1].tables] if 0 < number <= len(t.rounds) else []
                     rnd = self._do(lambda: t.reseat(number))
-                    await self._save(live)
+                    await self._save(live, rounds=[number])
                     for table_id in old:
                         await self._drop(table_id)
                     out["round"] = rnd.to_plain()
@@ -211,16 +224,16 @@ class Director:
                     number, index = int(args.get("round") or 0), int(args.get("table") or 0)
                     ranks = [int(r) for r in args.get("ranks") or []]
                     self._do(lambda: t.adjudicate(number, index, ranks))
-                    await self._save(live)
+                    await self._save(live, head=True, rounds=[number])
                 case "disqualify" | "withdraw":
                     entrant = str(args.get("entrant") or "")
                     self._do(lambda: (t.disqualify if action == "disqualify" else t.withdraw)(entrant))
                     if entrant in live.waiting:
                         live.waiting.remove(entrant)
-                    await self._save(live)
+                    await self._save(live, head=True)
                 case "finish":
                     t.finished = True
-                    await self._save(live)
+                    await self._save(live, head=True)
                 case "collusion":
                     out["report"] = await self.collusion(live)
                 case _:
@@ -233,14 +246,24 @@ class Director:
 
     # -- following a tournament -----------------------------------------------------------
 
-    def watch(self, tournament_id: str, outbox: Outbox, token: str | None) -> tuple[_Live, str | None]:
+    def watch(self, tournament_id: str, outbox: Outbox, token: str | None,
+              full: bool = True) -> tuple[_Live, str | None]:
         """Subscribe `outbox` to a tournament's news; with an entry token, as
         that entrant (who then hears its seat at each new table, and waits in
-        an arena)."""
+        an arena). `full`: frames with the whole public state (at most one a
+        second), else brief ones (only when the entrant's table changes)."""
         live = self.get(tournament_id)
         entrant = self.entrant_of(live, token) if token else None
-        live.watchers[outbox] = entrant
+        live.watchers[outbox] = _Watcher(entrant=entrant, full=full or entrant is None)
         return live, entrant
+
+    def frame_for(self, live: _Live, outbox: Outbox) -> dict[str, Any]:
+        """The state a watcher gets now (the first frame after watching)."""
+        w = live.watchers[outbox]
+        if w.full:
+            return self.public(live, w.entrant)
+        w.shown = self.brief(live, w.entrant)
+        return w.shown
 
     async def arena_enter(self, live: _Live, entrant: str | None) -> None:
         if entrant is not None and live.t.config.format == "arena":
@@ -248,17 +271,27 @@ class Director:
 
     def unwatch(self, outbox: Outbox) -> None:
         for live in self.live.values():
-            entrant = live.watchers.pop(outbox, "")
+            w = live.watchers.pop(outbox, None)
+            entrant = w.entrant if w is not None else None
             if entrant and entrant in live.waiting and not live.t.entrants[entrant].policy and \
-                    entrant not in live.watchers.values():
+                    entrant not in self._following(live):
                 live.waiting.remove(entrant)
+
+    @staticmethod
+    def _following(live: _Live) -> set[str]:
+        return {w.entrant for w in live.watchers.values() if w.entrant is not None}
 
     def public(self, live: _Live, entrant: str | None = None) -> dict[str, Any]:
         """What anyone may see of a tournament (no secrets), with, for an
         entrant, its current table, seat and seat token."""
         t = live.t
         held = withheld(t)
-        rounds = [r.to_plain() for r in t.rounds]
+        shown = [r for r in t.rounds if not r.done]
+        if t.config.format == "arena":  # an arena's games are many: the ones playing and the last few
+            shown = [r for r in t.rounds[-SHOWN_ROUNDS:] if r.done] + shown[-SHOWN_ROUNDS * 10:]
+        else:
+            shown = t.rounds
+        rounds = [r.to_plain() for r in shown]
         for r in rounds:
             for x in r["tables"]:
                 if x["board"] is not None and (x["table_id"] in held or x["table_id"] is None):
@@ -267,7 +300,7 @@ class Director:
             "tournament": t.id, "config": {k: v for k, v in t.config.to_plain().items() if k != "seed"},
             "finished": t.finished,
             "entrants": [{k: v for k, v in e.to_plain().items() if k != "token_hash"} for e in t.entrants.values()],
-            "rounds": rounds, "standings": [row.plain() for row in standings(t)],
+            "rounds_played": len(t.rounds), "rounds": rounds, "standings": [row.plain() for row in standings(t)],
         }
         if entrant is not None:
             state["you"] = {"entrant": entrant, **self.next_table(live, entrant)}
@@ -292,13 +325,44 @@ class Director:
                 return {"round": rnd.number, "bye": rnd.byes[entrant]}
         return {}
 
+    def brief(self, live: _Live, entrant: str | None) -> dict[str, Any]:
+        """What a playing entrant needs: where it sits now, and whether the
+        event has ended (PROTOCOL.md 20: `tournament_watch` with `full` false)."""
+        t = live.t
+        state: dict[str, Any] = {"tournament": t.id, "name": t.config.name, "finished": t.finished,
+                                 "rounds_played": len(t.rounds)}
+        if entrant is not None:
+            state["you"] = {"entrant": entrant, **self.next_table(live, entrant)}
+        return state
+
     def _broadcast(self, live: _Live) -> None:
-        base = self.public(live)
-        for outbox, entrant in list(live.watchers.items()):
-            state = base if entrant is None else {**base, "you": {"entrant": entrant,
-                                                                  **self.next_table(live, entrant)}}
-            if not outbox.put(encode({"t": "tournament", "tournament": live.t.id, "state": state})):
-                live.watchers.pop(outbox, None)
+        """Tell the brief watchers whose state changed at once; wake the
+        publisher for the full ones."""
+        for outbox, w in list(live.watchers.items()):
+            if w.full:
+                continue
+            state = self.brief(live, w.entrant)
+            if state != w.shown:
+                w.shown = state
+                if not outbox.put(encode({"t": "tournament", "tournament": live.t.id, "state": state})):
+                    live.watchers.pop(outbox, None)
+        live.changed.set()
+
+    async def _publisher(self, live: _Live) -> None:
+        """Send the full state to its watchers after a change, at most once
+        every PUBLISH_S: a busy event's standings move with every game."""
+        while True:
+            await live.changed.wait()
+            live.changed = trio.Event()
+            full = [(o, w) for o, w in live.watchers.items() if w.full]
+            if full:
+                base = self.public(live)
+                for outbox, w in full:
+                    state = base if w.entrant is None else {**base, "you": {"entrant": w.entrant,
+                                                                            **self.next_table(live, w.entrant)}}
+                    if not outbox.put(encode({"t": "tournament", "tournament": live.t.id, "state": state})):
+                        live.watchers.pop(outbox, None)
+            await trio.sleep(PUBLISH_S)
 
     # -- rounds and tables ------------------------------------------------------------------
 
@@ -318,6 +382,19 @@ class Director:
                 self.nursery.start_soon(self._run_table, live, number, table.index)
         self._broadcast(live)
 
+    async def _start_round(self, live: _Live) -> Round:
+        """Seat the next round (in a worker thread: seating a big field takes
+        a second of CPU the tables should not wait for), store it, run it.
+        The caller holds the tournament's lock."""
+        t = live.t
+        if len(t.entrants) < THREAD_SEATING:
+            rnd: Round = self._do(t.start_round)
+        else:
+            rnd = await trio.to_thread.run_sync(lambda: self._do(t.start_round))
+        await self._save(live, rounds=[rnd.number])
+        self.nursery.start_soon(self._run_round, live, rnd.number)
+        return rnd
+
     async def _create_table(self, live: _Live, number: int, index: int) -> None:
         t = live.t
         spot = t.rounds[number - 1].tables[index]
@@ -333,7 +410,7 @@ class Director:
         table = await self.lobby.create(settings, setup)
         async with live.lock:
             spot.table_id = table.id
-            await self._save(live)
+            await self._save(live, rounds=[number])
         self._withhold(live)
         server_bots: dict[int, str] = {}
         names: dict[int, str] = {}
@@ -369,13 +446,14 @@ class Director:
                     log.warning("tournament %s: table %s ended without ranks; the organiser adjudicates it",
                                 live.t.id, table_id)
                     spot.status = "failed"
-                await self._save(live)
+                await self._save(live, head=live.t.finished, rounds=[number])
             self._withhold(live)
             self._broadcast(live)
+            await self._auto_round(live, number)
             if live.t.config.format == "arena":
                 for e in spot.entrants:
                     entrant = live.t.entrants[e]
-                    if entrant.policy is not None or e in live.watchers.values():
+                    if entrant.policy is not None or e in self._following(live):
                         await self._arena_wait(live, e)
         finally:
             live.running.discard(table_id)
@@ -398,8 +476,22 @@ class Director:
             if live.t.config.no_show == "forfeit":
                 spot.forfeits = list(absent)
             spot.status = "started"
-            await self._save(live)
+            await self._save(live, rounds=[number])
         await table.send(None, Begin(proxied=absent if live.t.config.no_show == "proxy" else []))
+        self._broadcast(live)
+
+    async def _auto_round(self, live: _Live, number: int) -> None:
+        """TR5.6: with `auto_rounds`, the round just played starts the next."""
+        t = live.t
+        if not t.config.auto_rounds or t.config.format == "arena" or t.finished:
+            return
+        async with live.lock:
+            if len(t.rounds) == number and t.rounds[-1].done and len(t.rounds) < t.config.rounds \
+                    and not t.rounds[-1].paused:
+                try:
+                    await self._start_round(live)
+                except DirectorError as exc:
+                    log.warning("tournament %s: round %d did not start by itself: %s", t.id, number + 1, exc)
         self._broadcast(live)
 
     async def _arena_wait(self, live: _Live, entrant: str) -> None:
@@ -412,7 +504,7 @@ class Director:
                 return
             seated = {e for x in rnd.tables for e in x.entrants}
             live.waiting = [e for e in live.waiting if e not in seated]
-            await self._save(live)
+            await self._save(live, rounds=[rnd.number])
         await self._run_round(live, rnd.number)
 
     async def _drop(self, table_id: str | None) -> None:
@@ -433,17 +525,22 @@ class Director:
 
     # -- storage and recovery ---------------------------------------------------------------
 
-    async def _save(self, live: _Live) -> None:
-        body = encode({"tournament": live.t.to_plain(), "secret": live.secret})
-        await self.store.save_tournament(live.t.id, body, now=self.wall())
+    async def _save(self, live: _Live, *, head: bool = False, rounds: Iterable[int] = ()) -> None:
+        """Store what changed: the head (settings, entrants, the finished
+        mark, the secret) and/or the rounds given, in one commit."""
+        body = encode({"tournament": live.t.head_plain(), "secret": live.secret}) if head else None
+        blobs = {n: encode(live.t.rounds[n - 1].to_plain()) for n in rounds}
+        await self.store.save_tournament(live.t.id, body, now=self.wall(), rounds=blobs)
 
     async def recover(self) -> int:
         """Reload every tournament and pick up each table where it is."""
         count = 0
-        for tournament_id, body in await self.store.tournaments():
+        for tournament_id, body, rounds in await self.store.tournaments():
             plain = decode_any(body)
-            live = _Live(t=Tournament.from_plain(plain["tournament"]), secret=plain["secret"])
+            t = Tournament.from_plain({**plain["tournament"], "rounds": [decode_any(r) for r in rounds]})
+            live = _Live(t=t, secret=plain["secret"])
             self.live[tournament_id] = live
+            self.nursery.start_soon(self._publisher, live)
             if live.t.finished and live.t.config.format != "arena":
                 continue
             self._withhold(live)

@@ -419,9 +419,9 @@ class Transport:
                                                              policy=msg.policy, organiser_token=msg.organiser_token)
                     outbox.put(encode(M.ok(msg.id, tournament=msg.tournament, entrant=entered, token=token)))
                 case M.TournamentWatch():
-                    live, entrant = director.watch(msg.tournament, outbox, msg.token)
+                    live, entrant = director.watch(msg.tournament, outbox, msg.token, msg.full)
                     outbox.put(encode(M.ok(msg.id, tournament=msg.tournament, entrant=entrant)))
-                    outbox.put(encode(M.tournament(msg.tournament, director.public(live, entrant))))
+                    outbox.put(encode(M.tournament(msg.tournament, director.frame_for(live, outbox))))
                     await director.arena_enter(live, entrant)
                 case M.TournamentWithdraw():
                     gone = await director.withdraw(msg.tournament, msg.token, msg.entrant)

@@ -806,8 +806,8 @@ async def _tournaments(book: Book, s: Session) -> None:
     book.server("server/ok/list_tournaments", expect(frames, "ok")[0], "In brief.")
     frames = await kim.send({"t": "tournament_withdraw", "id": 3, "tournament": tid, "token": entry["token"]},
                             "client/tournament_withdraw", "The entrant withdraws itself.")
-    expect(frames, "tournament", "ok")
-    book.server("server/ok/tournament_withdraw", frames[1], "Its results so far stand; no later round seats it.")
+    book.server("server/ok/tournament_withdraw", next(f for f in frames if decode_any(f)["t"] == "ok"),
+                "Its results so far stand; no later round seats it.")
 
 
 async def _oro_table(book: Book, s: Session) -> None:

@@ -67,7 +67,7 @@ raise `StoreFenced`.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -250,11 +250,15 @@ class Store(Protocol):
         a crash the recovery knows how long the tables were down."""
         ...
 
-    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
-        """Store a tournament's whole state (opaque bytes, guarantee 5),
-        replacing what was stored under its id; the first save creates it
-        (its ``created_at`` is that ``now``). A tournament is small and
-        changes a few times a round, so it is saved whole."""
+    async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
+                              rounds: Mapping[int, bytes] | None = None) -> None:
+        """Store a tournament's state (opaque bytes, guarantee 5) in one
+        commit: its head `body` (None: unchanged), replacing the last one,
+        and each of `rounds` (number -> body), replacing that round's. The
+        first save creates the tournament (its ``created_at`` is that
+        ``now``) and must give a head. Rounds are kept apart so that a
+        table's news costs a write of its round only, however long the
+        event has run."""
         ...
 
     # -- reads -------------------------------------------------------------
@@ -290,13 +294,13 @@ class Store(Protocol):
         """The latest ``heartbeat`` time, or None if there was none."""
         ...
 
-    async def tournament(self, tournament_id: str) -> bytes | None:
-        """A tournament's latest saved state, or None."""
+    async def tournament(self, tournament_id: str) -> tuple[bytes, list[bytes]] | None:
+        """A tournament's latest head and its rounds in order of number, or None."""
         ...
 
-    async def tournaments(self) -> list[tuple[str, bytes]]:
-        """Every tournament (id, latest state), oldest first (by the time of
-        its first save, then id): what a restarted server reloads."""
+    async def tournaments(self) -> list[tuple[str, bytes, list[bytes]]]:
+        """Every tournament (id, head, rounds in order), oldest first (by the
+        time of its first save, then id): what a restarted server reloads."""
         ...
 
     # -- accounts (docs/accounts.md); every write durable on return --------

@@ -9,7 +9,7 @@ that forgets to await a write shows up under it too.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 import trio
@@ -36,7 +36,7 @@ class MemoryStore:
         self.logs: dict[str, list[LogRecord]] = {}
         self.clocks: dict[str, tuple[float, bytes]] = {}
         self.records: dict[str, bytes] = {}
-        self.tournament_rows: dict[str, tuple[float, bytes]] = {}
+        self.tournament_rows: dict[str, tuple[float, bytes, dict[int, bytes]]] = {}
         self.alive: float | None = None
         self.appends = 0
         self.accounts: dict[str, AccountRow] = {}
@@ -128,11 +128,19 @@ class MemoryStore:
         await self._enter()
         self.alive = now
 
-    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
-        check_bytes("body", body)
+    async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
+                              rounds: Mapping[int, bytes] | None = None) -> None:
+        if body is not None:
+            check_bytes("body", body)
+        for number, blob in (rounds or {}).items():
+            check_bytes(f"rounds[{number}]", blob)
         await self._enter()
-        created = self.tournament_rows.get(tournament_id, (now, b""))[0]
-        self.tournament_rows[tournament_id] = (created, body)
+        row = self.tournament_rows.get(tournament_id)
+        if row is None and body is None:
+            raise StoreError(f"tournament {tournament_id!r} is saved first with its head")
+        created, head, stored = row if row is not None else (now, b"", {})
+        self.tournament_rows[tournament_id] = (created, body if body is not None else head,
+                                               {**stored, **(rounds or {})})
 
     # -- reads -----------------------------------------------------------------------
 
@@ -169,14 +177,15 @@ class MemoryStore:
         await self._enter()
         return self.alive
 
-    async def tournament(self, tournament_id: str) -> bytes | None:
+    async def tournament(self, tournament_id: str) -> tuple[bytes, list[bytes]] | None:
         await self._enter()
         row = self.tournament_rows.get(tournament_id)
-        return None if row is None else row[1]
+        return None if row is None else (row[1], [row[2][n] for n in sorted(row[2])])
 
-    async def tournaments(self) -> list[tuple[str, bytes]]:
+    async def tournaments(self) -> list[tuple[str, bytes, list[bytes]]]:
         await self._enter()
-        return [(i, body) for i, (_, body) in sorted(self.tournament_rows.items(), key=lambda x: (x[1][0], x[0]))]
+        rows = sorted(self.tournament_rows.items(), key=lambda x: (x[1][0], x[0]))
+        return [(i, head, [rounds[n] for n in sorted(rounds)]) for i, (_, head, rounds) in rows]
 
     # -- accounts --------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ import re
 import socket
 import time
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode
@@ -224,6 +224,12 @@ CREATE TABLE tournaments (
     updated_at double precision NOT NULL,
     body bytea NOT NULL
 );
+CREATE TABLE tournament_rounds (
+    tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id),
+    number integer NOT NULL,
+    body bytea NOT NULL,
+    PRIMARY KEY (tournament_id, number)
+);
 """
 
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
@@ -238,6 +244,10 @@ _RECORD: Final = "SELECT save_record(%s, %s, %b)"
 _TOURNAMENT: Final = (
     "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (%s, %s, %s, %b) "
     "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body"
+)
+_ROUND: Final = (
+    "INSERT INTO tournament_rounds (tournament_id, number, body) VALUES (%s, %s, %b) "
+    "ON CONFLICT (tournament_id, number) DO UPDATE SET body = excluded.body"
 )
 _HEARTBEAT: Final = "INSERT INTO heartbeat (id, at) VALUES (1, %s) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
 _APPEND: Final = "SELECT append_logs(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"
@@ -515,8 +525,11 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
             case "heartbeat":
                 cur.execute(_HEARTBEAT, op.args)
             case "tournament":
-                now, body, tournament_id = op.args
-                cur.execute(_TOURNAMENT, (tournament_id, now, now, body))
+                now, body, tournament_id, rounds = op.args
+                if body is not None:
+                    cur.execute(_TOURNAMENT, (tournament_id, now, now, body))
+                for number, blob in rounds:
+                    cur.execute(_ROUND, (tournament_id, number, blob))
             case "sql":
                 for statement, params in op.args[0]:
                     cur.execute(statement, params)
@@ -583,24 +596,38 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         """Note that the server is alive at wall time ``now``."""
         await self._write(_Op("heartbeat", None, (now,)), "heartbeat")
 
-    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
-        """Store a tournament's state, replacing the last one."""
-        check_bytes("body", body)
-        await self._write(_Op("tournament", None, (now, body, tournament_id)), f"save tournament {tournament_id!r}")
+    async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
+                              rounds: Mapping[int, bytes] | None = None) -> None:
+        """Store a tournament's head and/or some of its rounds, in one commit."""
+        if body is not None:
+            check_bytes("body", body)
+        items = sorted((rounds or {}).items())
+        for number, blob in items:
+            check_bytes(f"rounds[{number}]", blob)
+        await self._write(_Op("tournament", None, (now, body, tournament_id, items)),
+                          f"save tournament {tournament_id!r}")
 
-    async def tournament(self, tournament_id: str) -> bytes | None:
-        def query(conn: psycopg.Connection[Any]) -> bytes | None:
+    async def tournament(self, tournament_id: str) -> tuple[bytes, list[bytes]] | None:
+        def query(conn: psycopg.Connection[Any]) -> tuple[bytes, list[bytes]] | None:
             with conn.cursor(binary=True) as cur:
                 row = cur.execute("SELECT body FROM tournaments WHERE id = %s", (tournament_id,)).fetchone()
-            return None if row is None else row[0]
+                if row is None:
+                    return None
+                rounds = cur.execute("SELECT body FROM tournament_rounds WHERE tournament_id = %s ORDER BY number",
+                                     (tournament_id,)).fetchall()
+            return row[0], [r[0] for r in rounds]
 
         return await self._read(query)
 
-    async def tournaments(self) -> list[tuple[str, bytes]]:
-        def query(conn: psycopg.Connection[Any]) -> list[tuple[str, bytes]]:
+    async def tournaments(self) -> list[tuple[str, bytes, list[bytes]]]:
+        def query(conn: psycopg.Connection[Any]) -> list[tuple[str, bytes, list[bytes]]]:
             with conn.cursor(binary=True) as cur:
-                rows = cur.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
-            return [(r[0], r[1]) for r in rows]
+                heads = cur.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
+                rounds: dict[str, list[bytes]] = {}
+                for tid, body in cur.execute("SELECT tournament_id, body FROM tournament_rounds "
+                                             "ORDER BY tournament_id, number").fetchall():
+                    rounds.setdefault(tid, []).append(body)
+            return [(h[0], h[1], rounds.get(h[0], [])) for h in heads]
 
         return await self._read(query)
 

@@ -36,7 +36,7 @@ import fcntl
 import functools
 import os
 import sqlite3
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, cast
 
 from .accounts_sql import AccountsSQL, Statement
@@ -94,6 +94,12 @@ CREATE TABLE IF NOT EXISTS tournaments (
     updated_at REAL NOT NULL,
     body BLOB NOT NULL
 ) STRICT;
+CREATE TABLE IF NOT EXISTS tournament_rounds (
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    number INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (tournament_id, number)
+) STRICT;
 """ + accounts_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -114,6 +120,10 @@ _UPSERT_HEARTBEAT: Final = (
     "INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at"
 )
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
+_UPSERT_ROUND: Final = (
+    "INSERT INTO tournament_rounds (tournament_id, number, body) VALUES (?, ?, ?) "
+    "ON CONFLICT (tournament_id, number) DO UPDATE SET body = excluded.body"
+)
 _UPSERT_TOURNAMENT: Final = (
     "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (?, ?, ?, ?) "
     "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body"
@@ -518,26 +528,44 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
         return await self._read(query)
 
-    async def save_tournament(self, tournament_id: str, body: bytes, *, now: float) -> None:
-        """Store a tournament's state, replacing the last one."""
-        check_bytes("body", body)
+    async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
+                              rounds: Mapping[int, bytes] | None = None) -> None:
+        """Store a tournament's head and/or some of its rounds, in one commit."""
+        if body is not None:
+            check_bytes("body", body)
+        items = sorted((rounds or {}).items())
+        for number, blob in items:
+            check_bytes(f"rounds[{number}]", blob)
 
         def apply(conn: sqlite3.Connection) -> None:
-            conn.execute(_UPSERT_TOURNAMENT, (tournament_id, now, now, body))
+            if body is not None:
+                conn.execute(_UPSERT_TOURNAMENT, (tournament_id, now, now, body))
+            try:
+                conn.executemany(_UPSERT_ROUND, [(tournament_id, n, b) for n, b in items])
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"tournament {tournament_id!r} is saved first with its head") from exc
 
         await self._submit(apply, 0, f"save tournament {tournament_id!r}")
 
-    async def tournament(self, tournament_id: str) -> bytes | None:
-        def query(conn: sqlite3.Connection) -> bytes | None:
+    async def tournament(self, tournament_id: str) -> tuple[bytes, list[bytes]] | None:
+        def query(conn: sqlite3.Connection) -> tuple[bytes, list[bytes]] | None:
             row = conn.execute("SELECT body FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
-            return None if row is None else row[0]
+            if row is None:
+                return None
+            rounds = conn.execute("SELECT body FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                                  (tournament_id,)).fetchall()
+            return row[0], [r[0] for r in rounds]
 
         return await self._read(query)
 
-    async def tournaments(self) -> list[tuple[str, bytes]]:
-        def query(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
-            rows = conn.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
-            return [(r[0], r[1]) for r in rows]
+    async def tournaments(self) -> list[tuple[str, bytes, list[bytes]]]:
+        def query(conn: sqlite3.Connection) -> list[tuple[str, bytes, list[bytes]]]:
+            heads = conn.execute("SELECT id, body FROM tournaments ORDER BY created_at, id").fetchall()
+            rounds: dict[str, list[bytes]] = {}
+            for tid, body in conn.execute("SELECT tournament_id, body FROM tournament_rounds "
+                                          "ORDER BY tournament_id, number"):
+                rounds.setdefault(tid, []).append(body)
+            return [(h[0], h[1], rounds.get(h[0], [])) for h in heads]
 
         return await self._read(query)
 

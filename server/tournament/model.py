@@ -26,7 +26,7 @@ BOTS = ("allowed", "only", "none")
 ENTRANT_KINDS = ("player", "bot")
 ACTIVE, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
 MAX_ENTRANTS = 2_000
-MAX_ROUNDS = 50
+MAX_ROUNDS = 500  # a bot event may be long; people rarely play more than a dozen
 MAX_NAME = 32
 MAX_SHOW_UP_S = 300.0  # well inside the table's own abandonment of open tables (T6.1: 10 minutes)
 
@@ -64,6 +64,7 @@ class Config:
     bye_points: float | None = None
     apart: tuple[tuple[str, str], ...] = ()
     seed: int = 0
+    auto_rounds: bool = False  # TR5.6: start each next round as soon as the last one is played
 
     def validate(self) -> None:
         def bad(message: str) -> TournamentError:
@@ -102,7 +103,7 @@ class Config:
                 "table_sizes": list(self.table_sizes), "timers": self.timers, "options": self.options,
                 "rated": self.rated, "bots": self.bots, "no_show": self.no_show, "show_up_s": self.show_up_s,
                 "scoring": self.scoring, "points_table": list(self.points_table), "bye_points": self.bye_points,
-                "apart": [list(p) for p in self.apart], "seed": self.seed}
+                "apart": [list(p) for p in self.apart], "seed": self.seed, "auto_rounds": self.auto_rounds}
 
     @classmethod
     def from_plain(cls, d: dict[str, Any]) -> Config:
@@ -462,6 +463,13 @@ class Tournament:
         return ranked[:count]
 
     # -- storage ---------------------------------------------------------------------
+
+    def head_plain(self) -> dict[str, Any]:
+        """Everything but the rounds (stored apart: a table's news rewrites
+        its round only)."""
+        plain = self.to_plain()
+        del plain["rounds"]
+        return plain
 
     def to_plain(self) -> dict[str, Any]:
         return {"format": "oriente.tournament.v1", "id": self.id, "config": self.config.to_plain(),

@@ -36,6 +36,7 @@ W_APART = 1_000_000.0  # a kept-apart pair at one table, or an entrant meeting a
 W_REPEAT = 1_000.0  # each earlier meeting of two entrants now at one table
 W_GROUP = 10.0  # the spread of tournament points at one table (Swiss: like meets like)
 W_POSITION = 1.0  # how far an entrant's seat positions drift from the middle on average
+MAX_STEPS = 30_000  # about a second for 300 entrants: seating must not hold up a big event's server
 
 
 def split(n: int, sizes: Iterable[int]) -> tuple[list[int], int]:
@@ -165,7 +166,7 @@ def seat(entrants: Sequence[str], sizes: Sequence[int], *, seed: int, history: H
     t plays (entrants who played it already are kept off it). The start is
     the entrants shuffled; a move swaps two seats, at one table or two; the
     temperature falls geometrically over `iterations` (default: grows with
-    the field, 3,000 + 400 per entrant)."""
+    the field, 3,000 + 400 per entrant, at most 30,000)."""
     n = len(entrants)
     if sum(sizes) != n:
         raise ValueError(f"{n} entrants do not fill tables of {list(sizes)}")
@@ -183,7 +184,7 @@ def seat(entrants: Sequence[str], sizes: Sequence[int], *, seed: int, history: H
     costs = [cost_of(t) for t in range(len(sizes))]
     total = sum(costs)
     best_total, best_order = total, list(order)
-    steps = iterations if iterations is not None else 3_000 + 400 * n
+    steps = iterations if iterations is not None else min(MAX_STEPS, 3_000 + 400 * n)
     t_hi, t_lo = 2 * W_REPEAT, 0.05 * W_POSITION
     for step in range(steps if n > 1 else 0):
         temp = t_hi * (t_lo / t_hi) ** (step / steps)

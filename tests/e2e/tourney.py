@@ -61,7 +61,7 @@ async def entrant(ports: list[int], tournament: str, token: str, seed: int, *, p
 async def _follow(c: Client, tournament: str, token: str, rnd: random.Random, done: set[str],
                   stop: trio.Event | None) -> bool:
     await c.recv()  # welcome
-    await c.send({"t": "tournament_watch", "tournament": tournament, "token": token})
+    await c.send({"t": "tournament_watch", "tournament": tournament, "token": token, "full": False})
     table: str | None = None
     seat = -1
     answered: set[Any] = set()

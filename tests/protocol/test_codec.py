@@ -44,7 +44,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "tournament_create": {"t": "tournament_create", "id": 24, "settings": {"name": "Cup", "rounds": 3}},
     "tournament_register": {"t": "tournament_register", "id": 25, "tournament": "T1", "name": "ana", "kind": "bot",
                             "policy": None, "organiser_token": None},
-    "tournament_watch": {"t": "tournament_watch", "id": 26, "tournament": "T1", "token": "tok"},
+    "tournament_watch": {"t": "tournament_watch", "id": 26, "tournament": "T1", "token": "tok", "full": False},
     "tournament_withdraw": {"t": "tournament_withdraw", "id": 27, "tournament": "T1", "token": "tok",
                             "entrant": None},
     "tournament_direct": {"t": "tournament_direct", "id": 28, "tournament": "T1", "token": "tok",

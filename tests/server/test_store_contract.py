@@ -285,20 +285,26 @@ async def test_results_move_ratings_once_per_table(make_store: StoreFactory) -> 
         assert await store.reputation(["a1", "a2", "a3"]) == {"a1": (4, 0, 2), "a2": (2, 6, 2)}
 
 
-async def test_tournaments_are_saved_whole_and_listed_oldest_first(make_store: StoreFactory) -> None:
-    """A tournament's state is opaque bytes, replaced by each save; the list
-    keeps the order of the first saves, so a restart reloads them in order."""
+async def test_tournaments_are_saved_by_head_and_rounds(make_store: StoreFactory) -> None:
+    """A tournament's head and rounds are opaque bytes, each replaced by its
+    own save; the list keeps the order of the first saves, so a restart
+    reloads them in order, each with its rounds by number."""
     async with running(make_store()) as store:
         assert await store.tournament("t1") is None
         assert await store.tournaments() == []
+        with pytest.raises(StoreError):
+            await store.save_tournament("t0", None, now=1.0, rounds={1: b"r"})
         await store.save_tournament("t2", b"\x00two", now=5.0)
-        await store.save_tournament("t1", b"one", now=6.0)
-        await store.save_tournament("t2", b"two again", now=7.0)
-        assert await store.tournament("t2") == b"two again"
-        assert await store.tournaments() == [("t2", b"two again"), ("t1", b"one")]
+        await store.save_tournament("t1", b"one", now=6.0, rounds={2: b"one-r2", 1: b"one-r1"})
+        await store.save_tournament("t2", b"two again", now=7.0, rounds={1: b"two-r1"})
+        await store.save_tournament("t1", None, now=8.0, rounds={2: b"one-r2 again"})
+        assert await store.tournament("t2") == (b"two again", [b"two-r1"])
+        assert await store.tournament("t1") == (b"one", [b"one-r1", b"one-r2 again"])
+        assert await store.tournaments() == [("t2", b"two again", [b"two-r1"]),
+                                             ("t1", b"one", [b"one-r1", b"one-r2 again"])]
         with pytest.raises(TypeError):
             await store.save_tournament("t3", "text", now=8.0)  # type: ignore[arg-type]
     again = make_store()
     if isinstance(again, SQLiteStore):  # the same file (a PostgreSQL factory opens a fresh schema)
         async with running(again) as store:
-            assert await store.tournaments() == [("t2", b"two again"), ("t1", b"one")]
+            assert await store.tournament("t1") == (b"one", [b"one-r1", b"one-r2 again"])

@@ -1,0 +1,268 @@
+"""`oriente tournament ...`: an organiser runs a whole event from the
+command line, and a bot enters one (docs/tournaments.md, PROTOCOL.md 20).
+
+    oriente tournament create --name NAME [--game G] [--format swiss|duplicate|arena] [--rounds N]
+                              [--sizes 5,6] [--bots allowed|only|none] [--no-show proxy|forfeit]
+                              [--show-up S] [--scoring linear|win] [--timers bots|people] [--apart A,B]
+    oriente tournament register TOURNAMENT --name NAME [--bot POLICY --token ORGANISER]
+    oriente tournament play TOURNAMENT --token ENTRY [--bot POLICY]     a bot plays every table it is seated at
+    oriente tournament start-round TOURNAMENT --token ORGANISER
+    oriente tournament direct TOURNAMENT ACTION --token ORGANISER [--round R] [--table T] [--ranks 1,2,3]
+                              [--entrant ID]          pause, resume, reseat, adjudicate, disqualify, ...
+    oriente tournament standings TOURNAMENT
+    oriente tournament export TOURNAMENT [--what csv|json|records] [--out PATH]
+
+Every command takes `--server URL` (default ws://127.0.0.1:8765). Actions
+go over the protocol; exports are plain GET downloads from the same port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+import trio
+
+from oriente.clients.sdk import Client, Disconnected, ServerError
+
+BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": True,
+              "away_after": 3}
+PEOPLE_TIMERS = {"prompt_ms": 60_000, "window_ms": 45_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
+                 "zero_wait": False, "away_after": 2}
+EXPORTS = {"csv": "standings.csv", "json": "export.json", "records": "records.json"}
+
+
+def http_base(url: str) -> str:
+    """The server's HTTP address from its websocket one (same port)."""
+    scheme, _, rest = url.partition("://")
+    return ("https" if scheme == "wss" else "http") + "://" + rest.rstrip("/")
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers like 5,6") from None
+
+
+async def _request(url: str, message: dict[str, Any]) -> dict[str, Any]:
+    async with Client.connect(url, reconnect=False) as client:
+        return await client.request(message)
+
+
+def _run(url: str, message: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        return trio.run(_request, url, message)
+    except ServerError as exc:
+        print(f"oriente tournament: {exc.code}: {exc.message}", file=sys.stderr)
+    except Disconnected as exc:
+        print(f"oriente tournament: {exc}", file=sys.stderr)
+    return None
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    settings: dict[str, Any] = {"name": args.name, "game": args.game, "format": args.format, "rounds": args.rounds,
+                                "table_sizes": args.sizes, "bots": args.bots, "no_show": args.no_show,
+                                "show_up_s": args.show_up, "scoring": args.scoring,
+                                "timers": BOT_TIMERS if args.timers == "bots" else PEOPLE_TIMERS,
+                                "apart": [pair.split(",", 1) for pair in args.apart]}
+    if args.seed is not None:
+        settings["seed"] = args.seed
+    reply = _run(args.server, {"t": "tournament_create", "settings": settings})
+    if reply is None:
+        return 1
+    print(f"tournament {reply['tournament']}")
+    print(f"organiser token {reply['organiser_token']}  (keep it: every director's action needs it)")
+    return 0
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    message: dict[str, Any] = {"t": "tournament_register", "tournament": args.tournament, "name": args.name,
+                               "kind": "bot" if args.bot or args.kind == "bot" else "player"}
+    if args.bot:
+        message.update(policy=args.bot, organiser_token=args.token)
+    reply = _run(args.server, message)
+    if reply is None:
+        return 1
+    print(f"entrant {reply['entrant']}")
+    print(f"entry token {reply['token']}")
+    return 0
+
+
+def cmd_direct(args: argparse.Namespace) -> int:
+    message: dict[str, Any] = {"t": "tournament_direct", "tournament": args.tournament, "token": args.token,
+                               "action": args.action}
+    for key in ("round", "table", "entrant"):
+        if getattr(args, key, None) is not None:
+            message[key] = getattr(args, key)
+    if getattr(args, "ranks", None) is not None:
+        message["ranks"] = args.ranks
+    reply = _run(args.server, message)
+    if reply is None:
+        return 1
+    if "round" in reply:
+        rnd = reply["round"]
+        names = {e["id"]: e["name"] for e in reply["state"]["entrants"]}
+        print(f"round {rnd['number']} (seed {rnd['seed']}):")
+        for t in rnd["tables"]:
+            print(f"  table {t['index'] + 1}: " + ", ".join(names[e] for e in t["entrants"]))
+        for e, points in rnd["byes"].items():
+            print(f"  bye: {names[e]} ({points:g} points)")
+    elif "report" in reply:
+        print(json.dumps(reply["report"], indent=1))
+    else:
+        print("done")
+    return 0
+
+
+def _get(url: str) -> bytes | None:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            body: bytes = r.read()
+            return body
+    except urllib.error.HTTPError as exc:
+        print(f"oriente tournament: {url}: {exc.code} {exc.reason}", file=sys.stderr)
+    except urllib.error.URLError as exc:
+        print(f"oriente tournament: {url}: {exc.reason}", file=sys.stderr)
+    return None
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    body = _get(f"{http_base(args.server)}/tournament/{args.tournament}/export.json")
+    if body is None:
+        return 1
+    state = json.loads(body)
+    config = state["config"]
+    played = len(state["rounds"])
+    print(f"{config['name']} ({config['game']}, {config['format']}): "
+          f"{played} of {config['rounds']} rounds{', finished' if state['finished'] else ''}")
+    board = config["format"] == "duplicate"
+    print(f"{'#':>3}  {'name':<24} {'points':>7} {'games':>5} {'wins':>5} {'sos':>6}" + ("  board" if board else ""))
+    for row in state["standings"]:
+        rank = "DQ" if row["rank"] is None else str(row["rank"])
+        tail = f"  {row['board_score']:+.2f}" if board else ""
+        mark = "" if row["status"] == "active" else f" ({row['status']})"
+        print(f"{rank:>3}  {(row['name'] + mark)[:24]:<24} {row['points']:7.2f} {row['games']:5d} "
+              f"{row['wins']:5.1f} {row['sos']:6.2f}{tail}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    body = _get(f"{http_base(args.server)}/tournament/{args.tournament}/{EXPORTS[args.what]}")
+    if body is None:
+        return 1
+    if args.out:
+        with open(args.out, "wb") as f:
+            f.write(body)
+        print(f"wrote {args.out} ({len(body)} bytes)")
+    else:
+        sys.stdout.write(body.decode())
+    return 0
+
+
+async def play_tournament(url: str, tournament: str, token: str, policy: str, seed: int | None,
+                          delay: float) -> int:
+    """A reference bot through the SDK: every table the tournament seats it
+    at, one after the other, until the event ends (an arena: until Ctrl-C)."""
+    from .botplay import play_seat
+
+    rng = random.Random(seed)
+    games = 0
+    async with Client.connect(url) as client:
+        async for seat in client.tournament_seats(tournament, token):
+            print(f"seated at {seat.table}, seat {seat.seat}", flush=True)
+            await play_seat(seat, "tournament bot", policy, rng, delay)
+            games += 1
+            print(f"table {seat.table} ended: {seat.result and seat.result.get('ranks')}", flush=True)
+    print(f"the tournament has ended; {games} games played")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        return trio.run(play_tournament, args.server, args.tournament, args.token, args.bot, args.seed, args.delay)
+    except ServerError as exc:
+        print(f"oriente tournament: {exc.code}: {exc.message}", file=sys.stderr)
+    except Disconnected as exc:
+        print(f"oriente tournament: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    return 1
+
+
+def add_parser(sub: Any, server_url: Any) -> None:
+    """`oriente tournament` and its commands."""
+    top = sub.add_parser("tournament", help="run a tournament, or enter one (create, register, play, "
+                                            "start-round, direct, standings, export)")
+    cmds = top.add_subparsers(dest="action_name", metavar="COMMAND")
+    cmds.required = True
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = cmds.add_parser(name, help=help_text)
+        p.add_argument("--server", type=server_url, default="ws://127.0.0.1:8765", metavar="URL",
+                       help="the server's address (default ws://127.0.0.1:8765)")
+        return p
+
+    c = command("create", "create a tournament; prints its id and the organiser token")
+    c.add_argument("--name", required=True)
+    c.add_argument("--game", default="oriente")
+    c.add_argument("--format", choices=("swiss", "duplicate", "arena"), default="swiss")
+    c.add_argument("--rounds", type=int, default=3)
+    c.add_argument("--sizes", type=_ints, default=[4, 5, 6], metavar="N,N", help="table sizes allowed (default 4,5,6)")
+    c.add_argument("--bots", choices=("allowed", "only", "none"), default="allowed")
+    c.add_argument("--no-show", choices=("proxy", "forfeit"), default="proxy")
+    c.add_argument("--show-up", type=float, default=120.0, metavar="S",
+                   help="seconds a table waits for its players before it starts (default 120)")
+    c.add_argument("--scoring", choices=("linear", "win"), default="linear")
+    c.add_argument("--timers", choices=("bots", "people"), default="people")
+    c.add_argument("--apart", action="append", default=[], metavar="A,B", help="keep two entrants apart; repeatable")
+    c.add_argument("--seed", type=int, default=None)
+    c.set_defaults(func=cmd_create)
+
+    r = command("register", "enter a tournament (or, with --bot and the organiser token, a server bot)")
+    r.add_argument("tournament")
+    r.add_argument("--name", required=True)
+    r.add_argument("--kind", choices=("player", "bot"), default="bot")
+    r.add_argument("--bot", default=None, metavar="POLICY", help="a server bot: negotiator, heuristic, random")
+    r.add_argument("--token", default=None, help="the organiser token (with --bot)")
+    r.set_defaults(func=cmd_register)
+
+    pl = command("play", "a reference bot plays every table this entry is seated at, through the SDK")
+    pl.add_argument("tournament")
+    pl.add_argument("--token", required=True, help="the entry token from register")
+    pl.add_argument("--bot", choices=("negotiator", "heuristic", "random"), default="heuristic")
+    pl.add_argument("--seed", type=int, default=None)
+    pl.add_argument("--delay", type=float, default=0.0)
+    pl.set_defaults(func=cmd_play)
+
+    s = command("start-round", "seat and start the next round")
+    s.add_argument("tournament")
+    s.add_argument("--token", required=True, help="the organiser token")
+    s.set_defaults(func=cmd_direct, action="start_round")
+
+    d = command("direct", "a director's action: pause, resume, reseat, adjudicate, disqualify, withdraw, "
+                          "finish, collusion")
+    d.add_argument("tournament")
+    d.add_argument("action", choices=("start_round", "pause", "resume", "reseat", "adjudicate", "disqualify",
+                                      "withdraw", "finish", "collusion"))
+    d.add_argument("--token", required=True, help="the organiser token")
+    d.add_argument("--round", type=int, default=None)
+    d.add_argument("--table", type=int, default=None, help="the table's index in its round (0 first)")
+    d.add_argument("--ranks", type=_ints, default=None, metavar="1,2,3", help="adjudicate: each seat's rank")
+    d.add_argument("--entrant", default=None, help="an entrant's id (e1, e2, ...)")
+    d.set_defaults(func=cmd_direct)
+
+    st = command("standings", "print the standings")
+    st.add_argument("tournament")
+    st.set_defaults(func=cmd_standings)
+
+    ex = command("export", "download the standings (csv), the whole event (json) or every game's record")
+    ex.add_argument("tournament")
+    ex.add_argument("--what", choices=sorted(EXPORTS), default="csv")
+    ex.add_argument("--out", default=None, metavar="PATH", help="write to a file (default: standard output)")
+    ex.set_defaults(func=cmd_export)
