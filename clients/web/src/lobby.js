@@ -7,6 +7,7 @@ import { AccountBox, Badge } from "./account.js";
 import { joinTable } from "./live.js";
 import { GAMES, servedGames } from "./games.js";
 import { app, botKinds, changed, errorText, say, seats } from "./state.js";
+import { TournamentList } from "./tournament.js";
 
 const html = htm.bind(h);
 
@@ -182,6 +183,7 @@ export function Lobby() {
           : html`<p class="muted" data-ready="1">${t("lobby.none")}</p>`) : html`<p class="muted">${t("lobby.loading")}</p>`}
         ${mine.length > 0 && html`<p class="small">${t("lobby.your_other")} ${mine.map((id) => html`<a key=${id} href=${`#/t/${id}`}>${id}</a> `)}</p>`}
         <${ById} />
+        <${TournamentList} />
       </section>
       <${CreateForm} />
     </div>

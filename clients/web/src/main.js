@@ -13,6 +13,7 @@ import { ReplayPage } from "./replay.js";
 import { app, changed, GAME, seats, useApp } from "./state.js";
 import { gameUi, KNOWN_GAMES } from "./games.js";
 import { rememberTitle, TablePage } from "./table.js";
+import { TournamentPage } from "./tournament.js";
 
 const html = htm.bind(h);
 
@@ -22,6 +23,8 @@ function parseRoute() {
   if (m) return { page: "table", id: m[1] };
   m = /^\/r\/([A-Za-z0-9_-]+)(?:\?as=(\w+))?$/.exec(hash);
   if (m) return { page: "replay", id: m[1], as: m[2] || null };
+  m = /^\/tournament\/([A-Za-z0-9_-]+)$/.exec(hash);
+  if (m) return { page: "tournament", id: m[1] };
   m = /^\/leaderboard(?:\/(\w+))?$/.exec(hash);
   if (m) return { page: "leaderboard", game: m[1] || GAME };
   return { page: "lobby" };
@@ -136,6 +139,7 @@ function App() {
   if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
   else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} game=${r.game} />`;
+  else if (r.page === "tournament") page = html`<${TournamentPage} id=${r.id} />`;
   else page = html`<${Lobby} />`;
   return html`<div class="app">
     <a class="skip" href="#main">${app.t("nav.skip")}</a>
