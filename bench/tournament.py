@@ -16,9 +16,12 @@ commands; no deals, no chat).
     python bench/tournament.py --tables 30 --games 600
 
 Reported: `games_per_s` over the run (first round started to the last
-game ended), `projected_minutes_10k` = 10,000 / games_per_s / 60, the CPU
-each process used (what limits the run: the process near one core), and
-the mean time between two rounds. The last line is one line of JSON.
+game ended), `projected_minutes_10k` = 10,000 / games_per_s / 60, and the
+CPU each process used (what limits the run: the process near one core, or
+the machine). Baseline, in the same run against the same server: the same
+bots play the same games at tables the benchmark creates itself, round
+after round (`baseline_games_per_s`); `ratio` = games_per_s / baseline,
+what the tournament machinery costs. The last line is one line of JSON.
 """
 
 from __future__ import annotations
@@ -119,13 +122,44 @@ async def run(url: str, tables: int, rounds: int) -> dict[str, Any]:
     return {"seconds": elapsed, "games": tables * rounds, "seats_played": seats_played[0]}
 
 
+async def baseline_bot(url: str, table: str, seed: int) -> None:
+    rng = random.Random(seed)
+    async with Client.connect(url) as client:
+        seat = await client.join(table, f"b{seed}")
+        async for turn in seat.turns():
+            command = choose(turn.legal, rng)
+            if command is not None:
+                await turn.answer(command)
+
+
+async def baseline(url: str, tables: int, rounds: int) -> float:
+    """The same bots and games without the tournament: each round, the
+    benchmark itself creates the tables and the bots join them (a fresh
+    connection per game, as the tournament's bots resume a seat per game);
+    the next round starts when every game has ended. Seconds taken."""
+    started = time.perf_counter()
+    async with Client.connect(url) as org:
+        for r in range(rounds):
+            ids = [await org.create_table(seats=SEATS, timers=TIMERS, name=f"baseline {r}.{t}")
+                   for t in range(tables)]
+            async with trio.open_nursery() as nursery:
+                for t, table in enumerate(ids):
+                    for s in range(SEATS):
+                        nursery.start_soon(baseline_bot, url, table, (r * tables + t) * SEATS + s)
+    return time.perf_counter() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a sample of a few minutes: 10 tables, 6 rounds")
     p.add_argument("--tables", type=int, default=None, help="tables a round (default 50; quick 10)")
     p.add_argument("--games", type=int, default=None, help="games in all (default 10,000; quick 60)")
+    p.add_argument("--baseline-rounds", type=int, default=None,
+                   help="rounds of the baseline (default: as many as the tournament; the full run: 10)")
     args = p.parse_args(argv)
     tables = args.tables or (10 if args.quick else 50)
+    if args.baseline_rounds is None and not args.quick and args.games is None:
+        args.baseline_rounds = 10
     games = args.games or (60 if args.quick else 10_000)
     rounds = max(1, math.ceil(games / tables))
     with tempfile.TemporaryDirectory(prefix="oriente-bench-tournament-") as tmp:
@@ -136,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"server pid {proc.pid} on port {port}", flush=True)
             out = trio.run(run, f"ws://127.0.0.1:{port}", tables, rounds)
             server_cpu, bots_cpu = cpu_seconds(proc.pid) - server_cpu0, cpu_seconds() - bots_cpu0
+            base_rounds = rounds if args.baseline_rounds is None else min(rounds, args.baseline_rounds)
+            print(f"baseline: the same bots at {tables} tables the benchmark creates itself, "
+                  f"{base_rounds} rounds", flush=True)
+            base_seconds = trio.run(baseline, f"ws://127.0.0.1:{port}", tables, base_rounds)
         finally:
             with contextlib.suppress(ProcessLookupError):
                 proc.send_signal(signal.SIGTERM)
@@ -150,12 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     limit = ("the server process (its one trio thread is near a core)" if server_share >= 0.85 else
              "the bot process (one trio thread drives every bot connection)" if bots_share >= 0.85 else
              "the machine's two cores, shared by both processes and everything else running")
+    base_games_per_s = tables * base_rounds / base_seconds
+    ratio = games_per_s / base_games_per_s
     print(f"games: {out['games']} in {seconds:.1f} s = {games_per_s:.2f} games/s; "
           f"10,000 games would take {projected:.1f} min")
+    print(f"baseline: {tables * base_rounds} games in {base_seconds:.1f} s = {base_games_per_s:.2f} games/s; "
+          f"the tournament runs at {ratio:.2f} of it")
     print(f"CPU: server {server_cpu:.0f} s ({server_share:.0%} of a core), bots {bots_cpu:.0f} s "
           f"({bots_share:.0%}); load average {os.getloadavg()[0]:.1f}; limited by {limit}")
     print(json.dumps({"tables": tables, "seats": SEATS, "rounds": rounds, "games": out["games"],
                       "seconds": round(seconds, 1), "games_per_s": round(games_per_s, 3),
+                      "baseline_games_per_s": round(base_games_per_s, 3), "ratio": round(ratio, 2),
                       "projected_minutes_10k": round(projected, 1), "server_cpu_share": round(server_share, 2),
                       "bots_cpu_share": round(bots_share, 2), "limit": limit,
                       "load_average": round(os.getloadavg()[0], 1)}))

@@ -131,7 +131,10 @@ class App:
         (`/data/replay/TABLE.json?as=SEAT|spectator|all`)."""
 
         async def replay(tail: str, query: Mapping[str, str]) -> dict[str, Any] | None:
-            record = await lobby.record(tail.removesuffix(".json"))
+            table_id = tail.removesuffix(".json")
+            if table_id in lobby.withheld:  # a duplicate board still played elsewhere (docs/tournaments.md TR3.2)
+                return None
+            record = await lobby.record(table_id)
             if record is None or record.get("result") is None:
                 return None
             port = self.games.get(record.get("game", M.DEFAULT_GAME))

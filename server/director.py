@@ -206,7 +206,7 @@ class Director:
             match action:
                 case "start_round":
                     rnd = await self._start_round(live)
-                    out["round"] = rnd.to_plain()
+                    out["round"] = self.round_plain(rnd, withheld(t))
                 case "pause" | "resume":
                     number = int(args.get("round") or len(t.rounds))
                     self._do(lambda: t.set_paused(number, action == "pause"))
@@ -218,13 +218,14 @@ class Director:
                     await self._save(live, rounds=[number])
                     for table_id in old:
                         await self._drop(table_id)
-                    out["round"] = rnd.to_plain()
+                    out["round"] = self.round_plain(rnd, withheld(t))
                     self.nursery.start_soon(self._run_round, live, rnd.number)
                 case "adjudicate":
                     number, index = int(args.get("round") or 0), int(args.get("table") or 0)
                     ranks = [int(r) for r in args.get("ranks") or []]
                     self._do(lambda: t.adjudicate(number, index, ranks))
                     await self._save(live, head=True, rounds=[number])
+                    self._withhold(live)
                 case "disqualify" | "withdraw":
                     entrant = str(args.get("entrant") or "")
                     self._do(lambda: (t.disqualify if action == "disqualify" else t.withdraw)(entrant))
@@ -291,11 +292,7 @@ class Director:
             shown = [r for r in t.rounds[-SHOWN_ROUNDS:] if r.done] + shown[-SHOWN_ROUNDS * 10:]
         else:
             shown = t.rounds
-        rounds = [r.to_plain() for r in shown]
-        for r in rounds:
-            for x in r["tables"]:
-                if x["board"] is not None and (x["table_id"] in held or x["table_id"] is None):
-                    x["board_seed"] = None  # it fixes the board's hidden cards (TR3.2)
+        rounds = [self.round_plain(r, held) for r in shown]
         state: dict[str, Any] = {
             "tournament": t.id, "config": {k: v for k, v in t.config.to_plain().items() if k != "seed"},
             "finished": t.finished,
@@ -305,6 +302,16 @@ class Director:
         if entrant is not None:
             state["you"] = {"entrant": entrant, **self.next_table(live, entrant)}
         return state
+
+    @staticmethod
+    def round_plain(rnd: Round, held: set[str]) -> dict[str, Any]:
+        """A round as anyone may see it: a board's seed (which fixes its
+        hidden cards) only once every table has played it (TR3.2)."""
+        plain = rnd.to_plain()
+        for x in plain["tables"]:
+            if x["board"] is not None and (x["table_id"] in held or x["table_id"] is None or x["status"] == "seated"):
+                x["board_seed"] = None
+        return plain
 
     def listing(self) -> list[dict[str, Any]]:
         """Every tournament of this server, in brief."""

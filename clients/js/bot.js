@@ -354,8 +354,50 @@ export class Bot {
   }
 }
 
-const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS] [--game GAME] '
-            + '[--name NAME] [--seed N] [--games N] [--token API_TOKEN] [--quiet]';
+/**
+ * Enter a tournament or an arena (PROTOCOL.md 21) and play every table it seats us at:
+ * `entry` is the entry token from `tournament_register` (registered here with `name` when
+ * null). Follows the tournament with brief frames; each new `you.table` is played by a Bot
+ * that resumes the seat with the seat token the server handed out. Resolves with the games'
+ * results once the tournament has finished and we have no table left.
+ */
+export async function playTournament(server, tournament, { entry = null, name = 'jsbot', rng = makeRng(),
+                                                           log = () => {} } = {}) {
+  if (!entry) entry = (await request(server, { t: 'tournament_register', tournament, name, kind: 'bot' })).token;
+  const results = [];
+  const played = new Set();
+  let queue = Promise.resolve();
+  await new Promise((resolve, reject) => {
+    const follow = () => {
+      const ws = new WebSocket(server, [SUBPROTOCOL], { perMessageDeflate: false });
+      ws.on('open', () => ws.send(encode({ t: 'tournament_watch', id: `w-${randomBytes(3).toString('hex')}`,
+                                           tournament, token: entry, full: false })));
+      ws.on('message', (data) => {
+        const f = decode(data);
+        if (f.t === 'error') return reject(new ProtocolError(f));
+        if (f.t !== 'tournament') return;
+        const you = f.state.you ?? {};
+        if (you.table && !played.has(you.table)) {
+          played.add(you.table);
+          log(`seated at ${you.table}, seat ${you.seat}`);
+          const bot = new Bot({ server, table: you.table, name, rng, log });
+          Object.assign(bot, { token: you.token, seat: you.seat, lobby: false });
+          queue = queue.then(() => bot.play()).then((r) => { results.push(r); });
+        } else if (f.state.finished && !you.table) {
+          ws.close(1000);
+          queue.then(resolve, reject);
+        }
+      });
+      ws.on('close', (code) => { if (code !== 1000) setTimeout(follow, 200); });
+      ws.on('error', () => {});
+    };
+    follow();
+  });
+  return results;
+}
+
+const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS | --tournament ID] '
+            + '[--game GAME] [--name NAME] [--seed N] [--games N] [--token API_TOKEN] [--entry ENTRY_TOKEN] [--quiet]';
 
 function intOption(values, key, fallback, min) {
   if (values[key] === undefined) return fallback;
@@ -369,6 +411,7 @@ export async function main(argv) {
     server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
     name: { type: 'string' }, seed: { type: 'string' }, games: { type: 'string' },
     game: { type: 'string', default: 'oriente' }, token: { type: 'string' },
+    tournament: { type: 'string' }, entry: { type: 'string' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   } });
   if (values.help) return console.log(USAGE);
@@ -382,6 +425,12 @@ export async function main(argv) {
   // Names at one table must differ (PROTOCOL.md 3, join): several bots started alike do.
   values.name ??= `jsbot-${randomBytes(2).toString('hex')}`;
   const log = values.quiet ? () => {} : (s) => console.error(`[${values.name}] ${s}`);
+  if (values.tournament) {
+    const results = await playTournament(values.server, values.tournament,
+                                          { entry: values.entry ?? null, name: values.name, rng, log });
+    for (const r of results) console.log(JSON.stringify(r));
+    return;
+  }
   for (let g = 0; g < games; g++) {
     // The table's own seed is the server's: a chosen one would make the table
     // seeded, and so private, out of the lobby's reach (PROTOCOL.md 3).

@@ -4,8 +4,10 @@ an organiser runs a Swiss event of bots from creation to the exports."""
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -152,3 +154,50 @@ async def test_a_three_round_swiss_of_23_bots(tmp_path: Any, nursery: trio.Nurse
     match a recomputation from the records; the exports parse."""
     state = await swiss_event(tmp_path, nursery, entrants=23, sizes=[5, 6], rounds=3, restart_in=2)
     assert [sorted(len(t["entrants"]) for t in r["tables"]) for r in state["rounds"]] == [[5, 6, 6, 6]] * 3
+
+
+async def test_a_duplicate_board_is_withheld_until_every_table_has_played_it(
+        tmp_path: Any, nursery: trio.Nursery) -> None:
+    """TR3.2: both tables of 4 play the same board (the same seed); while one
+    still waits for a missing player, the other's record, spectating and
+    replay are refused; once the director adjudicates the waiting table, the
+    record opens and the board's seed is shown."""
+    from oriente.clients.web import mounts
+
+    app = App(str(tmp_path / "store.sqlite"), port=0, web=mounts())
+    await nursery.start(app.run)
+    assert app.port is not None and app.director is not None
+    ports = [app.port]
+    tid, org = await organiser(app.port, {"name": "Dup", "format": "duplicate", "rounds": 1, "table_sizes": [4],
+                                          "timers": BOT_TIMERS, "show_up_s": 120.0, "seed": 3})
+    tokens = [await register(app.port, tid, f"bot{i}", kind="bot") for i in range(8)]
+    stop = trio.Event()
+    async with trio.open_nursery() as bots:
+        for i, token in enumerate(tokens[:-1]):  # bot7 never comes: its table waits
+            bots.start_soon(functools.partial(entrant, ports, tid, token, i, stop=stop))
+        reply = await direct(app.port, tid, org, "start_round")
+        tables = reply["round"]["tables"]
+        assert tables[0]["board"] == tables[1]["board"] and tables[0]["board_seed"] is None
+        waiting = next(t for t in tables if "e8" in t["entrants"])
+        played = next(t for t in tables if "e8" not in t["entrants"])
+        with trio.fail_after(60):
+            while True:
+                state = json.loads(await fetch(app.port, f"/tournament/{tid}/export.json"))
+                if state["rounds"][0]["tables"][played["index"]]["status"] == "finished":
+                    break
+                await trio.sleep(0.1)
+        played = state["rounds"][0]["tables"][played["index"]]
+        for message in ({"t": "record", "table": played["table_id"]}, {"t": "spectate", "table": played["table_id"]}):
+            refused = await call(app.port, message)
+            assert refused["t"] == "error" and refused["code"] == "table/withheld", refused
+        with pytest.raises(urllib.error.HTTPError):
+            await fetch(app.port, f"/data/replay/{played['table_id']}.json")
+        assert json.loads(await fetch(app.port, f"/tournament/{tid}/records.json"))["records"] == []
+        await direct(app.port, tid, org, "adjudicate", round=1, table=waiting["index"], ranks=[1, 2, 3, 4])
+        stop.set()
+    opened = await call(app.port, {"t": "record", "table": played["table_id"]})
+    assert opened["t"] == "ok" and opened["record"]["result"] is not None
+    state = json.loads(await fetch(app.port, f"/tournament/{tid}/export.json"))
+    assert state["finished"] and state["rounds"][0]["tables"][0]["board_seed"] is not None
+    assert all(row["board_score"] is not None for row in state["standings"])
+    await app.aclose()

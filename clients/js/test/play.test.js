@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decode, encode } from '@msgpack/msgpack';
-import { Bot, createTable, request } from '../bot.js';
+import { BOT_TIMERS, Bot, createTable, makeRng, playTournament, request } from '../bot.js';
 
 const JS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_CMD = process.env.ORIENTE_SERVER_CMD ?? resolve(JS_DIR, '../../.venv/bin/oriente');
@@ -252,4 +252,22 @@ test('bots signed in with API tokens play a rated table and move the leaderboard
   }
   assert.equal(board.length, 4);
   assert.ok(board.every((e) => e.bot && e.games === 1 && e.provisional));
+});
+
+test('four bots enter a tournament and play its two rounds through to the standings', async () => {
+  const created = await request(server.url, { t: 'tournament_create', settings: {
+    name: 'js cup', rounds: 2, table_sizes: [4], timers: BOT_TIMERS, auto_rounds: true, seed: 5 } });
+  const { tournament, organiser_token: organiser } = created;
+  const entries = [];
+  for (let i = 0; i < 4; i++) {
+    entries.push((await request(server.url, { t: 'tournament_register', tournament, name: `t${i}`, kind: 'bot' })).token);
+  }
+  const playing = entries.map((entry, i) => playTournament(server.url, tournament, { entry, name: `t${i}`, rng: makeRng(i) }));
+  await request(server.url, { t: 'tournament_direct', tournament, token: organiser, action: 'start_round' });
+  const results = await withTimeout(Promise.all(playing), 2 * GAME_TIMEOUT_MS, `tournament ${tournament}`);
+  assert.deepEqual(results.map((r) => r.length), [2, 2, 2, 2], 'every bot played both rounds');
+  const res = await fetch(`${server.url.replace('ws://', 'http://')}/tournament/${tournament}/export.json`);
+  const state = await res.json();
+  assert.equal(state.finished, true);
+  assert.equal(state.standings.reduce((s, r) => s + r.points, 0), 4, 'two tables of 4 hand out 2 points each');
 });
