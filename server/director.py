@@ -46,7 +46,7 @@ from .lobby import Lobby
 from .outbox import Outbox
 from .stores import Store
 from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
-from .tournament import Config, Round, Tournament, TournamentError
+from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
 from .tournament.standings import standings, withheld
 
@@ -78,6 +78,7 @@ class _Live:
     waiting: list[str] = field(default_factory=list)  # arena: entrants waiting, longest first
     running: set[str] = field(default_factory=set)  # server tables with a task watching them
     changed: trio.Event = field(default_factory=trio.Event)  # wakes the publisher
+    ready: set[str] = field(default_factory=set)  # tables whose seats are reserved: told to their entrants
 
 
 @dataclass(slots=True)
@@ -282,13 +283,13 @@ class Director:
     def _following(live: _Live) -> set[str]:
         return {w.entrant for w in live.watchers.values() if w.entrant is not None}
 
-    def public(self, live: _Live, entrant: str | None = None) -> dict[str, Any]:
+    def public(self, live: _Live, entrant: str | None = None, *, every_round: bool = False) -> dict[str, Any]:
         """What anyone may see of a tournament (no secrets), with, for an
         entrant, its current table, seat and seat token."""
         t = live.t
         held = withheld(t)
         shown = [r for r in t.rounds if not r.done]
-        if t.config.format == "arena":  # an arena's games are many: the ones playing and the last few
+        if t.config.format == "arena" and not every_round:  # an arena's games are many: those playing, the last few
             shown = [r for r in t.rounds[-SHOWN_ROUNDS:] if r.done] + shown[-SHOWN_ROUNDS * 10:]
         else:
             shown = t.rounds
@@ -324,7 +325,7 @@ class Director:
         ended, with its seat and seat token; or nothing."""
         for rnd in reversed(live.t.rounds):
             for table in rnd.tables:
-                if entrant in table.entrants and table.table_id is not None and not table.done:
+                if entrant in table.entrants and table.table_id in live.ready and not table.done:
                     seat = table.entrants.index(entrant)
                     return {"round": rnd.number, "table": table.table_id, "seat": seat,
                             "token": self._seat_token(live, table.table_id, seat)}
@@ -384,6 +385,8 @@ class Director:
             if table.table_id is None and live.t.rounds[number - 1] is rnd:
                 await self._create_table(live, number, table.index)
         for table in rnd.tables:
+            if table.table_id is not None and not table.done and table.table_id not in live.ready:
+                await self._reserve_missing(live, table)
             if table.table_id is not None and not table.done and table.table_id not in live.running:
                 live.running.add(table.table_id)
                 self.nursery.start_soon(self._run_table, live, number, table.index)
@@ -430,6 +433,23 @@ class Director:
                 await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token)))
         if server_bots:
             await self.bots.seat(table, server_bots, names=names)
+        live.ready.add(table.id)
+
+    async def _reserve_missing(self, live: _Live, spot: RoundTable) -> None:
+        """After a restart: a table created before it may have seats not yet
+        reserved (the server stopped in between); reserve them now. Seats
+        already taken are left alone (the table refuses a second reserve)."""
+        assert spot.table_id is not None
+        table = await self.lobby.find(spot.table_id)
+        if table is not None and table.status == "open":
+            for seat, e in enumerate(spot.entrants):
+                entrant = live.t.entrants[e]
+                if table.slots[seat] is None and entrant.policy is None:
+                    token = self._seat_token(live, table.id, seat)
+                    await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token)))
+                elif table.slots[seat] is None and self.bots is not None:
+                    await self.bots.seat(table, {seat: entrant.policy}, names={seat: entrant.name})
+        live.ready.add(spot.table_id)
 
     async def _run_table(self, live: _Live, number: int, index: int) -> None:
         """Wait for the players (TR4.5), start the table, wait for its end."""
@@ -599,7 +619,7 @@ class Director:
                 writer.writerow({k: ("" if v is None else v) for k, v in row.plain().items()})
             return out.getvalue().encode(), "text/csv; charset=utf-8"
         if what == "export.json":
-            state = self.public(live)
+            state = self.public(live, every_round=True)
             state["seating_ok"] = all(t.verify_seating(r.number) for r in t.rounds
                                       if t.config.format != "arena")
             if t.finished:  # the event's seed fixes its duplicate boards: told once they are all played

@@ -201,3 +201,32 @@ async def test_a_duplicate_board_is_withheld_until_every_table_has_played_it(
     assert state["finished"] and state["rounds"][0]["tables"][0]["board_seed"] is not None
     assert all(row["board_score"] is not None for row in state["standings"])
     await app.aclose()
+
+
+async def test_an_arena_seats_bots_as_they_wait_until_the_organiser_finishes_it(
+        tmp_path: Any, nursery: trio.Nursery) -> None:
+    """TR3.3: eight bots follow an arena of tables of 4; whoever waits is
+    seated, games follow one another without rounds, and the organiser's
+    `finish` ends it."""
+    app = App(str(tmp_path / "store.sqlite"), port=0)
+    await nursery.start(app.run)
+    assert app.port is not None
+    ports = [app.port]
+    tid, org = await organiser(app.port, {"name": "Arena", "format": "arena", "table_sizes": [4],
+                                          "timers": BOT_TIMERS, "seed": 9})
+    tokens = [await register(app.port, tid, f"bot{i}", kind="bot") for i in range(8)]
+    async with trio.open_nursery() as bots:
+        for i, token in enumerate(tokens):
+            bots.start_soon(entrant, ports, tid, token, i)
+        with trio.fail_after(90):
+            while True:
+                state = json.loads(await fetch(app.port, f"/tournament/{tid}/export.json"))
+                if sum(row["games"] for row in state["standings"]) >= 16:
+                    break
+                await trio.sleep(0.2)
+        await direct(app.port, tid, org, "finish")
+    state = json.loads(await fetch(app.port, f"/tournament/{tid}/export.json"))
+    assert state["finished"] and len(state["rounds"]) >= 4
+    assert all(len(t["entrants"]) == 4 for r in state["rounds"] for t in r["tables"])
+    assert sum(row["games"] for row in state["standings"]) >= 16
+    await app.aclose()
