@@ -269,5 +269,6 @@ test('four bots enter a tournament and play its two rounds through to the standi
   const res = await fetch(`${server.url.replace('ws://', 'http://')}/tournament/${tournament}/export.json`);
   const state = await res.json();
   assert.equal(state.finished, true);
-  assert.equal(state.standings.reduce((s, r) => s + r.points, 0), 4, 'two tables of 4 hand out 2 points each');
+  const total = state.standings.reduce((s, r) => s + r.points, 0);
+  assert.ok(Math.abs(total - 4) < 1e-4, `two tables of 4 hand out 2 points each, not ${total}`);
 });
