@@ -130,7 +130,7 @@ class Director:
             raise DirectorError("tournament/bad_settings", f"timers: {exc}") from None
         except SettingsError as exc:
             raise DirectorError("tournament/bad_settings", exc.message) from None
-        token = secrets.token_urlsafe(24)
+        token = "o" + secrets.token_urlsafe(24)  # never "-" first: a command line would take it for an option
         t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token))
         live = _Live(t=t, secret=secrets.token_urlsafe(32))
         self.live[t.id] = live
@@ -164,7 +164,7 @@ class Director:
                 raise DirectorError("bots/unknown", f"this server's bots for {port.name} are "
                                     f"{', '.join(port.policies) or 'none'}")
             kind = "bot"
-        token = secrets.token_urlsafe(24)
+        token = "e" + secrets.token_urlsafe(24)  # never "-" first (a command line's option)
         async with live.lock:
             entrant = self._do(lambda: live.t.register(name, kind=kind, token_hash=token_hash(token),
                                                        policy=policy))
