@@ -417,7 +417,10 @@ class Director:
                                  public=spot.board is None, seed=seed, timers=TimerSettings(**t.config.timers),
                                  options=setup.options, auto_start=False,
                                  proxy_after=1 if t.config.no_show == "proxy" else None)
-        table = await self.lobby.create(settings, setup)
+        # A duplicate board is the server's own choice of setup: the lobby
+        # commits to it (dealing.py) instead of making the seed at the start
+        # from the seats' nonces, which would give every table its own cards.
+        table = await self.lobby.create(settings, setup, commit_setup=spot.board is not None)
         async with live.lock:
             spot.table_id = table.id
             await self._save(live, rounds=[number])

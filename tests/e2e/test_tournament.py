@@ -156,6 +156,12 @@ async def test_a_three_round_swiss_of_23_bots(tmp_path: Any, nursery: trio.Nurse
     assert [sorted(len(t["entrants"]) for t in r["tables"]) for r in state["rounds"]] == [[5, 6, 6, 6]] * 3
 
 
+def state_seed(state: dict[str, Any], index: int) -> int:
+    """The board seed a finished duplicate round shows for table `index`."""
+    seed: int = state["rounds"][0]["tables"][index]["board_seed"]
+    return seed
+
+
 async def test_a_duplicate_board_is_withheld_until_every_table_has_played_it(
         tmp_path: Any, nursery: trio.Nursery) -> None:
     """TR3.2: both tables of 4 play the same board (the same seed); while one
@@ -197,6 +203,12 @@ async def test_a_duplicate_board_is_withheld_until_every_table_has_played_it(
         stop.set()
     opened = await call(app.port, {"t": "record", "table": played["table_id"]})
     assert opened["t"] == "ok" and opened["record"]["result"] is not None
+    records = json.loads(await fetch(app.port, f"/tournament/{tid}/records.json"))["records"]
+    played_config = opened["record"]["config"]
+    assert any(r["record"]["config"] == played_config and r["table"] != played["index"] for r in records) or \
+        len(records) == 1  # the adjudicated table never started, so it has no game record to compare
+    assert played_config["seed"] == state_seed(json.loads(await fetch(app.port, f"/tournament/{tid}/export.json")),
+                                               played["index"])
     state = json.loads(await fetch(app.port, f"/tournament/{tid}/export.json"))
     assert state["finished"] and state["rounds"][0]["tables"][0]["board_seed"] is not None
     assert all(row["board_score"] is not None for row in state["standings"])
