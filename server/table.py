@@ -308,6 +308,9 @@ class Table:
         self._spectators: tuple[tuple[int, str], dict[str, Any] | None, dict[str, Any] | None] | None = None
         self.cids: list[set[Any]] = [set() for _ in range(settings.seats)]
         self.result: dict[str, Any] | None = None
+        # The seq of TableFinished or TableFailed: the record ends there, so
+        # that the record in memory is the one saved at the end.
+        self._end_seq: int | None = None
         self.frames_sent = 0
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()  # set once the game finished, the table failed or was abandoned
@@ -890,7 +893,10 @@ class Table:
         before = slot.connections > 0
         slot.connections = max(0, slot.connections + delta)
         after = slot.connections > 0
-        if before != after:
+        # After the end the table information still says who is connected,
+        # but the log does not: TableFinished is the game's last event, and
+        # players leaving an ended table are not news (PROTOCOL.md 9).
+        if before != after and self.status not in ENDED:
             event = {"type": "SeatPresence", "seat": seat, "connected": after}
             await self._commit(None, [event])
             self._publish([event])
@@ -1023,6 +1029,7 @@ class Table:
         await self._commit(command, new)
         self._publish(new, also=sender)
         if finished:
+            self._end_seq = self.seq
             await self.store.save_record(self.id, encode(self.record()))
             await self.store.update_table(self.id, status="finished", now=self.wall())
             self.ended.set()
@@ -1039,6 +1046,7 @@ class Table:
         event: dict[str, Any] = {"type": "TableFailed", "message": FAILED_MESSAGE}
         try:
             await self._commit(None, [event])
+            self._end_seq = self.seq
             await self.store.update_table(self.id, status="failed", now=self.wall())
             await self.store.save_record(self.id, encode(self.record()))
         except Exception:
@@ -1095,8 +1103,11 @@ class Table:
         commands), commands, events, and the table's own events (names, chat)
         beside them. The format name is the protocol's; `game` says whose
         rules replay it. A failed table's record holds the game up to the
-        last stored step, and no result."""
-        events = self.events
+        last stored step, and no result. It ends with TableFinished (or
+        TableFailed): chat and RematchOffered after the end are in the log,
+        not in the record, so the record is the same whenever it is read."""
+        ended = self._events if self._end_seq is None else self._events[:self._end_seq]
+        events = [decode_any(b) for b in ended]
         return {
             "format": RECORD_FORMAT,
             "game": self.settings.game,
@@ -1183,8 +1194,10 @@ class Table:
                 elif body["type"] == "TableFinished":
                     table.status = "finished"
                     table.result = body["result"]
+                    table._end_seq = rec.seq
                 elif body["type"] == "TableFailed":  # the store missed the status: the log says it
                     table.status = "failed"
+                    table._end_seq = rec.seq
                 elif body["type"] not in TABLE_EVENTS:
                     recorded.append({k: v for k, v in body.items() if k != "seq"})
             table.pos = rec.pos + 1
@@ -1210,7 +1223,7 @@ class Table:
             if kind == "TableStarted":
                 self.status = "running"
             elif kind == "TableFinished":
-                self.status, self.result = "finished", body["result"]
+                self.status, self.result, self._end_seq = "finished", body["result"], rec.seq
             elif kind == "TableFailed":
-                self.status = "failed"
+                self.status, self._end_seq = "failed", rec.seq
         self.pos = rec.pos + 1
