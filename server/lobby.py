@@ -416,7 +416,19 @@ class Lobby:
                 log.error("cannot recover table %s: %s", row.id, exc)
                 await self.store.update_table(row.id, status="abandoned", now=self.wall())
                 continue
+            if table.status in ENDED:
+                # Killed between the last events and the status or record that
+                # follow them: the log says the game ended, so finish it from there.
+                await self._finish_recovered(table)
             self._enter(table)
             self.nursery.start_soon(self._host, table, name=f"table {row.id}")
             count += 1
         return count
+
+    async def _finish_recovered(self, table: Table) -> None:
+        """Write what a table's end writes after its last events (the record,
+        then the status), as its log has them. The record is a function of
+        the log and the seats, so writing it again gives the same bytes."""
+        log.warning("table %s: its log ends the game but the store says it runs; finishing it", table.id)
+        await self.store.save_record(table.id, encode(table.record()))
+        await self.store.update_table(table.id, status=table.status, now=self.wall())
