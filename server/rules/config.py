@@ -19,8 +19,9 @@ MAX_SEATS = 12
 # window has a decision id of its own (R10.2b2). 1: the window and its
 # support round share one id, as games recorded before R10.2b2 did; a game
 # keeps the revision it started with, so that its log replays exactly.
-RULES_REVISION = 2
-RULES_REVISIONS = (1, 2)
+# 3: a seat's proposals per season and a proposal's text are bounded (R8.7).
+RULES_REVISION = 3
+RULES_REVISIONS = (1, 2, 3)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,6 +28,8 @@ from .state import Deal, GameState, LedgerEntry
 
 MAX_TEXT = 500  # characters in a consideration or a promise
 MAX_PARTS = 40  # transfers and promises in one proposal
+MAX_PROPOSALS_PER_SEASON = 40  # a seat's proposals in one season (R8.7, revision 3)
+MAX_PROPOSAL_TEXT = 2000  # characters of all the texts of one proposal together (R8.7, revision 3)
 
 
 def open_proposals(state: GameState, seat: int) -> int:
@@ -42,7 +44,10 @@ def capability(state: GameState, seat: int) -> dict:
     frame, so it holds only what changes (a proposal's fixed limits,
     MAX_PARTS and MAX_TEXT, are in PROTOCOL.md 7)."""
     own, cap = open_proposals(state, seat), state.config.max_open_proposals
-    return {"propose": own < cap, "open": own, "max_open": cap}
+    if state.config.rules_revision < 3:
+        return {"propose": own < cap, "open": own, "max_open": cap}
+    left = max(0, MAX_PROPOSALS_PER_SEASON - state.proposed[seat])
+    return {"propose": own < cap and left > 0, "open": own, "max_open": cap, "season_left": left}
 
 
 def _seat_ok(state: GameState, s: object) -> bool:
@@ -136,14 +141,31 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
             "deal/too_many_open",
             f"you have {open_own} open proposals, the table's limit; withdraw one first (R8.6)",
         )
+    if state.config.rules_revision >= 3:
+        _check_budget(state, seat, cmd)
     deal = Deal(
         id=state.next_deal, proposer=seat, parties=tuple(sorted(parties)),
         transfers=tuple(transfers), promises=tuple(promises), accepted={seat},
     )
     state.next_deal += 1
     state.deals[deal.id] = deal
+    state.proposed[seat] += 1
     ev.append(DealProposed(deal=deal.id, proposer=seat, parties=deal.parties,
                            transfers=deal.transfers, promises=deal.promises, note=cmd.note))
+
+
+def _check_budget(state: GameState, seat: int, cmd: ProposeDeal) -> None:
+    """R8.7: a seat's proposals per season, and one proposal's text, are
+    bounded, so that talk cannot grow a table's log without end (a proposal
+    withdrawn at once still counts)."""
+    if state.proposed[seat] >= MAX_PROPOSALS_PER_SEASON:
+        raise Rejected("deal/season_limit", f"a seat makes at most {MAX_PROPOSALS_PER_SEASON} proposals in a "
+                                            "season; you have made them all this season (R8.7)")
+    text = len(cmd.note) + sum(len(t.consideration) for t in cmd.transfers if isinstance(t.consideration, str)) \
+        + sum(len(p.text) for p in cmd.promises if isinstance(p.text, str))
+    if text > MAX_PROPOSAL_TEXT:
+        raise Rejected("deal/too_long", f"the texts of one proposal (considerations, promises, note) hold at most "
+                                        f"{MAX_PROPOSAL_TEXT} characters together, not {text} (R8.7)")
 
 
 def _open_deal(state: GameState, seat: int, deal_id: object) -> Deal:
@@ -259,7 +281,9 @@ def on_support_round(state: GameState, attacker: int, defender: int,
 
 
 def on_season_end(state: GameState, ev: list) -> None:
-    """R8.6: open proposals lapse; season-bound promises are settled."""
+    """R8.6: open proposals lapse; season-bound promises are settled. R8.7:
+    every seat's count of proposals starts again."""
+    state.proposed = [0] * state.n
     settle_payments(state, ev)
     for deal_id in list(state.deals):
         del state.deals[deal_id]

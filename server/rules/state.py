@@ -126,7 +126,7 @@ class GameState:
         # ids
         "next_decision", "next_deal", "next_promise",
         # deals (R8)
-        "deals", "ledger", "kept", "broken",
+        "deals", "ledger", "kept", "broken", "proposed",
         # end (R9)
         "result", "seen",
     )
@@ -179,6 +179,8 @@ class GameState:
         self.result: GameEnded | None = None
         # What each seat saw in Transformations it made (R5.3, R10.4).
         self.seen: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+        # Proposals each seat made this season (R8.7).
+        self.proposed: list[int] = [0] * n
 
     @property
     def all_mask(self) -> int:

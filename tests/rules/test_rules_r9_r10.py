@@ -858,7 +858,7 @@ def test_r10_2b3_a_game_of_the_first_revision_keeps_its_rules():
     assert isinstance(closing[0], E.NegotiationClosed) and closing[0].decision == window.id
     game = Game(GameConfig(seats=4, seed=2))
     record = game.record()
-    assert record["config"]["rules_revision"] == 2
+    assert record["config"]["rules_revision"] == 3
     del record["config"]["rules_revision"]
     assert replay(record).config.rules_revision == 1
 

@@ -24,14 +24,14 @@ def test_the_registry_serves_oriente_by_its_name() -> None:
 
 def test_defaults_and_a_configured_deal() -> None:
     plain = PORT.configure(4, 9, {**PORT.new_table_options}, {})  # a new table, as the lobby configures it
-    assert plain.options == {"deal": None, "max_open_proposals": 3, "rules_revision": 2}
-    assert plain.public == {"configured_deal": False, "max_open_proposals": 3, "rules_revision": 2}
+    assert plain.options == {"deal": None, "max_open_proposals": 3, "rules_revision": 3}
+    assert plain.public == {"configured_deal": False, "max_open_proposals": 3, "rules_revision": 3}
     assert plain.config == GameConfig(seats=4, seed=9)
     assert plain.record == {"seats": 4, "seed": 9, "deck": None, "treasures": None, "stone_holder": None,
-                            "max_open_proposals": 3, "rules_revision": 2}
+                            "max_open_proposals": 3, "rules_revision": 3}
     dealt = PORT.configure(4, 9, {"deal": DEAL, "max_open_proposals": 2, "rules_revision": 2}, {})
     assert dealt.config == GameConfig(seats=4, seed=9, deck=tuple(DECK), treasures=(41, 45, 49, 52),
-                                      stone_holder=2, max_open_proposals=2)
+                                      stone_holder=2, max_open_proposals=2, rules_revision=2)
     assert dealt.public == {"configured_deal": True, "max_open_proposals": 2, "rules_revision": 2}, (
         "the deal itself stays secret")
     assert dealt.record["deck"] == DECK and dealt.record["stone_holder"] == 2
@@ -45,7 +45,7 @@ def test_a_table_stored_without_a_revision_keeps_revision_1() -> None:
     assert old.options == {"deal": None, "max_open_proposals": 3}
     assert old.config.rules_revision == 1 and "rules_revision" not in old.record
     assert old.public["rules_revision"] == 1
-    for bad, code in (({"rules_revision": 3}, "table/bad_settings"), ({"rules_revision": "2"}, "message/invalid")):
+    for bad, code in (({"rules_revision": 4}, "table/bad_settings"), ({"rules_revision": "2"}, "message/invalid")):
         with pytest.raises(SettingsError) as refused:
             PORT.configure(4, 9, bad, {})
         assert refused.value.code == code
