@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from .messages import CLIENT_TYPES, MAX_FRAME, ClientMessage
+from .messages import CLIENT_TYPES, MAX_FRAME, MAX_ID, ClientMessage
 
 
 class ProtocolError(Exception):
@@ -79,6 +79,7 @@ _TYPE_WORDS = {"object": "a map", "array": "a list", "str": "a string", "int": "
 _EXPECTED = re.compile(r"^Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`(?: - at `(?P<key>key)` in)?"
                        r"(?: - at)? ?`?(?P<path>\$[^`]*)?`?$")
 _MISSING = re.compile(r"^Object missing required field `(?P<field>[^`]+)`(?: - at `(?P<path>\$[^`]*)`)?$")
+_TOO_LONG = re.compile(r"^Expected `str` of length <= (?P<n>\d+) - at `(?P<path>\$[^`]*)`$")
 
 
 def _words(types: str) -> str:
@@ -101,6 +102,9 @@ def readable(text: str, frame: bytes | str = b"", *, within: str = "") -> str:
         name = ".".join(p for p in (within, _field(m["path"] or "$"), m["field"]) if p)
         kind = _message_type(frame)
         return f"field '{name}' is missing" + (f": {kind} requires it" if kind else "")
+    if m := _TOO_LONG.match(text):
+        path = ".".join(p for p in (within, _field(m["path"])) if p)
+        return f"field '{path}' is at most {m['n']} characters long"
     if m := _EXPECTED.match(text):
         want, got = _words(m["want"]), _words(m["got"])
         path = ".".join(p for p in (within, _field(m["path"] or "$")) if p)
@@ -167,6 +171,8 @@ def client_id_of(frame: bytes | str) -> Any:
         return None
     if isinstance(raw, dict):
         cid = raw.get("id")
+        if isinstance(cid, str) and len(cid) > MAX_ID:  # refused for its length: not echoed either
+            return None
         if cid is None or isinstance(cid, (int, str)):  # bool is an int: true and false are echoed
             return cid
     return None

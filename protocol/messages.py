@@ -12,7 +12,7 @@ golden frames. Change this file, change those two.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
 import msgspec
 
@@ -27,7 +27,10 @@ DEFAULT_GAME = "oriente"
 MAX_FRAME = 64 * 1024
 HARD_MAX_FRAME = 1024 * 1024
 
-ClientId = int | str | None
+# A client's ids are echoed in replies and, for `act`, kept in the table's
+# log: a string id is bounded (PROTOCOL.md 2, 12).
+MAX_ID = 64
+ClientId = int | Annotated[str, msgspec.Meta(max_length=MAX_ID)] | None
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True):

@@ -294,3 +294,20 @@ def test_deep_nesting_is_malformed(frame: bytes) -> None:
     assert client_id_of(frame) is None
     with pytest.raises(ProtocolError):
         unknown_fields(frame, M.Ping())
+
+
+def test_a_string_id_is_at_most_64_characters_and_a_longer_one_is_not_echoed() -> None:
+    """Issue 8, item 3: `act` ids of 30 KB went into the table's log with
+    every command. An id is kept in the log and echoed in replies, so a
+    string id has at most 64 characters (PROTOCOL.md 2)."""
+    from oriente.protocol.codec import client_id_of
+    from oriente.protocol.messages import MAX_ID
+
+    ok = decode_client(encode({"t": "act", "id": "i" * MAX_ID, "table": "t", "cmd": {}}))
+    assert ok.id == "i" * MAX_ID
+    long = encode({"t": "act", "id": "i" * 30_000, "table": "t", "cmd": {}})
+    with pytest.raises(ProtocolError) as refused:
+        decode_client(long)
+    assert refused.value.code == "message/invalid"
+    assert refused.value.message == f"field 'id' is at most {MAX_ID} characters long"
+    assert client_id_of(long) is None
