@@ -148,6 +148,13 @@ class GamePort(Protocol):
     # absence as the old revision, and pins new tables to the new one here.
     # new_table_options: Mapping[str, Any]
 
+    # Optional (read with getattr, default empty): the `type`s of commands
+    # that only talk (offers, proposals), which the game can do without.
+    # Once a table's log reaches its soft cap the table refuses them, as it
+    # refuses chat, while every other command still plays the game to its
+    # end (docs/table.md T5.4).
+    # talk_commands: frozenset[str]
+
     # Optional (read with hasattr; absent: the game has no promises): each
     # seat's own promises of a finished game as (kept, broken, released),
     # from its full events, for the accounts' reputation (docs/accounts.md).

@@ -30,7 +30,7 @@ from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
 from .stores import Store
-from .table import ABANDON_AFTER_S, ENDED, Abandon, Table, TableError, TableSettings, token_hash
+from .table import ABANDON_AFTER_S, ENDED, LOG_SOFT_CAP, Abandon, Table, TableError, TableSettings, token_hash
 
 log = logging.getLogger("oriente.lobby")
 
@@ -72,11 +72,13 @@ class Lobby:
     def __init__(self, ports: Mapping[str, GamePort], store: Store, nursery: trio.Nursery,
                  *, wall: Callable[[], float] = time.time, linger_s: float = LINGER_S,
                  accounts: Accounts | None = None,
-                 max_tables: int = MAX_TABLES, abandon_after: float = ABANDON_AFTER_S) -> None:
+                 max_tables: int = MAX_TABLES, abandon_after: float = ABANDON_AFTER_S,
+                 log_cap: int = LOG_SOFT_CAP) -> None:
         """`max_tables`: the tables held in memory at once (T6.3);
         `abandon_after`: seconds an open table may go without a connected
-        client seat (T6.1)."""
+        client seat (T6.1); `log_cap`: each table's soft cap on its log (T5.4)."""
         self.linger_s = linger_s
+        self.log_cap = log_cap  # each table's soft cap on its log (docs/table.md T5.4)
         self.accounts = accounts
         self.max_tables = max_tables
         self.abandon_after = abandon_after
@@ -191,13 +193,14 @@ class Lobby:
             return None
         records = await self.store.log(table_id)
         try:
-            return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall)
+            return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall,
+                                 log_cap=self.log_cap)
         except Exception:
             # Its rules may no longer replay it (a failed table ended on a bug,
             # say): serve its log as it is, without a game state behind it.
             log.warning("table %s: served from its log without replaying it", table_id, exc_info=True)
             return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall,
-                                 replay=False)
+                                 replay=False, log_cap=self.log_cap)
 
     def settings_from(self, msg: M.CreateTable,
                       legacy: Mapping[str, Any] | None = None) -> tuple[TableSettings, GameSetup]:
@@ -264,7 +267,7 @@ class Lobby:
                                                                            settings.options))
         table_id = secrets.token_urlsafe(9)
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
-                      abandon_after=self.abandon_after)
+                      abandon_after=self.abandon_after, log_cap=self.log_cap)
         await table.create()
         self._enter(table)
         self.nursery.start_soon(self._host, table, name=f"table {table_id}")
@@ -410,7 +413,7 @@ class Lobby:
                 continue
             try:
                 table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
-                                      paused_ms=paused_ms, wall=self.wall)
+                                      paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap)
                 table.abandon_after = self.abandon_after
             except (TableError, KeyError, ValueError) as exc:
                 log.error("cannot recover table %s: %s", row.id, exc)

@@ -60,6 +60,15 @@ LISTING_EVENTS = frozenset({"SeatTaken", "SeatLeft", "SeatPresence", "TableStart
 ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
 MAX_CHAT = 500
 HISTORY_CHUNK = 256
+# A table's log is bounded by what it lets people say (docs/table.md T5.4):
+# past this many bytes of log, chat and the game's talk (port.talk_commands)
+# are refused; the game itself goes on to its end.
+LOG_SOFT_CAP = 4 * 1024 * 1024
+LOG_FULL_MESSAGE = ("this table's log is full: chat and proposals are refused from now on, "
+                    "while the game goes on to its end")
+# Chat per seat: a burst of CHAT_BURST messages, then one every CHAT_EVERY_S seconds (T5.4).
+CHAT_BURST = 5
+CHAT_EVERY_S = 2.0
 
 
 def history_frames(after: int | None, seq: int) -> int:
@@ -281,7 +290,7 @@ class Table:
 
     def __init__(self, table_id: str, settings: TableSettings, port: GamePort, setup: GameSetup, store: Store,
                  *, wall: Callable[[], float] = time.time, inbox_size: int = 1024,
-                 abandon_after: float = ABANDON_AFTER_S) -> None:
+                 abandon_after: float = ABANDON_AFTER_S, log_cap: int = LOG_SOFT_CAP) -> None:
         self.id = table_id
         self.settings = settings
         self.port = port
@@ -312,6 +321,11 @@ class Table:
         # that the record in memory is the one saved at the end.
         self._end_seq: int | None = None
         self.frames_sent = 0
+        self.log_cap = log_cap
+        self.log_bytes = 0  # the encoded size of every record of the log
+        self._talk: frozenset[str] = frozenset(getattr(port, "talk_commands", ()))
+        self._chat_tokens = [float(CHAT_BURST)] * settings.seats
+        self._chat_at = [-math.inf] * settings.seats
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()  # set once the game finished, the table failed or was abandoned
         self.abandon_after = abandon_after
@@ -582,6 +596,11 @@ class Table:
         self._events.extend(r.body for r in records if r.kind == "event")
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
+        self.log_bytes += sum(len(r.body) for r in records)
+
+    def _log_full(self) -> bool:
+        """The log reached its soft cap: talk is refused, play goes on (T5.4)."""
+        return self.log_bytes >= self.log_cap
 
     def meta(self) -> bytes:
         """The table as the store keeps it: settings and seats."""
@@ -919,6 +938,9 @@ class Table:
         if msg.id is not None and msg.id in self.cids[seat]:
             self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
             return
+        if self._log_full() and isinstance(msg.cmd, dict) and msg.cmd.get("type") in self._talk:
+            self._reply(outbox, M.error(msg.id, "table/log_full", LOG_FULL_MESSAGE))
+            return
         new = self._attended(seat)  # any command brings an away seat back (docs/table.md T2.2, T3.6)
         try:
             game_events = self.port.apply(self.state, seat, msg.cmd)
@@ -1084,6 +1106,17 @@ class Table:
         if not text or len(text) > MAX_CHAT:
             self._reply(outbox, M.error(msg.id, "chat/invalid", f"a chat message has 1 to {MAX_CHAT} characters"))
             return
+        if self._log_full():
+            self._reply(outbox, M.error(msg.id, "table/log_full", LOG_FULL_MESSAGE))
+            return
+        now = trio.current_time()
+        tokens = min(float(CHAT_BURST), self._chat_tokens[seat] + (now - self._chat_at[seat]) / CHAT_EVERY_S)
+        if tokens < 1:
+            self._reply(outbox, M.error(msg.id, "chat/rate_limited",
+                                        f"a seat chats at most {CHAT_BURST} times in a row, then once every "
+                                        f"{CHAT_EVERY_S:g} s: wait {CHAT_EVERY_S * (1 - tokens):.1f} s"))
+            return
+        self._chat_tokens[seat], self._chat_at[seat] = tokens - 1, now
         slot = self.slots[seat]
         event = {"type": "Chat", "seat": seat, "name": slot.name if slot else "", "text": text}
         await self._commit(None, [event])
@@ -1147,7 +1180,8 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
                 port: GamePort, store: Store, *, paused_ms: int,
-                wall: Callable[[], float] = time.time, replay: bool = True) -> Table:
+                wall: Callable[[], float] = time.time, replay: bool = True,
+                log_cap: int = LOG_SOFT_CAP) -> Table:
         """Rebuild a table from its log: re-apply every command through the
         rules and check that they give back exactly the events recorded.
         Without `replay` (an ended table its rules no longer replay) the
@@ -1159,7 +1193,8 @@ class Table:
             setup = port.configure(settings.seats, settings.seed, settings.options, legacy)
         except SettingsError as exc:
             raise TableError(f"table {table_id}: its stored settings no longer configure: {exc}") from None
-        table = cls(table_id, replace(settings, options=setup.options), port, setup, store, wall=wall)
+        table = cls(table_id, replace(settings, options=setup.options), port, setup, store, wall=wall,
+                    log_cap=log_cap)
         table.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None,
                                                    account=s[3] if len(s) > 3 else None)
                        for s in m["slots"]]
@@ -1170,6 +1205,7 @@ class Table:
         recorded: list[dict[str, Any]] = []
         for rec in records:
             body = decode_any(rec.body)
+            table.log_bytes += len(rec.body)
             if not replay:
                 table._take_unreplayed(rec, body)
                 continue

@@ -85,6 +85,8 @@ class OrientePort:
     # option started before there were revisions and keeps revision 1, so
     # that its log replays (game_port.GamePort.new_table_options).
     new_table_options: Mapping[str, Any] = {"rules_revision": RULES_REVISION}
+    # Commands that only talk: refused once a table's log is full (game_port.GamePort.talk_commands).
+    talk_commands: frozenset[str] = frozenset({"ProposeDeal"})
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
