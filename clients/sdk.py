@@ -659,7 +659,8 @@ class Watch:
     @property
     def deal(self) -> dict[str, Any] | None:
         """What this seat may propose now (the prompt's `deal`: `propose`,
-        `open`, `max_open`); None for a spectator or when no game runs."""
+        `open`, `max_open`, and `season_left` at tables of rules revision 3,
+        R8.7); None for a spectator or when no game runs."""
         prompt = self._sub.prompt
         return prompt.get("deal") if prompt else None
 

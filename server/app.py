@@ -28,7 +28,7 @@ from .games import PORTS
 from .lobby import MAX_TABLES, Lobby
 from .metrics import Metrics
 from .replays import replay_steps, viewer_of
-from .stores import Store, open_store
+from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
 from .transport import Limits, Transport
 from .web import WebSite
@@ -151,7 +151,10 @@ class App:
         """Tell the store we are alive, so that deadlines after a crash resume
         with the time they had left when we went down (PROTOCOL.md 11)."""
         while True:
-            await store.heartbeat(time.time())
+            try:
+                await store.heartbeat(time.time())
+            except StoreError as exc:  # a full or read-only store pauses tables; it never ends the process
+                log.warning("the store did not take the heartbeat: %s", exc)
             await trio.sleep(HEARTBEAT_S)
 
 

@@ -25,7 +25,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,7 +38,7 @@ from .clock import Deadline, TableClock, TimerSettings
 from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError
 from .names import MAX_NAME, NameRefused, clean_name, looks_alike
 from .outbox import Outbox
-from .stores import LogRecord, Store
+from .stores import LogRecord, Store, StoreError, StoreFenced
 
 log = logging.getLogger("oriente.table")
 
@@ -58,6 +58,12 @@ ENDED = frozenset({"finished", "failed"})
 LISTING_EVENTS = frozenset({"SeatTaken", "SeatLeft", "SeatPresence", "TableStarted", "TableFinished", "TableFailed",
                             "TableAbandoned", "SeatAway", "SeatBack", "ProxyOn", "ProxyOff"})
 ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
+# A store that refuses writes pauses the table (docs/table.md T4.4): it
+# retries after STORE_RETRY_MIN_S, doubling up to STORE_RETRY_MAX_S.
+STORE_RETRY_MIN_S = 0.5
+STORE_RETRY_MAX_S = 10.0
+STORE_PAUSED_MESSAGE = ("the server cannot save this table's moves right now; the table is paused and "
+                        "resumes by itself once it can: send again in a few seconds")
 MAX_CHAT = 500
 HISTORY_CHUNK = 256
 # A table's log is bounded by what it lets people say (docs/table.md T5.4):
@@ -280,6 +286,10 @@ class Stop:
     pass
 
 
+class _Stopped(Exception):
+    """Stop arrived while the table waited for its store."""
+
+
 class TableError(Exception):
     """A log that does not replay to what it recorded: refuse to serve it."""
 
@@ -321,6 +331,7 @@ class Table:
         # that the record in memory is the one saved at the end.
         self._end_seq: int | None = None
         self.frames_sent = 0
+        self.paused = False  # the store refuses this table's writes; it retries (T4.4)
         self.log_cap = log_cap
         self.log_bytes = 0  # the encoded size of every record of the log
         self._talk: frozenset[str] = frozenset(getattr(port, "talk_commands", ()))
@@ -381,6 +392,8 @@ class Table:
                     else:
                         await self._handle(outbox, message)
                     await self._settle_dropped()
+                except _Stopped:
+                    return
                 except Exception as exc:  # a bug: it ends this table, never the server
                     if self.status == "failed":
                         log.exception("table %s (failed): an error while serving its viewers", self.id)
@@ -388,6 +401,52 @@ class Table:
                         await self._fail(exc)
                     if outbox is not None:  # the sender waits for an answer to this message
                         self._reply(outbox, M.error(getattr(message, "id", None), "table/failed", FAILED_MESSAGE))
+
+    async def _durably(self, write: Callable[[], Awaitable[None]]) -> None:
+        """Do one store write, and if the store refuses it (a full disk, a
+        read-only file, a database that went away), pause the table until
+        it takes it: retry with backoff, and meanwhile answer every message
+        `store/unavailable` (docs/table.md T4.4). The step being written has
+        already changed the game's state, so it must be written before
+        anything else happens here; nothing was sent of it yet. A store that
+        fenced the table (another owner took it) is not retried: that ends
+        the table as an error does."""
+        delay = STORE_RETRY_MIN_S
+        while True:
+            try:
+                await write()
+            except StoreFenced:
+                raise
+            except StoreError as exc:
+                if not self.paused:
+                    log.error("table %s paused: the store refused a write (%s); retrying", self.id, exc)
+                    self.paused = True
+                await self._refuse_while_paused(delay)
+                delay = min(delay * 2, STORE_RETRY_MAX_S)
+                continue
+            if self.paused:
+                log.warning("table %s resumed: the store takes its writes again", self.id)
+                self.paused = False
+            return
+
+    async def _refuse_while_paused(self, seconds: float) -> None:
+        """For `seconds`, answer what arrives without writing anything: a
+        refusal to every request, a connection's end noted in memory (its
+        SeatPresence is not logged), Stop obeyed."""
+        with trio.move_on_after(seconds):
+            while True:
+                outbox, msg = await self._recv.receive()
+                if isinstance(msg, Stop):
+                    raise _Stopped
+                if isinstance(msg, Disconnected):
+                    viewer = self.subscribers.pop(msg.outbox, None)
+                    self.wants_views.discard(msg.outbox)
+                    self._shown.pop(msg.outbox, None)
+                    slot = self.slots[viewer] if isinstance(viewer, int) else None
+                    if slot is not None:
+                        slot.connections = max(0, slot.connections - 1)
+                elif outbox is not None:
+                    self._reply(outbox, M.error(getattr(msg, "id", None), "store/unavailable", STORE_PAUSED_MESSAGE))
 
     def _abandon_at(self) -> float:
         """When this table is abandoned if nothing changes (T6.1): an open
@@ -408,7 +467,7 @@ class Table:
         self.status = "abandoned"
         event: dict[str, Any] = {"type": "TableAbandoned"}
         await self._commit(None, [event])
-        await self.store.update_table(self.id, status="abandoned", now=self.wall())
+        await self._durably(lambda: self.store.update_table(self.id, status="abandoned", now=self.wall()))
         self._publish([event])
         self.ended.set()
 
@@ -589,7 +648,8 @@ class Table:
             records.append(LogRecord(pos=pos, kind="event", seq=seq, body=encode(e)))
             pos += 1
         now = trio.current_time()
-        await self.store.append(self.id, records, clock=encode(self.clock.to_plain(now)), now=self.wall())
+        clock = encode(self.clock.to_plain(now))
+        await self._durably(lambda: self.store.append(self.id, records, clock=clock, now=self.wall()))
         self.pos = pos
         if command is not None:
             self._commands.append(encode([command["seat"], command["cmd"]]))
@@ -682,7 +742,8 @@ class Table:
         contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None else dealing.server_nonce()
         self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot, account=account,
                                 nonce=contribution)
-        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
         event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
         if bot is not None:
             event["bot"] = bot
@@ -751,7 +812,8 @@ class Table:
         for o, v in list(self.subscribers.items()):
             if v == seat:
                 self.subscribers[o] = SPECTATOR
-        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
         event = {"type": "SeatLeft", "seat": seat}
         await self._commit(None, [event])
         self._publish([event])
@@ -776,7 +838,9 @@ class Table:
             started["nonces"] = self._reveal_seed()
         self.state, game_events = self.port.start(self.setup.config)
         self.status = "running"
-        await self.store.update_table(self.id, status="running", meta=self._meta(), now=self.wall())
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, status="running", meta=meta,
+                                                            now=self.wall()))
         new = [started, *game_events]
         self._rearm()
         await self._commit(None, new)
@@ -1052,8 +1116,8 @@ class Table:
         self._publish(new, also=sender)
         if finished:
             self._end_seq = self.seq
-            await self.store.save_record(self.id, encode(self.record()))
-            await self.store.update_table(self.id, status="finished", now=self.wall())
+            await self._durably(lambda: self.store.save_record(self.id, encode(self.record())))
+            await self._durably(lambda: self.store.update_table(self.id, status="finished", now=self.wall()))
             self.ended.set()
 
     async def _fail(self, exc: Exception) -> None:

@@ -160,6 +160,10 @@ def _connect(path: str) -> sqlite3.Connection:
         if str(mode).lower() != "wal":
             raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode={mode})")
         conn.execute("PRAGMA synchronous = NORMAL")
+        # Reads through mmap turn an I/O error (a file made read-only or cut
+        # short under us) into SIGBUS, which kills the process; read() turns
+        # it into an error the table survives (docs/table.md T4.4).
+        conn.execute("PRAGMA mmap_size = 0")
         conn.execute("PRAGMA foreign_keys = ON")
         # Another process (a backup, an operator's sqlite3 shell) may hold the
         # lock for a moment; wait for it in the worker thread instead of failing.

@@ -617,7 +617,7 @@ async def test_chat_and_a_deal_through_the_sdk(app):
         # Seat 0 offers its treasure (in its score pile from the start, R2)
         # for seat 1's promise; seat 1 accepts; the deal executes.
         treasure = seats[0].view["seats"][0]["pile"][0]
-        assert seats[0].deal == {"propose": True, "open": 0, "max_open": 3}
+        assert seats[0].deal == {"propose": True, "open": 0, "max_open": 3, "season_left": 40}
         reply = await seats[0].propose_deal(
             transfers=[{"card": treasure, "giver": 0, "receiver": 1, "consideration": "for your promise"}],
             promises=[{"promiser": 1, "promisee": 0, "text": "I will not attack you",
