@@ -23,7 +23,7 @@ import msgspec
 import trio
 
 from ..protocol import messages as M
-from ..protocol.codec import decode_any
+from ..protocol.codec import decode_any, encode
 from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
