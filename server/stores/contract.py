@@ -56,13 +56,14 @@ already *fences* every write, and the database itself does the refusing:
   database in the same statement, so a log can never fork even between
   two owners.
 
-What the many-process site adds on top (not in this contract yet): a claim
-succeeds only when the previous owner's *lease* has ended (a time the owner
-keeps renewing), the site lock gives way to those leases, and `claim` and
-lease renewal become methods here, called by the lobby before it rebuilds a
-table. The columns and the refusal they need are in place; stores that
-are alone with their data (SQLite, memory) have nothing to fence and never
-raise `StoreFenced`.
+What a many-process site adds on top (`PostgresStore(cluster=True)`, used
+by `server.cluster`): a claim succeeds only when the previous owner's
+*lease* has ended (a time each process keeps renewing, in the database's
+clock) or the owner released the table; the site's lock is shared by the
+processes of the site, so a lone server and a cluster never meet on it;
+and no write ever claims a table by itself. Stores that are alone with
+their data (SQLite, memory) have nothing to fence and never raise
+`StoreFenced`.
 """
 
 from __future__ import annotations

@@ -67,6 +67,7 @@ from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode
 
 import psycopg
+import trio
 from psycopg import errors, sql
 
 from .accounts_sql import AccountsSQL, Statement
@@ -89,7 +90,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -214,6 +215,23 @@ BEGIN
 END $$;
 """
 
+# 4: the processes of a many-process site (`cluster=True`). Each
+# keeps a row here and renews its lease (database time, so that no process
+# clock decides who may take a table over); `alive_at` is the process's own
+# wall time at its last renewal, the time its tables' deadlines were last
+# known to run (the clocks are saved in process wall time too).
+_SCHEMA_4: Final = """
+CREATE TABLE nodes (
+    name text COLLATE "C" PRIMARY KEY,
+    url text NOT NULL DEFAULT '',
+    lease_until timestamptz NOT NULL,
+    alive_at double precision NOT NULL,
+    draining boolean NOT NULL DEFAULT false,
+    versions text NOT NULL DEFAULT ''
+);
+"""
+
+
 # 2: accounts, credentials, ratings and results (accounts_sql).
 # 3: tournaments, each stored whole (no fence: one server drives a site's
 # tournaments; the lease that will fence tables can fence these alike).
@@ -233,7 +251,7 @@ CREATE TABLE tournament_rounds (
 """
 
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
-                                      3: _SCHEMA_3}
+                                      3: _SCHEMA_3, 4: _SCHEMA_4}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
@@ -253,6 +271,23 @@ _HEARTBEAT: Final = "INSERT INTO heartbeat (id, at) VALUES (1, %s) ON CONFLICT (
 _APPEND: Final = "SELECT append_logs(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"
 _CLAIM: Final = "UPDATE tables SET epoch = epoch + 1, owner = %s WHERE id = ANY(%s) RETURNING id, epoch"
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
+
+# A claim on a many-process site: only a table whose owner released it (no
+# owner) or holds no live lease moves; the row lock taken by the UPDATE
+# makes two claimants queue, and the second finds the lease of the first.
+_LEASED_CLAIM: Final = """
+WITH prev AS (SELECT t.id, n.alive_at FROM tables t LEFT JOIN nodes n ON n.name = t.owner WHERE t.id = %(id)s)
+UPDATE tables AS t SET epoch = t.epoch + 1, owner = %(me)s FROM prev
+WHERE t.id = prev.id AND t.status = ANY(%(statuses)s) AND t.owner <> %(me)s
+  AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now())
+RETURNING t.epoch, prev.alive_at
+"""
+_RENEW: Final = """
+INSERT INTO nodes (name, url, lease_until, alive_at, draining, versions)
+VALUES (%(me)s, %(url)s, now() + make_interval(secs => %(lease)s), %(alive)s, %(draining)s, %(versions)s)
+ON CONFLICT (name) DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until,
+    alive_at = excluded.alive_at, draining = excluded.draining, versions = excluded.versions
+"""
 
 _SCHEMA_NAME: Final = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
@@ -303,7 +338,8 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
     Writes return once committed, as for `SQLiteStore`; a caller cancelled
     while waiting does not withdraw its write: it may still commit."""
 
-    def __init__(self, url: str, *, schema: str | None = None, lock_wait: float = 2.0) -> None:
+    def __init__(self, url: str, *, schema: str | None = None, lock_wait: float = 2.0,
+                 cluster: bool = False) -> None:
         conninfo, url_schema = split_schema(url) if is_postgres_url(url) else (url, DEFAULT_SCHEMA)
         self.schema = schema or url_schema
         if not _SCHEMA_NAME.fullmatch(self.schema):
@@ -319,6 +355,9 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         # The epoch this store claimed each table with (the writer thread's own).
         self._epochs: dict[str, int] = {}
+        # One of many processes of a site: the site's lock is shared, and a
+        # table is written only after an explicit `claim` (see `claim`).
+        self.cluster = cluster
 
     # -- hooks of BatchingStore ------------------------------------------------
 
@@ -355,7 +394,11 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
     def _take_site_lock(self, conn: psycopg.Connection[Any]) -> bool:
         deadline = time.monotonic() + self._lock_wait
         while True:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (_site_lock_key(self.schema),)).fetchone()
+            # The processes of a many-process site share the lock (their leases
+            # order them); a one-process server holds it alone, so the two
+            # kinds never run on one site at once.
+            take = "pg_try_advisory_lock_shared" if self.cluster else "pg_try_advisory_lock"
+            row = conn.execute(f"SELECT {take}(%s)", (_site_lock_key(self.schema),)).fetchone()
             if row and row[0]:
                 return True
             if time.monotonic() >= deadline:
@@ -435,6 +478,8 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         for (those it did not create: recovered ones). Safe while the store
         holds the site's lock; a lease will guard it once many processes
         share a site (see the contract)."""
+        if self.cluster:
+            return  # tables are claimed explicitly, under a lease (`claim`)
         created = {op.table for op in ops if op.kind == "create"}
         wanted = sorted({op.table for op in ops if op.table is not None and op.kind != "create"
                          and op.table not in self._epochs and op.table not in created})
@@ -638,6 +683,105 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
     async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         def query(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
             return conn.execute(sql, params).fetchall()
+
+        return await self._read(query)
+
+    # -- a many-process site: leases and claims ---------------------------------
+
+    async def _on_writer(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(conn, *args)`` on the write connection between batches
+        (the writer's limiter orders it with them); psycopg errors become
+        StoreError."""
+        if self._state != "running":
+            raise StoreError(f"the store {self._place} is not running")
+
+        def call() -> Any:
+            conn = self._write_conn
+            assert conn is not None
+            return fn(conn, *args)
+
+        try:
+            return await trio.to_thread.run_sync(call, limiter=self._write_limiter)
+        except psycopg.Error as exc:
+            raise StoreError(f"{getattr(fn, '__name__', 'lease')}: {_one_line(exc)}") from exc
+
+    async def renew_lease(self, *, url: str, lease_s: float, alive_at: float, draining: bool = False,
+                          versions: str = "") -> None:
+        """Note that this process lives and holds its tables for ``lease_s``
+        more seconds of the database's time; ``url`` is where clients reach
+        it, ``versions`` the rules it plays (``game=revision,...``)."""
+        def renew(conn: psycopg.Connection[Any]) -> None:
+            conn.execute(_RENEW, {"me": self.owner, "url": url, "lease": lease_s, "alive": alive_at,
+                                  "draining": draining, "versions": versions})
+
+        await self._on_writer(renew)
+
+    async def end_lease(self) -> None:
+        """Give up this process's lease at once: its tables may be claimed
+        by the others now instead of when the lease would have ended."""
+        def end(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("DELETE FROM nodes WHERE name = %s", (self.owner,))
+
+        await self._on_writer(end)
+
+    async def claim(self, table_id: str, statuses: Collection[str] = ("open", "running")) -> float | None:
+        """Become the owner of an open or running table whose owner has no
+        live lease (it died, was paused past its lease, or released it):
+        raise its epoch, so that every later write of the old owner is
+        refused, and write under the new one. Returns the wall time its old
+        owner was last known alive (0.0 if unknown), or None if the table
+        is not claimable (unknown, ended, or owned under a live lease)."""
+        def claim(conn: psycopg.Connection[Any]) -> float | None:
+            row = conn.execute(_LEASED_CLAIM, {"id": table_id, "me": self.owner,
+                                               "statuses": list(statuses)}).fetchone()
+            if row is None:
+                return None
+            self._epochs[table_id] = row[0]
+            return float(row[1]) if row[1] is not None else 0.0
+
+        result: float | None = await self._on_writer(claim)
+        return result
+
+    async def release(self, table_id: str) -> None:
+        """Hand a table on: name no owner, so that another process may claim
+        it at once (the caller has stopped writing to it). Only the current
+        owner's release counts."""
+        def release(conn: psycopg.Connection[Any]) -> None:
+            epoch = self._epochs.pop(table_id, None)
+            conn.execute("UPDATE tables SET owner = '' WHERE id = %s AND epoch = %s AND owner = %s",
+                         (table_id, epoch, self.owner))
+
+        await self._on_writer(release)
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this store has claimed (or created) the table."""
+        return table_id in self._epochs
+
+    async def owner_of(self, table_id: str) -> tuple[str, str, str, bool] | None:
+        """``(status, owner, owner's url, lease live)`` of a table, or None."""
+        def query(conn: psycopg.Connection[Any]) -> tuple[str, str, str, bool] | None:
+            row = conn.execute(
+                "SELECT t.status, t.owner, coalesce(n.url, ''), coalesce(n.lease_until > now(), false) "
+                "FROM tables t LEFT JOIN nodes n ON n.name = t.owner WHERE t.id = %s", (table_id,)).fetchone()
+            return None if row is None else (row[0], row[1], row[2], bool(row[3]))
+
+        return await self._read(query)
+
+    async def orphans(self) -> list[str]:
+        """Open and running tables whose owner holds no live lease."""
+        def query(conn: psycopg.Connection[Any]) -> list[str]:
+            return [row[0] for row in conn.execute(
+                "SELECT t.id FROM tables t WHERE t.status IN ('open', 'running') AND NOT EXISTS "
+                "(SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now()) "
+                "ORDER BY t.created_at, t.id")]
+
+        return await self._read(query)
+
+    async def nodes(self) -> list[tuple[str, str, bool, str]]:
+        """The processes with a live lease: ``(name, url, draining, versions)``."""
+        def query(conn: psycopg.Connection[Any]) -> list[tuple[str, str, bool, str]]:
+            return [tuple(row) for row in conn.execute(
+                "SELECT name, url, draining, versions FROM nodes WHERE lease_until > now() ORDER BY name")]
 
         return await self._read(query)
 

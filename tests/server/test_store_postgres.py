@@ -94,7 +94,7 @@ async def test_schema_is_created_versioned_and_kept(postgres_schemas: Schemas) -
         await store.heartbeat(4.0)
     names = {row[0] for row in sql(postgres_schemas, schema, "SELECT tablename FROM pg_tables WHERE schemaname = %s",
                                    schema)}
-    assert {"tables", "log", "records", "heartbeat", "schema_version"} <= names
+    assert {"tables", "log", "records", "heartbeat", "nodes", "schema_version"} <= names
     assert sql(postgres_schemas, schema, "SELECT version FROM schema_version ORDER BY version") == [
         (v,) for v in range(1, SCHEMA_VERSION + 1)]
 

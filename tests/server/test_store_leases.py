@@ -1,0 +1,112 @@
+"""The PostgreSQL store on a many-process site (``cluster=True``): leases,
+claims and the fence, on a real database. A table moves to another process
+only once its owner's lease has ended (or it released the table), and from
+then on the database refuses every write of the old owner (issue 16, item
+2: "a paused or partitioned old owner can never write after a new owner
+took over")."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+import trio
+
+from oriente.server.stores import LogRecord, StoreFenced, StoreLocked
+
+from ..postgres import Schemas
+
+psycopg = pytest.importorskip("psycopg")
+from oriente.server.stores.postgres import PostgresStore  # noqa: E402
+
+pytestmark = pytest.mark.trio
+
+
+def rec(pos: int) -> LogRecord:
+    return LogRecord(pos=pos, kind="event", seq=pos + 1, body=b"e%d" % pos)
+
+
+@asynccontextmanager
+async def running(*stores: PostgresStore) -> AsyncIterator[None]:
+    async with trio.open_nursery() as nursery:
+        for store in stores:
+            await nursery.start(store.run)
+        try:
+            yield
+        finally:
+            for store in stores:
+                await store.aclose()
+
+
+async def test_processes_share_a_site_and_a_lone_server_is_kept_out(postgres_schemas: Schemas) -> None:
+    """Many processes of one site run side by side (the site's lock is
+    shared); a one-process server on the same site is refused while they
+    run, and they are refused while it runs."""
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
+    async with running(a, b):
+        with pytest.raises(StoreLocked):
+            await PostgresStore(url, schema=schema, lock_wait=0.1).run()
+    async with running(PostgresStore(url, schema=schema)):
+        with pytest.raises(StoreLocked):
+            await PostgresStore(url, schema=schema, cluster=True, lock_wait=0.1).run()
+
+
+async def test_a_table_moves_only_after_its_owners_lease_and_the_old_owner_is_fenced(
+        postgres_schemas: Schemas) -> None:
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
+    async with running(a, b):
+        await a.renew_lease(url="ws://a", lease_s=30, alive_at=100.0)
+        await b.renew_lease(url="ws://b", lease_s=30, alive_at=100.0)
+        await a.create_table("t", "running", b"m", now=1.0)
+        await a.append("t", [rec(0)], clock=b"c0", now=1.0)
+        assert await b.claim("t") is None, "a live lease keeps the table where it is"
+        assert await b.orphans() == []
+        assert await b.owner_of("t") == ("running", a.owner, "ws://a", True)
+        assert {n[1] for n in await b.nodes()} == {"ws://a", "ws://b"}
+
+        # a is paused past its lease (here: its lease ends), b takes over.
+        await a.renew_lease(url="ws://a", lease_s=0.001, alive_at=123.5)
+        await trio.sleep(0.05)
+        assert await b.orphans() == ["t"]
+        assert await b.claim("t") == 123.5, "the claim says when the old owner was last alive"
+        assert await a.claim("t") is None, "b's lease holds it now"
+        await b.append("t", [rec(1)], clock=b"c1", now=2.0)
+
+        # a wakes up and writes as if nothing happened: every write is refused.
+        await a.renew_lease(url="ws://a", lease_s=30, alive_at=124.0)
+        with pytest.raises(StoreFenced):
+            await a.append("t", [rec(1)], clock=b"stale", now=3.0)
+        with pytest.raises(StoreFenced):
+            await a.update_table("t", status="finished", now=3.0)
+        with pytest.raises(StoreFenced):
+            await a.save_record("t", b"stale")
+        assert [r.body for r in await a.log("t")] == [b"e0", b"e1"]
+        assert await a.clock("t") == (2.0, b"c1")
+        assert await a.record("t") is None
+
+        # A release hands it on at once, lease or not; a claim of an ended
+        # or unknown table is refused.
+        await b.release("t")
+        assert await a.claim("t") is not None
+        await a.append("t", [rec(2)], now=4.0)
+        await a.update_table("t", status="finished", now=4.0)
+        await a.release("t")
+        assert await b.claim("t") is None
+        assert await b.claim("nope") is None
+
+
+async def test_a_process_of_a_site_never_claims_a_table_by_writing(postgres_schemas: Schemas) -> None:
+    """Unlike a lone server after a restart, a process of a many-process
+    site writes only to tables it created or claimed under a lease."""
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
+    async with running(a, b):
+        await a.create_table("t", "running", b"m", now=1.0)
+        with pytest.raises(StoreFenced):
+            await b.append("t", [rec(0)], now=1.0)
+        await a.append("t", [rec(0)], now=1.0)
+        await a.end_lease()
+        assert await b.claim("t") == 0.0, "an owner with no lease row at all was never known alive"
