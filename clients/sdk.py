@@ -134,10 +134,14 @@ class _Waiter:
 class Client:
     """One connection to a server, kept alive across drops."""
 
-    def __init__(self, url: str, *, reconnect: bool = True, max_retries: int = 20, token: str | None = None) -> None:
+    def __init__(self, url: str, *, reconnect: bool = True, max_retries: int = 20, token: str | None = None,
+                 alternates: Sequence[str] = ()) -> None:
         """`token`: a session or bot API token to sign in with on connecting,
-        and again on every reconnect (PROTOCOL.md 19)."""
+        and again on every reconnect (PROTOCOL.md 19). `alternates`: other
+        processes of the same site, tried in turn when the current one
+        cannot be reached (a site of many processes)."""
         self.url = url
+        self._urls = [url, *alternates]
         self.auth_token = token
         self.account: dict[str, Any] | None = None
         self.reconnect = reconnect
@@ -241,6 +245,10 @@ class Client:
                 self._fail(Disconnected(f"connection to {self.url} lost: {reason}"))
                 return
             self._fail_unresendable()
+            if len(self._urls) > 1 and not isinstance(reason, str):
+                # It could not be reached: try the site's next process.
+                index = self._urls.index(self.url) if self.url in self._urls else -1
+                self.url = self._urls[(index + 1) % len(self._urls)]
             log.info("connection lost (%s); reconnecting", reason)
             await trio.sleep(min(5.0, 0.1 * 2 ** failures))
 
@@ -318,6 +326,12 @@ class Client:
             if followed is not None:
                 with contextlib.suppress(trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
                     followed[2].send_nowait(frame["state"])
+        if t == "moved":
+            # PROTOCOL.md 4, moved: the server closes this connection (1012)
+            # next; the reconnect resumes every table (there, if it says where).
+            log.info("table %s moved to another server process", frame.get("table"))
+            if isinstance(frame.get("url"), str) and frame["url"]:
+                self.url = frame["url"]
             return
         sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
         if sub is None:

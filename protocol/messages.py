@@ -357,3 +357,15 @@ def tournament(tournament_id: str, state: dict[str, Any]) -> dict[str, Any]:
 
 def goodbye(code: str, message: str) -> dict[str, Any]:
     return {"t": "goodbye", "code": code, "message": message}
+
+
+def moved(table: str, url: str | None = None) -> dict[str, Any]:
+    """The table is served by another process of the site from now on
+    (PROTOCOL.md 4, moved): the server closes this connection (1012) and the
+    client reconnects (to `url` when given) and resumes every table from its
+    last seq, re-sending what was not answered."""
+    frame: dict[str, Any] = {"t": "moved", "table": table,
+                             "message": "this table moved to another server process: reconnect and resume"}
+    if url:
+        frame["url"] = url
+    return frame

@@ -29,7 +29,7 @@ from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
-from .stores import Store
+from .stores import Store, TableRow
 from .table import ABANDON_AFTER_S, ENDED, LOG_SOFT_CAP, Abandon, Table, TableError, TableSettings, token_hash
 
 log = logging.getLogger("oriente.lobby")
@@ -300,7 +300,12 @@ class Lobby:
         out of this task would cancel every table of the server."""
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(table.run)
+
+                async def actor() -> None:
+                    await table.run()
+                    nursery.cancel_scope.cancel()  # it stopped by itself: handed over
+
+                nursery.start_soon(actor)
                 await table.ended.wait()
                 if table.status == "abandoned" and self.tables.get(table.id) is table:
                     self._leave(table)  # gone for everyone new; its actor answers what is in flight
@@ -397,36 +402,45 @@ class Lobby:
         last_alive = await self.store.last_heartbeat()
         count = 0
         for row in await self.store.tables(["open", "running"]):
-            records = await self.store.log(row.id)
-            clock = await self.store.clock(row.id)
-            paused_ms = 0
-            clock_body = None
-            if clock is not None:
-                saved_at, clock_body = clock
-                if last_alive is not None:
-                    paused_ms = max(0, int((last_alive - saved_at) * 1000))
-            game = Table.stored_game(row.meta)
-            port = self.ports.get(game)
-            if port is None:
-                # Kept as it is: a server that plays this game can recover it.
-                log.error("cannot recover table %s: this server does not play %r", row.id, game)
-                continue
-            try:
-                table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
-                                      paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap)
-                table.abandon_after = self.abandon_after
-            except (TableError, KeyError, ValueError) as exc:
-                log.error("cannot recover table %s: %s", row.id, exc)
-                await self.store.update_table(row.id, status="abandoned", now=self.wall())
-                continue
-            if table.status in ENDED:
-                # Killed between the last events and the status or record that
-                # follow them: the log says the game ended, so finish it from there.
-                await self._finish_recovered(table)
-            self._enter(table)
-            self.nursery.start_soon(self._host, table, name=f"table {row.id}")
-            count += 1
+            if await self.restore(row, last_alive) is not None:
+                count += 1
         return count
+
+    async def restore(self, row: TableRow, last_alive: float | None, *, abandon: bool = True) -> Table | None:
+        """Rebuild one open or running table from its log and run it (its
+        deadlines resume with the time they had at `last_alive`); None if it
+        cannot be (marked abandoned when its log does not replay, with
+        `abandon`: a process of a many-process site leaves it to another)."""
+        records = await self.store.log(row.id)
+        clock = await self.store.clock(row.id)
+        paused_ms = 0
+        clock_body = None
+        if clock is not None:
+            saved_at, clock_body = clock
+            if last_alive is not None:
+                paused_ms = max(0, int((last_alive - saved_at) * 1000))
+        game = Table.stored_game(row.meta)
+        port = self.ports.get(game)
+        if port is None:
+            # Kept as it is: a server that plays this game can recover it.
+            log.error("cannot recover table %s: this server does not play %r", row.id, game)
+            return None
+        try:
+            table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
+                                  paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap)
+            table.abandon_after = self.abandon_after
+        except (TableError, KeyError, ValueError) as exc:
+            log.error("cannot recover table %s: %s", row.id, exc)
+            if abandon:
+                await self.store.update_table(row.id, status="abandoned", now=self.wall())
+            return None
+        if table.status in ENDED:
+            # Killed between the last events and the status or record that
+            # follow them: the log says the game ended, so finish it from there.
+            await self._finish_recovered(table)
+        self._enter(table)
+        self.nursery.start_soon(self._host, table, name=f"table {row.id}")
+        return table
 
     async def _finish_recovered(self, table: Table) -> None:
         """Write what a table's end writes after its last events (the record,

@@ -283,7 +283,11 @@ class Abandon:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    pass
+    """Stop the actor. With `hand_over` (another process of the site takes
+    the table on), its viewers are told the table `moved` (to `url`) first."""
+
+    hand_over: bool = False
+    url: str | None = None
 
 
 class _Stopped(Exception):
@@ -383,6 +387,8 @@ class Table:
                 with trio.move_on_at(min(at, abandon_at)):
                     outbox, message = await self._recv.receive()
                 if isinstance(message, Stop):
+                    if message.hand_over:
+                        self.hand_over(message.url, also=outbox)
                     return
                 try:
                     if message is None and trio.current_time() >= abandon_at:
@@ -393,6 +399,13 @@ class Table:
                         await self._handle(outbox, message)
                     await self._settle_dropped()
                 except _Stopped:
+                    return
+                except StoreFenced:
+                    # Another process of the site claimed this table (this one
+                    # was paused or cut off past its lease): the step was not
+                    # stored, so nothing of it was sent; its viewers resume there.
+                    log.warning("table %s: another process owns it now; handing its viewers over", self.id)
+                    self.hand_over(None, also=outbox)
                     return
                 except Exception as exc:  # a bug: it ends this table, never the server
                     if self.status == "failed":
@@ -527,6 +540,18 @@ class Table:
                                             f"{type(msg).__name__} is not a table message"))
 
     # -- replies and fan-out -------------------------------------------------------
+
+    def hand_over(self, url: str | None, *, also: Outbox | None = None) -> None:
+        """Tell every viewer (and `also`, the sender of an unanswered
+        message) that the table moved, and close their connections: they
+        reconnect and resume from their last seq (PROTOCOL.md 4, moved)."""
+        frame = encode(M.moved(self.id, url))
+        for outbox in {*self.subscribers, *([also] if also is not None else [])}:
+            outbox.put(frame)
+            outbox.evict("server/moved")
+        self.subscribers.clear()
+        self.wants_views.clear()
+        self._shown.clear()
 
     def _put(self, outbox: Outbox, frame: bytes) -> None:
         if outbox.put(frame):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, Protocol, assert_never
 from urllib.parse import parse_qs, unquote
 
 import trio
@@ -39,6 +39,26 @@ CLOSE_TOO_SLOW = 4008  # application close codes live in 4000-4999
 CLOSE_ABUSE = 1008  # policy violation
 WITHHELD = ("this table plays a tournament's duplicate board that other tables are still playing; "
             "its record and spectating open once they have all finished")
+
+CLOSE_MOVED = 1012  # service restart: reconnect (where `moved` says) and resume
+
+
+class ClusterSeam(Protocol):
+    """What the transport asks of the site when this process is one of
+    many (`server.cluster`); None on a lone server."""
+
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
+        """Send a table's message to the process that owns the table; False:
+        serve it here."""
+        ...
+
+    def disconnected(self, outbox: Outbox) -> None:
+        """A connection that may have forwarded messages has gone."""
+        ...
+
+    def listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The site's public tables, given this process's own."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +115,7 @@ class Transport:
         self.allow_origins = allow_origins
         self.bots = bots
         self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
+        self.cluster: ClusterSeam | None = None
 
     # -- HTTP on the same port --------------------------------------------------------
 
@@ -184,6 +205,8 @@ class Transport:
             self.untrack(outbox)
             if self.director is not None:
                 self.director.unwatch(outbox)
+            if self.cluster is not None:
+                self.cluster.disconnected(outbox)
             with trio.CancelScope(shield=True), trio.move_on_after(5):
                 for table_id in conn.tables:
                     table = self.lobby.get(table_id)
@@ -272,6 +295,9 @@ class Transport:
             if reason == "client/too_slow":
                 self.metrics.evictions += 1
                 await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
+            elif reason == "server/moved":
+                await drained.wait()
+                await ws.aclose(CLOSE_MOVED, "this table moved: reconnect and resume")
             elif reason == "abuse/closed":
                 await drained.wait()
                 await ws.aclose(CLOSE_ABUSE, "too many refused frames")
@@ -339,8 +365,37 @@ class Transport:
             conn.outbox.put(encode(M.goodbye("abuse/closed", "too many refused frames; closing this connection")))
             conn.outbox.evict("abuse/closed")
 
-    async def _dispatch(self, conn: _Conn, msg: M.ClientMessage, frame: bytes | str) -> None:
+    # -- connections held by another process of the site (server.cluster) --------
+
+    def remote_conn(self, outbox: Outbox) -> Any:
+        """A connection whose frames another process reads and forwards;
+        what it is owed goes into `outbox`."""
+        return _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
+
+    async def forwarded(self, conn: Any, frame: bytes) -> None:
+        """Serve a frame forwarded by the process that holds the connection
+        (it already admitted and rate-limited it)."""
+        try:
+            msg = decode_client(frame)
+        except ProtocolError as exc:
+            self._refuse(conn, client_id_of(frame), exc.code, exc.message)
+            return
+        await self._dispatch(conn, msg, frame, forwarded=True)
+
+    async def disconnect(self, conn: Any) -> None:
+        """The connection is gone: its tables hear of it."""
+        conn.outbox.evict("client/gone")
+        for table_id in conn.tables:
+            table = self.lobby.get(table_id)
+            if table is not None:
+                await table.send(None, Disconnected(conn.outbox))
+
+    async def _dispatch(self, conn: _Conn, msg: M.ClientMessage, frame: bytes | str, *,
+                        forwarded: bool = False) -> None:
         outbox = conn.outbox
+        if (self.cluster is not None and not forwarded and getattr(msg, "table", None)
+                and await self.cluster.forward(outbox, msg, frame)):
+            return
         match msg:
             case (M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act()
                   | M.Back() | M.Chat()):
@@ -371,6 +426,8 @@ class Transport:
                 except LobbyError as exc:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return
+                if self.cluster is not None and after is None:
+                    tables = self.cluster.listing(tables)  # the site's other processes, after the last page
                 outbox.put(encode(M.ok(msg.id, tables=tables, next=after)))
             case M.CreateTable():
                 refusal = self._creation_refused(conn)

@@ -186,9 +186,18 @@ export class Bot {
       case 'snapshot': return this.onSnapshot(f);
       case 'events': return this.onEvents(f);
       case 'goodbye': return this.fail(new ProtocolError(f));
+      case 'moved': return this.onMoved(f);
       case 'text frame': throw new Error(`server sent a text frame: ${f.data}`);
       default: return undefined; // unknown frame types are ignored (section 15)
     }
+  }
+
+  // PROTOCOL.md 4, moved: the table went to another server process; the
+  // server closes with 1012 next and the reconnect resumes (at `url` if given).
+  onMoved(f) {
+    this.log(`table ${f.table} moved${f.url ? ` to ${f.url}` : ''}`);
+    if (typeof f.url === 'string' && f.url) this.server = f.url;
+    this.failures = 0;
   }
 
   onWelcome(f) {

@@ -66,6 +66,7 @@ from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
 from oriente.server.rules import GameConfig, Rejected, command_from_plain, new_game, plain
 from oriente.server.stores import MemoryStore
+from oriente.server.table import Stop
 from oriente.server.transport import Limits, Transport, _Conn
 
 OUTPUT = Path(__file__).resolve().parent / "vectors.json"
@@ -866,6 +867,11 @@ async def _oro_table(book: Book, s: Session) -> None:
     frames = await other.send({"t": "act", "id": 22, "table": table, "cmd": wrong})
     book.server("server/error/oro_build_occupied", expect(frames, "error")[0],
                 "A bridge on a connection that has one: replace it instead (O3.3).")
+    # A process of a many-process site drains: the table goes to another one.
+    await live.send(None, Stop(hand_over=True, url="ws://10.0.0.2:8765"))
+    book.server("server/moved", expect(await spy.receive(), "moved")[0],
+                "The table is served by another process from now on; the server closes the connection "
+                "(1012): reconnect (to `url` when given) and resume from your last seq.")
 
 
 async def _samurai_table(book: Book, s: Session) -> None:

@@ -40,7 +40,7 @@ MAIN_DOC = DOC[:ORO_START] + DOC[ORO_END:SAMURAI_START] + DOC[SAMURAI_END:]
 BLOCKS = re.findall(r"```json\n(.*?)```", MAIN_DOC, flags=re.S)
 ORO_BLOCKS = re.findall(r"```json\n(.*?)```", ORO_DOC, flags=re.S)
 SAMURAI_BLOCKS = re.findall(r"```json\n(.*?)```", SAMURAI_DOC, flags=re.S)
-SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye", "tournament")
+SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye", "tournament", "moved")
 
 
 def _events(module: Any) -> dict[str, type]:

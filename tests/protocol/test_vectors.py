@@ -30,7 +30,7 @@ VALID = [v for v in CLIENT if v["valid"]]
 INVALID = [v for v in CLIENT if not v["valid"]]
 LISTED = [v for v in VECTORS if v["hex"] is not None]
 ACTS = [v for v in VALID if v["decoded"] is not None and v["decoded"].get("t") == "act"]
-SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye", "tournament")
+SERVER_TYPES = ("welcome", "ok", "error", "snapshot", "events", "goodbye", "tournament", "moved")
 CODEC_CODES = ("frame/not_binary", "frame/too_large", "frame/malformed", "message/invalid",
                "message/unknown_type")
 

@@ -86,6 +86,14 @@ export class Net {
       this.up = true;
       this.status();
     }
+    if (frame.t === "moved" && typeof frame.url === "string") {
+      // PROTOCOL.md 4, moved: the server closes next, and the reconnect
+      // resumes every table. The page follows `url` only on its own host
+      // (a site behind one proxy); elsewhere the proxy finds the table.
+      try {
+        if (new URL(frame.url).host === new URL(this.url).host) this.url = frame.url;
+      } catch (e) { /* not a URL: reconnect where we were */ }
+    }
     if ((frame.t === "ok" || frame.t === "error") && this.waiting.has(frame.re)) {
       const w = this.waiting.get(frame.re);
       this.waiting.delete(frame.re);
