@@ -7,6 +7,8 @@ wire together by hand:
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
                   [--trusted-proxy ADDRESS] [--tables-per-connection N] [--tables-per-address N]
                   [--max-tables N] [--abandon-after S]
+                  [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
+    oriente drain PID
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
     oriente tournament create|register|play|start-round|direct|standings|export ...  (cli/tournament.py)
@@ -224,7 +226,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import trio
 
     from oriente.clients.web import mounts
-    from oriente.server.app import App, serve_until_signalled
+    from oriente.server.app import App, ClusterOptions, serve_until_signalled
     from oriente.server.stores import StoreError
 
     busy = _cannot_listen(args.host, args.port)
@@ -236,11 +238,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     from oriente.server.transport import Limits
 
+    cluster = None
+    if args.cluster is not None:
+        cluster = ClusterOptions(bus=args.cluster, url=args.public_url, lease_s=args.lease,
+                                 drain_on_stop=args.drain)
+
     limits = Limits(tables_per_connection=args.tables_per_connection, tables_per_address=args.tables_per_address)
     app = App(args.store, host=args.host, port=args.port, web=mounts(), limits=limits,
               allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
               trusted_proxies=tuple(args.trusted_proxy), max_tables=args.max_tables,
-              abandon_after=args.abandon_after)
+              abandon_after=args.abandon_after, cluster=cluster)
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
@@ -259,6 +266,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise
         print(f"oriente serve: {_first_leaf(refused)}", file=sys.stderr)
         return 1
+    return 0
+
+
+def cmd_drain(args: argparse.Namespace) -> int:
+    """Ask a server process to drain (SIGUSR1): it hands its tables to the
+    other processes of its site one by one, its clients follow, it stops."""
+    import signal
+
+    try:
+        os.kill(args.pid, signal.SIGUSR1)
+    except OSError as exc:
+        print(f"oriente drain: cannot signal process {args.pid}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"process {args.pid} is draining; it stops once its tables are handed on")
     return 0
 
 
@@ -386,7 +407,20 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--abandon-after", type=float, default=600.0, metavar="S",
                      help="seconds an open table may go without a connected player before it is "
                           "abandoned (default 600)")
+    srv.add_argument("--cluster", default=None, metavar="REDIS_URL",
+                     help="be one of many processes of a site: the bus (redis://127.0.0.1:6379/0); "
+                          "needs a postgresql:// --store (docs/scaling.md)")
+    srv.add_argument("--public-url", default=None, metavar="URL",
+                     help="with --cluster: where clients reach this process (default ws://HOST:PORT)")
+    srv.add_argument("--lease", type=float, default=10.0, metavar="S",
+                     help="with --cluster: seconds a silent process keeps its tables (default 10)")
+    srv.add_argument("--drain", action="store_true",
+                     help="with --cluster: on SIGTERM, hand every table to the other processes first")
     srv.set_defaults(func=cmd_serve)
+
+    drn = sub.add_parser("drain", help="hand a server process's tables to the site's others, then stop it")
+    drn.add_argument("pid", type=int, metavar="PID", help="the process id of an `oriente serve --cluster`")
+    drn.set_defaults(func=cmd_drain)
 
     rep = sub.add_parser("replay", help="replay a game record and tell it from one viewpoint")
     rep.add_argument("path", metavar="PATH", help="a game record (JSON)")

@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,20 @@ log = logging.getLogger("oriente.server")
 HEARTBEAT_S = 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterOptions:
+    """This process is one of many sharing a PostgreSQL site (`server.cluster`):
+    `bus` is the Redis URL, `url` where clients reach this process (default:
+    ws://HOST:PORT as it listens), `lease_s` how long it keeps its tables
+    when silent, and `drain_on_stop` whether SIGTERM hands its tables to the
+    others before it stops."""
+
+    bus: str
+    url: str | None = None
+    lease_s: float = 10.0
+    drain_on_stop: bool = False
+
+
 class App:
     """One server. `await nursery.start(app.run)` returns once it listens;
     `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
@@ -48,7 +63,7 @@ class App:
                  allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0,
                  hasher: PasswordHasher | None = None,
                  trusted_proxies: tuple[str, ...] = (), max_tables: int = MAX_TABLES,
-                 abandon_after: float = ABANDON_AFTER_S) -> None:
+                 abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None) -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
         no web client, plain HTTP gets 426 as before); `allow_origins`: page
         origins besides this host that may open a websocket; `bots`: run
@@ -75,6 +90,8 @@ class App:
         self._stop = trio.Event()
         self.stopped = trio.Event()  # set once run() has shut down completely
         self.recovered = 0
+        self.cluster = cluster
+        self.node: Any = None  # the ClusterNode when this process is one of many
 
     def stop(self) -> None:
         self._stop.set()
@@ -85,14 +102,17 @@ class App:
         await self.stopped.wait()
 
     async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
-        store = open_store(self.store_path)
+        store = open_store(self.store_path, cluster=self.cluster is not None)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
                     self.lobby = Lobby(self.games, store, tables, accounts=Accounts(store, hasher=self.hasher),
                                        max_tables=self.max_tables, abandon_after=self.abandon_after)
-                    self.recovered = await self.lobby.recover()
+                    if self.cluster is None:
+                        # One process per site: every open table is ours. On a
+                        # many-process site the node takes over orphans instead.
+                        self.recovered = await self.lobby.recover()
                     bots = BotRunner(tables, delay=self.bot_delay) if self.bots else None
                     if bots is not None:
                         bots.recover(self.lobby.tables.values())
@@ -110,6 +130,8 @@ class App:
                     ))
                     self.port = server.listeners[0].socket.getsockname()[1]
                     tables.start_soon(transport.watchdog)
+                    if self.cluster is not None:
+                        await self._join_site(store, tables, transport, bots)
                     tables.start_soon(self._heartbeat, store)
                     log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
                              "table" if self.recovered == 1 else "tables")
@@ -118,12 +140,35 @@ class App:
                     log.info("shutting down")
                     with trio.CancelScope(shield=True), trio.move_on_after(10):
                         await server.aclose()  # 1001 going away to every client
+                        if self.node is not None:
+                            await self.node.leave()
                     tables.cancel_scope.cancel()
             finally:
                 with trio.CancelScope(shield=True):
                     await store.aclose()
                 outer.cancel_scope.cancel()
         self.stopped.set()
+
+    async def _join_site(self, store: Store, nursery: trio.Nursery, transport: Transport,
+                         bots: BotRunner | None) -> None:
+        """Become one of the site's processes: renew a lease, take the bus,
+        take over the tables nobody owns."""
+        from .cluster.node import ClusterNode  # psycopg and redis: only for a site of many
+
+        assert self.cluster is not None and self.lobby is not None
+        url = self.cluster.url or f"ws://{self.host}:{self.port}"
+        self.node = ClusterNode(store, self.cluster.bus, url, lease_s=self.cluster.lease_s)  # type: ignore[arg-type]
+        self.node.attach(self.lobby, transport, bots)
+        await nursery.start(self.node.run)
+        self.recovered = self.node.adopted
+
+    async def drain(self) -> int:
+        """Hand every table to the other processes of the site, then stop."""
+        handed = 0
+        if self.node is not None:
+            handed = await self.node.drain()
+        self.stop()
+        return handed
 
     def _site(self, lobby: Lobby) -> WebSite:
         """The web client's files, each game's reference data
@@ -177,12 +222,18 @@ def tune_runtime() -> None:
 
 async def serve_until_signalled(app: App, ready: Any = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
-    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
             tune_runtime()
             if ready is not None:
                 ready(app)
-            async for _ in signals:
+            async for signum in signals:
+                # SIGUSR1 (`oriente drain PID`), or SIGTERM with --drain: hand
+                # the tables on first (a process of a site; else just stop).
+                drain = signum == signal.SIGUSR1 or (
+                    signum == signal.SIGTERM and app.cluster is not None and app.cluster.drain_on_stop)
+                if drain:
+                    await app.drain()
                 app.stop()
                 break

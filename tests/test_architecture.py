@@ -27,6 +27,7 @@ GAME_AGNOSTIC = sorted([
                                           "director.py")),
     *(ROOT / "server" / "tournament").glob("*.py"),
     *(ROOT / "server" / "stores").glob("*.py"),
+    *(ROOT / "server" / "cluster").glob("*.py"),
     *(ROOT / "server" / "gamekit").glob("*.py"),
     ROOT / "server" / "games" / "__init__.py",
     ROOT / "protocol" / "messages.py",
@@ -133,3 +134,14 @@ def test_clients_use_the_pure_rules_at_most() -> None:
     bad = {str(p.relative_to(ROOT)): name for p in _python_files("clients") for name in imports(p)
            if _within(name, "oriente.server", "oriente.cli") and not _within(name, *allowed)}
     assert not bad, bad
+
+
+def test_only_the_app_knows_the_cluster() -> None:
+    """The site of many processes (server/cluster) sits beside the actor,
+    lobby and transport, behind their small seams: none of them imports
+    it, and the app imports it only when asked to join a site."""
+    for path in sorted((ROOT / "server").glob("*.py")):
+        if path.name == "app.py":
+            continue
+        bad = [name for name in imports(path) if name.startswith("oriente.server.cluster")]
+        assert not bad, f"{path.name} imports {bad}"

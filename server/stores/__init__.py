@@ -44,7 +44,7 @@ __all__ = [
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_store(spec: str) -> Store:
+def open_store(spec: str, *, cluster: bool = False) -> Store:
     """The store named by ``spec``: a ``postgresql://`` URL (``?schema=NAME``
     picks the site's schema, default ``oriente``) or the path of a SQLite
     file. psycopg is imported only for PostgreSQL, so the embedded store
@@ -56,7 +56,9 @@ def open_store(spec: str) -> Store:
             raise StoreError(f"a PostgreSQL store needs psycopg ({exc}); install it with "
                              "pip install -e '.[postgres]'") from exc
         try:
-            return PostgresStore(spec)
+            return PostgresStore(spec, cluster=cluster)
         except ValueError as exc:  # a schema name PostgreSQL would need quoting for
             raise StoreError(str(exc)) from exc
+    if cluster:
+        raise StoreError("a many-process site keeps its tables in PostgreSQL: --store postgresql://...")
     return SQLiteStore(spec)

@@ -1,0 +1,403 @@
+"""One process of a many-process site: owns some tables, reaches the rest.
+
+Several `oriente serve --cluster REDIS_URL --store postgresql://...`
+processes share one PostgreSQL site and one Redis bus. This module is
+everything they do beyond a lone server, behind three seams: the
+transport asks `forward` whether a table's message is served elsewhere,
+the lobby rebuilds a table it is handed (`Lobby.restore`), and the table
+actor stops with `Stop(hand_over=True)` or when the store fences it.
+
+- **Ownership** (see `stores.contract`, "Owners and epochs"): every
+  process renews its lease in the database; a table is owned by one
+  process, and claimed by another only once that owner's lease has ended
+  or it released the table. The claim raises the table's epoch, and the
+  database refuses every later write of the old owner (`StoreFenced`): a
+  process paused or cut off past its lease stops its table actor and sends
+  its viewers on, it never writes again.
+- **Forwarding**: a client may connect to any process. A message for a
+  table owned elsewhere is forwarded as its frame, untouched, to the owner,
+  which serves it through its own transport for a *remote connection*: an
+  outbox whose frames go back over the bus to the process holding the
+  socket. So the owner's table actor, projection gate and replies are the
+  same for every client; the process in front only moves bytes.
+- **Failover**: each process looks for tables whose owner has no live
+  lease (`orphans`), claims them and rebuilds them from the log, deadlines
+  resuming with the time they had when the old owner was last alive. The
+  clients of a dead owner lose their connection (or, connected elsewhere,
+  are told `moved` and closed) and resume from their last seq: the log
+  holds every event they missed, and nothing is sent before it is stored.
+- **Drain** (`drain`): hand every table on, one by one: stop its actor
+  (its last step stored), tell its viewers `moved` (to another process),
+  release it, and ask that process to adopt it. A deploy stops no game.
+- **Site-wide lobby**: every process publishes its public tables on the
+  bus when they change; `list_tables` shows its own and the others'.
+- **Rules versions** (issue 16 item 3): a process adopts only tables of the
+  rules it plays (`versions`); a table whose log replays differently is
+  refused by `Table.restore`, so a deploy that changes the rules leaves
+  old tables to the processes that still run the old rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from ...protocol import messages as M
+from ...protocol.codec import ProtocolError, decode_any, decode_client, encode
+from ..outbox import Outbox
+from ..stores.postgres import PostgresStore
+from ..table import ENDED, Stop
+from .bus import Bus
+
+log = logging.getLogger("oriente.cluster")
+
+__all__ = ["LEASE_S", "ClusterNode"]
+
+LEASE_S = 10.0  # how long a silent process keeps its tables
+
+
+@dataclass(slots=True)
+class _Link:
+    """A local connection that forwarded messages: its id on the bus and
+    the processes it sent them to."""
+
+    id: int
+    tables: dict[str, str] = field(default_factory=dict)  # table -> the process it went to
+
+    @property
+    def nodes(self) -> set[str]:
+        return set(self.tables.values())
+
+
+@dataclass(slots=True)
+class _Remote:
+    """A connection held by another process, served here."""
+
+    conn: Any  # the transport's connection record
+    send: trio.MemorySendChannel[tuple[Any, bytes]]
+
+
+class RemoteOutbox(Outbox):
+    """An outbox whose frames go over the bus to the process holding the
+    client's socket (that process's own outbox does the flow control)."""
+
+    __slots__ = ("_node", "conn", "origin")
+
+    def __init__(self, node: ClusterNode, origin: str, conn: int) -> None:
+        super().__init__(1, label=f"{origin}#{conn}")
+        self._node = node
+        self.origin = origin
+        self.conn = conn
+
+    def put(self, frame: bytes) -> bool:
+        if self.evicted is not None:
+            return False
+        self._node.to_node(self.origin, {"k": "out", "conn": self.conn, "frame": frame})
+        self.frames += 1
+        return True
+
+    def evict(self, reason: str) -> None:
+        if self.evicted is None and reason != "client/gone":
+            self._node.to_node(self.origin, {"k": "evict", "conn": self.conn, "reason": reason})
+        super().evict(reason)
+
+
+class ClusterNode:
+    """This process's part in the site. Build it with the process's store
+    (a `PostgresStore(cluster=True)`), attach the lobby and transport, and
+    run it with ``await nursery.start(node.run)`` before accepting clients."""
+
+    def __init__(self, store: PostgresStore, bus_url: str, url: str, *, lease_s: float = LEASE_S,
+                 versions: str = "", wall: Callable[[], float] = time.time) -> None:
+        if not store.cluster:
+            raise ValueError("a cluster node needs a PostgresStore(cluster=True)")
+        self.store = store
+        self.name = store.owner
+        self.url = url
+        self.lease_s = lease_s
+        self.versions = versions
+        self.wall = wall
+        self.prefix = f"oriente.{store.schema}"
+        self.bus = Bus(bus_url, [self._channel(self.name), f"{self.prefix}.site"], self._on_message)
+        self.lobby: Any = None
+        self.transport: Any = None
+        self.bots: Any = None
+        self.draining = False
+        self.live: dict[str, tuple[str, bool]] = {}  # node -> (url, draining), from the leases
+        self._owners: dict[str, str] = {}  # remote table -> owner (a cache)
+        self._links: dict[Outbox, _Link] = {}
+        self._by_id: dict[int, Outbox] = {}
+        self._ids = itertools.count(1)
+        self._remote: dict[tuple[str, int], _Remote] = {}
+        self._adopting: dict[str, trio.Event] = {}
+        self._listings: dict[str, list[dict[str, Any]]] = {}
+        self._last_listing: bytes = b""
+        self._nursery: trio.Nursery | None = None
+        self.adopted = 0
+        self.handed = 0
+
+    def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
+        self.lobby, self.transport, self.bots = lobby, transport, bots
+        transport.cluster = self
+
+    def _channel(self, node: str) -> str:
+        return f"{self.prefix}.node.{node}"
+
+    # -- life -------------------------------------------------------------------
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            await nursery.start(self.bus.run)
+            await self._renew()
+            task_status.started()
+            await self.adopt_orphans()
+            nursery.start_soon(self._lease_loop)
+
+    async def _renew(self) -> None:
+        await self.store.renew_lease(url=self.url, lease_s=self.lease_s, alive_at=self.wall(),
+                                     draining=self.draining, versions=self.versions)
+        self.live = {name: (url, draining) for name, url, draining, _ in await self.store.nodes()}
+
+    async def _lease_loop(self) -> None:
+        """Renew the lease a few times per lease; meanwhile notice dead
+        processes (their forwarded connections are sent on, their tables
+        taken over) and publish this process's public tables."""
+        while True:
+            await trio.sleep(self.lease_s / 4)
+            await self._renew()
+            self._forget_dead()
+            if not self.draining:
+                await self.adopt_orphans()
+            self._publish_listing()
+
+    def _forget_dead(self) -> None:
+        for table_id, owner in list(self._owners.items()):
+            if owner not in self.live:
+                del self._owners[table_id]
+        for outbox, link in list(self._links.items()):
+            dead = [t for t, n in link.tables.items() if n not in self.live]
+            if dead:
+                # Their tables are being taken over: the client resumes them
+                # (here: this process forwards to the new owner).
+                outbox.put(encode(M.moved(dead[0])))
+                outbox.evict("server/moved")
+        for key in [k for k in self._remote if k[0] not in self.live]:
+            self._drop_remote(key)
+        for node in [n for n in self._listings if n not in self.live]:
+            del self._listings[node]
+
+    async def adopt_orphans(self) -> int:
+        """Take over the open and running tables nobody owns; how many."""
+        count = 0
+        for table_id in await self.store.orphans():
+            if await self.adopt(table_id) is not None:
+                count += 1
+        return count
+
+    async def adopt(self, table_id: str) -> Any:
+        """Claim a table nobody owns and rebuild it here; the table, or None
+        if another process has it (or it is not ours to take)."""
+        if self.lobby.get(table_id) is not None:
+            return self.lobby.get(table_id)
+        if self.draining:
+            return None
+        waiting = self._adopting.get(table_id)
+        if waiting is not None:
+            await waiting.wait()
+            return self.lobby.get(table_id)
+        self._adopting[table_id] = done = trio.Event()
+        try:
+            row = await self.store.table(table_id)
+            if row is None or row.status not in ("open", "running") or not self._plays(row.meta):
+                return None
+            since = await self.store.claim(table_id)
+            if since is None:
+                return None
+            row = await self.store.table(table_id)  # as the old owner left it
+            assert row is not None
+            table = await self.lobby.restore(row, since or None)
+            if table is None:
+                await self.store.release(table_id)
+                return None
+            self.adopted += 1
+            log.info("table %s: taken over (its owner's lease had ended)", table_id)
+            if self.bots is not None:
+                self.bots.recover([table])
+            return table
+        finally:
+            del self._adopting[table_id]
+            done.set()
+
+    def _plays(self, meta: bytes) -> bool:
+        """Whether this process plays the game (and its rules revision) of
+        a stored table."""
+        settings = decode_any(meta).get("settings", {})
+        return settings.get("game", M.DEFAULT_GAME) in self.lobby.ports
+
+    # -- the process in front: forwarding ----------------------------------------
+
+    async def _owner(self, table_id: str) -> str | None:
+        """The process serving a table, or None to serve it here (it is
+        here, ended, unknown, or was just taken over by this process)."""
+        if self.lobby.get(table_id) is not None:
+            return None
+        cached = self._owners.get(table_id)
+        if cached is not None and cached in self.live:
+            return cached
+        for _ in range(2):
+            row = await self.store.owner_of(table_id)
+            if row is None or row[0] not in ("open", "running"):
+                return None
+            _, owner, _, live = row
+            if live and owner != self.name:
+                self._owners[table_id] = owner
+                return owner
+            if await self.adopt(table_id) is not None:
+                return None
+        return None
+
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
+        """Send the message to its table's owner if that is another process."""
+        if isinstance(outbox, RemoteOutbox):
+            return False
+        owner = await self._owner(msg.table)
+        if owner is None or not isinstance(frame, bytes):
+            return False
+        link = self._links.get(outbox)
+        if link is None:
+            link = self._links[outbox] = _Link(next(self._ids))
+            self._by_id[link.id] = outbox
+        link.tables[msg.table] = owner
+        self.to_node(owner, {"k": "fwd", "from": self.name, "conn": link.id, "frame": frame})
+        return True
+
+    def disconnected(self, outbox: Outbox) -> None:
+        link = self._links.pop(outbox, None)
+        if link is None:
+            return
+        del self._by_id[link.id]
+        for node in link.nodes:
+            self.to_node(node, {"k": "gone", "from": self.name, "conn": link.id})
+
+    def listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rest = [info for node, infos in sorted(self._listings.items()) if node in self.live for info in infos]
+        return local + rest
+
+    def _publish_listing(self) -> None:
+        tables = self.lobby.listing()
+        body = encode({"k": "list", "from": self.name, "tables": tables})
+        if body != self._last_listing:
+            self._last_listing = body
+            self.bus.publish(f"{self.prefix}.site", body)
+
+    # -- the bus ---------------------------------------------------------------------
+
+    def to_node(self, node: str, message: dict[str, Any]) -> None:
+        self.bus.publish(self._channel(node), encode(message))
+
+    def _on_message(self, channel: str, body: bytes) -> None:
+        message = decode_any(body)
+        match message.get("k"):
+            case "fwd":
+                self._serve_forwarded(message["from"], message["conn"], message["frame"])
+            case "gone":
+                self._drop_remote((message["from"], message["conn"]))
+            case "out":
+                outbox = self._by_id.get(message["conn"])
+                if outbox is not None:
+                    outbox.put(message["frame"])
+            case "evict":
+                outbox = self._by_id.get(message["conn"])
+                if outbox is not None:
+                    if message["reason"] == "server/moved":
+                        self._owners = {t: o for t, o in self._owners.items() if o not in self._links[outbox].nodes}
+                    outbox.evict(message["reason"])
+            case "list":
+                if message["from"] != self.name:
+                    self._listings[message["from"]] = message["tables"]
+            case "adopt":
+                if self._nursery is not None:
+                    self._nursery.start_soon(self.adopt, message["table"])
+            case other:
+                log.warning("unknown bus message %r on %s", other, channel)
+
+    def _serve_forwarded(self, origin: str, conn: int, frame: bytes) -> None:
+        key = (origin, conn)
+        remote = self._remote.get(key)
+        if remote is None:
+            if self._nursery is None:
+                return
+            send, receive = trio.open_memory_channel[tuple[Any, bytes]](1024)
+            remote = self._remote[key] = _Remote(self.transport.remote_conn(RemoteOutbox(self, origin, conn)), send)
+            self._nursery.start_soon(self._remote_conn, remote, receive)
+        try:
+            remote.send.send_nowait((None, frame))
+        except trio.WouldBlock:
+            remote.conn.outbox.evict("client/too_slow")
+
+    async def _remote_conn(self, remote: _Remote, receive: trio.MemoryReceiveChannel[tuple[Any, bytes]]) -> None:
+        """Serve one remote connection's frames in order; when it goes, its
+        tables hear of it as of any connection."""
+        try:
+            async for _, frame in receive:
+                try:
+                    msg = decode_client(frame)
+                except ProtocolError:
+                    msg = None
+                table_id = getattr(msg, "table", None)
+                if table_id and await self._owner(table_id) is not None:
+                    # Not (or no longer) ours: the client resumes through its
+                    # process, which finds the owner again.
+                    remote.conn.outbox.put(encode(M.moved(table_id)))
+                    remote.conn.outbox.evict("server/moved")
+                    continue
+                await self.transport.forwarded(remote.conn, frame)
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(5):
+                await self.transport.disconnect(remote.conn)
+
+    def _drop_remote(self, key: tuple[str, int]) -> None:
+        remote = self._remote.pop(key, None)
+        if remote is not None:
+            remote.send.close()
+
+    # -- live migration --------------------------------------------------------------
+
+    async def drain(self) -> int:
+        """Hand every open or running table to the other processes, one by
+        one, with its viewers sent after it; then give up the lease. Returns
+        how many tables were handed on (the rest, if no process could take
+        them, stay here)."""
+        self.draining = True
+        await self._renew()
+        handed = 0
+        targets = itertools.count()
+        for table in list(self.lobby.tables.values()):
+            if table.status in ENDED:
+                continue
+            others = sorted(n for n, (_, draining) in self.live.items() if n != self.name and not draining)
+            if not others:
+                log.error("drain: no other process to take table %s; it stays here", table.id)
+                continue
+            target = others[next(targets) % len(others)]
+            await table.send(None, Stop(hand_over=True, url=self.live[target][0] or None))
+            while table.id in self.lobby.tables:
+                await trio.sleep(0.002)
+            await self.store.release(table.id)
+            self.to_node(target, {"k": "adopt", "table": table.id})
+            handed += 1
+            self.handed += 1
+        log.info("drain: handed %d tables on", handed)
+        return handed
+
+    async def leave(self) -> None:
+        """Give up the lease (on a clean stop): the others may take any table
+        left here at once."""
+        await self.store.end_lease()
