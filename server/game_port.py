@@ -160,6 +160,14 @@ class GamePort(Protocol):
     # from its full events, for the accounts' reputation (docs/accounts.md).
     # def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]]: ...
 
+    # Optional (read with getattr; absent: one version, the game's name):
+    # the version of the rules a table of this setup plays, recorded with the
+    # table when it is created, and every version this code replays. A table
+    # whose recorded version is not among them is refused at recovery, so a
+    # process running other rules never takes it over (docs/scaling.md).
+    # def rules_version(self, setup: GameSetup) -> str: ...
+    # replays: frozenset[str]
+
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
         """Validate a table's game options and build its setup, or raise
@@ -242,3 +250,14 @@ class GamePort(Protocol):
         remember between calls, such as the offers it made): the game state
         holds no part of a bot."""
         ...
+
+
+def rules_version(port: GamePort, setup: GameSetup) -> str:
+    """The rules version a table of `setup` plays (`GamePort.rules_version`)."""
+    version = getattr(port, "rules_version", None)
+    return str(version(setup)) if version is not None else port.name
+
+
+def replayable(port: GamePort) -> frozenset[str]:
+    """Every rules version this code of the game replays."""
+    return frozenset(getattr(port, "replays", (port.name,)))

@@ -35,7 +35,7 @@ from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from . import dealing
 from .clock import Deadline, TableClock, TimerSettings
-from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError
+from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, replayable, rules_version
 from .names import MAX_NAME, NameRefused, clean_name, looks_alike
 from .outbox import Outbox
 from .stores import LogRecord, Store, StoreError, StoreFenced
@@ -309,6 +309,8 @@ class Table:
         self.settings = settings
         self.port = port
         self.setup = setup
+        # The rules it started with, recorded with it (game_port.rules_version).
+        self.rules = rules_version(port, setup)
         self.store = store
         self.wall = wall
         self.status = "open"
@@ -692,7 +694,7 @@ class Table:
         return self._meta()
 
     def _meta(self) -> bytes:
-        meta: dict[str, Any] = {"settings": self.settings.to_plain(),
+        meta: dict[str, Any] = {"settings": self.settings.to_plain(), "rules": self.rules,
                                 "slots": [None if s is None else _slot_plain(s) for s in self.slots]}
         if any(s is not None and s.nonce is not None for s in self.slots):
             meta["nonces"] = [None if s is None else s.nonce for s in self.slots]
@@ -1277,6 +1279,12 @@ class Table:
         log is taken as it is and the table has no game state: it serves
         its history, its record and snapshots without a view."""
         m = decode_any(meta)
+        stored_rules = m.get("rules")
+        if stored_rules is not None and stored_rules not in replayable(port):
+            # Its log would replay differently (or not at all) on these rules:
+            # leave it to a server that still runs them.
+            raise TableError(f"table {table_id}: it plays the rules {stored_rules!r}; this server replays "
+                             f"{', '.join(sorted(replayable(port)))}")
         settings, legacy = TableSettings.from_plain(m["settings"])
         try:
             setup = port.configure(settings.seats, settings.seed, settings.options, legacy)

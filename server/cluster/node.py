@@ -50,6 +50,7 @@ import trio
 
 from ...protocol import messages as M
 from ...protocol.codec import ProtocolError, decode_any, decode_client, encode
+from ..game_port import replayable
 from ..outbox import Outbox
 from ..stores.postgres import PostgresStore
 from ..table import ENDED, Stop
@@ -130,6 +131,7 @@ class ClusterNode:
         self.bots: Any = None
         self.draining = False
         self.live: dict[str, tuple[str, bool]] = {}  # node -> (url, draining), from the leases
+        self.node_versions: dict[str, set[str]] = {}  # node -> the rules versions it replays
         self._owners: dict[str, str] = {}  # remote table -> owner (a cache)
         self._links: dict[Outbox, _Link] = {}
         self._by_id: dict[int, Outbox] = {}
@@ -139,12 +141,16 @@ class ClusterNode:
         self._listings: dict[str, list[dict[str, Any]]] = {}
         self._last_listing: bytes = b""
         self._nursery: trio.Nursery | None = None
+        self._refused: set[str] = set()  # tables whose rules this process does not replay
+        self.replays: frozenset[str] = frozenset()
         self.adopted = 0
         self.handed = 0
 
     def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
         self.lobby, self.transport, self.bots = lobby, transport, bots
         transport.cluster = self
+        self.replays = frozenset().union(*(replayable(port) for port in lobby.ports.values()))
+        self.versions = self.versions or ",".join(sorted(self.replays))
 
     def _channel(self, node: str) -> str:
         return f"{self.prefix}.node.{node}"
@@ -163,7 +169,9 @@ class ClusterNode:
     async def _renew(self) -> None:
         await self.store.renew_lease(url=self.url, lease_s=self.lease_s, alive_at=self.wall(),
                                      draining=self.draining, versions=self.versions)
-        self.live = {name: (url, draining) for name, url, draining, _ in await self.store.nodes()}
+        nodes = await self.store.nodes()
+        self.live = {name: (url, draining) for name, url, draining, _ in nodes}
+        self.node_versions = {name: set(versions.split(",")) for name, _, _, versions in nodes}
 
     async def _lease_loop(self) -> None:
         """Renew the lease a few times per lease; meanwhile notice dead
@@ -206,7 +214,7 @@ class ClusterNode:
         if another process has it (or it is not ours to take)."""
         if self.lobby.get(table_id) is not None:
             return self.lobby.get(table_id)
-        if self.draining:
+        if self.draining or table_id in self._refused:
             return None
         waiting = self._adopting.get(table_id)
         if waiting is not None:
@@ -215,15 +223,19 @@ class ClusterNode:
         self._adopting[table_id] = done = trio.Event()
         try:
             row = await self.store.table(table_id)
-            if row is None or row.status not in ("open", "running") or not self._plays(row.meta):
+            if row is None or row.status not in ("open", "running"):
+                return None
+            if not self._plays(row.meta):
+                self._refused.add(table_id)
                 return None
             since = await self.store.claim(table_id)
             if since is None:
                 return None
             row = await self.store.table(table_id)  # as the old owner left it
             assert row is not None
-            table = await self.lobby.restore(row, since or None)
-            if table is None:
+            table = await self.lobby.restore(row, since or None, abandon=False)
+            if table is None:  # its log does not replay here: leave it to another process
+                self._refused.add(table_id)
                 await self.store.release(table_id)
                 return None
             self.adopted += 1
@@ -236,10 +248,12 @@ class ClusterNode:
             done.set()
 
     def _plays(self, meta: bytes) -> bool:
-        """Whether this process plays the game (and its rules revision) of
-        a stored table."""
-        settings = decode_any(meta).get("settings", {})
-        return settings.get("game", M.DEFAULT_GAME) in self.lobby.ports
+        """Whether this process plays the game, and replays the rules
+        version, of a stored table (one stored before versions: its game)."""
+        stored = decode_any(meta)
+        if stored.get("settings", {}).get("game", M.DEFAULT_GAME) not in self.lobby.ports:
+            return False
+        return stored.get("rules") is None or stored["rules"] in self.replays
 
     # -- the process in front: forwarding ----------------------------------------
 
@@ -382,7 +396,10 @@ class ClusterNode:
         for table in list(self.lobby.tables.values()):
             if table.status in ENDED:
                 continue
-            others = sorted(n for n, (_, draining) in self.live.items() if n != self.name and not draining)
+            # A process that replays the table's rules (issue 16 item 3: a
+            # deploy that changes the rules drains to the old ones).
+            others = sorted(n for n, (_, draining) in self.live.items() if n != self.name and not draining
+                            and table.rules in self.node_versions.get(n, {table.rules}))
             if not others:
                 log.error("drain: no other process to take table %s; it stays here", table.id)
                 continue

@@ -87,6 +87,12 @@ class OrientePort:
     new_table_options: Mapping[str, Any] = {"rules_revision": RULES_REVISION}
     # Commands that only talk: refused once a table's log is full (game_port.GamePort.talk_commands).
     talk_commands: frozenset[str] = frozenset({"ProposeDeal"})
+    # Every revision this code replays (game_port.rules_version).
+    replays = frozenset(f"oriente/{revision}" for revision in RULES_REVISIONS)
+
+    def rules_version(self, setup: GameSetup) -> str:
+        """A table's rules: its revision (1 when stored without one)."""
+        return f"oriente/{setup.public['rules_revision']}"
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
