@@ -120,3 +120,27 @@ async def test_drain_mid_game(site) -> None:
     _, players, _, table = await game_with(site, drain)
     assert table_row(site.store, table)[0] == 2
     assert sum(p.moved for p in players) >= 1
+
+
+async def test_the_sdk_follows_a_drained_table_to_another_process(site) -> None:
+    """The SDK reads `moved`: a seat held at process 0 follows its table to
+    process 1 when process 0 drains, and plays on there (the small default
+    equivalent of the drain test)."""
+    from oriente.clients.sdk import Client as SdkClient
+
+    nodes = await site(2)
+    async with SdkClient.connect(f"ws://127.0.0.1:{nodes[0].port}") as client:
+        table = await client.create_table(4, name="moving")
+        seat = await client.join(table, "stays")
+        nodes[0].signal(signal.SIGUSR1)  # `oriente drain PID`
+        assert await nodes[0].wait() == 0
+        with trio.fail_after(20):
+            while not (client.connected and client.url.endswith(f":{nodes[1].port}")):
+                await trio.sleep(0.05)
+        await seat.chat("still here")
+        with trio.fail_after(20):
+            async for update in seat.updates():
+                if any(e.get("type") == "Chat" and e.get("text") == "still here" for e in update.events):
+                    break
+    epoch, status, owner = table_row(site.store, table)
+    assert (epoch, status) == (2, "open")
