@@ -59,9 +59,6 @@ PG = os.environ.get("ORIENTE_BENCH_POSTGRES") or os.environ.get("ORIENTE_TEST_PO
     or "postgresql://postgres@127.0.0.1:5432/test"
 BUS = os.environ.get("ORIENTE_BENCH_REDIS") or os.environ.get("ORIENTE_TEST_REDIS") or "redis://127.0.0.1:6379/0"
 TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": True, "away_after": 3}
-# The failover run's games last long enough to be cut in the middle.
-FAILOVER_TIMERS = {"prompt_ms": 60_000, "window_ms": 300, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": False,
-                   "away_after": 3}
 SEATS = 4
 LEASE_S = 2.0
 
@@ -95,6 +92,24 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def log_rows(store: str) -> int:
+    """Rows in the site's log (every stored command and event)."""
+    import psycopg
+    from psycopg import sql
+
+    schema = store.rsplit("schema=", 1)[1]
+    with psycopg.connect(PG, autocommit=True) as conn:
+        row = conn.execute(sql.SQL("SELECT count(*) FROM {}.log").format(sql.Identifier(schema))).fetchone()
+    return int(row[0]) if row else 0
 
 
 def site_url(schema: str) -> str:
@@ -138,6 +153,7 @@ class Tally:
     killed_at: float = float("inf")
     moved: dict[str, float] = field(default_factory=dict)  # table -> its first event after the kill
     timers: dict[str, Any] = field(default_factory=lambda: TIMERS)
+    errors: dict[str, int] = field(default_factory=dict)
 
 
 def choose(prompt: dict[str, Any] | None, seat: int, rnd: random.Random) -> dict[str, Any] | None:
@@ -189,6 +205,8 @@ async def session(port: int, s: Seat, tally: Tally) -> bool:
             async for raw in ws:
                 f = _dec.decode(raw)
                 t = f.get("t")
+                if t == "error":
+                    tally.errors[f.get("code", "?")] = tally.errors.get(f.get("code", "?"), 0) + 1
                 if t in ("ok", "error") and s.unacked is not None and f.get("re") == s.unacked["id"]:
                     if t == "ok":
                         if tally.measuring and s.sent_at:
@@ -258,7 +276,7 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
 
 
-async def load_phase(servers: list[Server], tables: int, seconds: float, warmup: float,
+async def load_phase(servers: list[Server], store: str, tables: int, seconds: float, warmup: float,
                      seed: int) -> dict[str, float]:
     tally = Tally()
     rnd = random.Random(seed)
@@ -267,17 +285,23 @@ async def load_phase(servers: list[Server], tables: int, seconds: float, warmup:
             nursery.start_soon(play_table, servers, i, random.Random(rnd.random()), tally)
         await trio.sleep(warmup)
         tally.measuring = True
+        cpu0 = sum(cpu_seconds(srv.proc.pid) for srv in servers)
+        rows0 = log_rows(store)
         started = time.perf_counter()
         await trio.sleep(seconds)
         elapsed = time.perf_counter() - started
         tally.measuring = False
+        cpu = sum(cpu_seconds(srv.proc.pid) for srv in servers) - cpu0
+        rows = log_rows(store) - rows0
         nursery.cancel_scope.cancel()
+    acts = max(len(tally.latencies), 1)
     return {"games_per_s": tally.games / elapsed, "p99_ms": p99(tally.latencies),
-            "acts": len(tally.latencies), "acts_per_s": len(tally.latencies) / elapsed}
+            "acts": len(tally.latencies), "acts_per_s": len(tally.latencies) / elapsed,
+            "cpu_ms_per_act": cpu * 1000 / acts, "log_rows_per_act": rows / acts}
 
 
 async def failover_phase(servers: list[Server], tables: int, seed: int, kill_after: float) -> dict[str, Any]:
-    tally = Tally(timers=FAILOVER_TIMERS)
+    tally = Tally()
     rnd = random.Random(seed)
     seats: list[Seat] = []
     killed_at = 0.0
@@ -334,37 +358,43 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
     figures: dict[str, Any] = {"tables": tables, "seconds": seconds, "lease_s": LEASE_S}
     try:
-        plain = [Server(fresh(), cluster=False)]
+        store = fresh()
+        plain = [Server(store, cluster=False)]
         try:
-            base = await load_phase(plain, tables, seconds, warmup, args.seed)
+            base = await load_phase(plain, store, tables, seconds, warmup, args.seed)
         finally:
             for srv in plain:
                 srv.stop()
         figures["baseline_games_per_s"] = base["games_per_s"]
         figures["baseline_acts_per_s"] = base["acts_per_s"]
+        figures["baseline_cpu_ms_per_act"] = base["cpu_ms_per_act"]
+        figures["log_rows_per_act"] = base["log_rows_per_act"]
         figures["baseline_p99_ms"] = base["p99_ms"]
         print(f"plain server on PostgreSQL: {base['games_per_s']:.2f} games/s, {base['acts_per_s']:.0f} acts/s, "
-              f"p99 {base['p99_ms']:.1f} ms", flush=True)
+              f"p99 {base['p99_ms']:.1f} ms, server CPU {base['cpu_ms_per_act']:.2f} ms/act, "
+              f"{base['log_rows_per_act']:.2f} log rows/act", flush=True)
         runs = {}
         for n in (1, 2, 3):
             store = fresh()
             servers = [Server(store, cluster=True) for _ in range(n)]
             try:
-                run = await load_phase(servers, tables, seconds, warmup, args.seed + n)
+                run = await load_phase(servers, store, tables, seconds, warmup, args.seed + n)
             finally:
                 for srv in servers:
                     srv.stop()
             runs[n] = run
             print(f"{n} process{'es' if n > 1 else ''}: {run['games_per_s']:.2f} games/s, "
                   f"{run['acts_per_s']:.0f} acts/s ({run['acts_per_s'] / max(base['acts_per_s'], 1e-9):.2f} "
-                  f"of the plain server), p99 {run['p99_ms']:.1f} ms", flush=True)
+                  f"of the plain server), p99 {run['p99_ms']:.1f} ms, server CPU {run['cpu_ms_per_act']:.2f} ms/act",
+                  flush=True)
+            figures[f"cpu_ms_per_act_{n}"] = run["cpu_ms_per_act"]
             figures[f"games_per_s_{n}"] = run["games_per_s"]
             figures[f"acts_per_s_{n}"] = run["acts_per_s"]
             figures[f"p99_ms_{n}"] = run["p99_ms"]
         store = fresh()
         servers = [Server(store, cluster=True) for _ in range(3)]
         try:
-            failover = await failover_phase(servers, args.failover_tables, args.seed + 9, 3.0)
+            failover = await failover_phase(servers, args.failover_tables, args.seed + 9, 2.0)
         finally:
             for srv in servers:
                 srv.stop()
@@ -384,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Benchmark several server processes on one site.")
     p.add_argument("--quick", action="store_true", help="shorter phases (about 2 minutes in all)")
     p.add_argument("--seconds", type=float, default=None, help="measured time per phase")
-    p.add_argument("--tables", type=int, default=12, help="tables in the load phases (4 bots each)")
+    p.add_argument("--tables", type=int, default=24, help="tables in the load phases (4 bots each)")
     p.add_argument("--failover-tables", type=int, default=6, help="tables in the failover run")
     p.add_argument("--seed", type=int, default=16)
     args = p.parse_args(argv)
