@@ -21,7 +21,7 @@ from websockets.http11 import Request, Response
 from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
-from ..protocol.codec import ProtocolError, client_id_of, decode_client, encode, unknown_fields
+from ..protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode, unknown_fields
 from .accounts import AccountError, Accounts
 from .addresses import client_address
 from .bots import BotError, BotRunner
@@ -427,7 +427,10 @@ class Transport:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return
                 if self.cluster is not None and after is None:
-                    tables = self.cluster.listing(tables)  # the site's other processes, after the last page
+                    # The site's other processes' tables, after the last page.
+                    site = self.cluster.listing(decode_any(bytes(tables)))
+                    outbox.put(encode(M.ok(msg.id, tables=site, next=after)))
+                    return
                 outbox.put(encode(M.ok(msg.id, tables=tables, next=after)))
             case M.CreateTable():
                 refusal = self._creation_refused(conn)
