@@ -192,7 +192,7 @@ async def new_table(port: int, rnd: random.Random, timers: dict[str, Any]) -> tu
     return table, seats
 
 
-async def session(port: int, s: Seat, tally: Tally) -> bool:
+async def one_connection(port: int, s: Seat, tally: Tally) -> bool:
     """Resume and play; True once the game finished, False on a drop."""
     try:
         async with connect(f"ws://127.0.0.1:{port}", subprotocols=["oriente.v1"], compression=None,
@@ -245,7 +245,7 @@ async def play_seat(servers: list[Server], s: Seat, tally: Tally) -> None:
         live = [srv for srv in servers[s.home:] + servers[:s.home] if srv.alive]
         if not live:
             return
-        if not await session(live[0].port, s, tally):
+        if not await one_connection(live[0].port, s, tally):
             await trio.sleep(0.05)
 
 
@@ -331,14 +331,15 @@ async def failover_phase(servers: list[Server], tables: int, seed: int, kill_aft
             records[t] = r.get("record")
     for s in seats:
         record = records.get(s.table)
-        if record is None:
-            lost += len(s.seen)
+        if record is None:  # not finished in time: counted in failover_unfinished_seats
             continue
         total = len(record["events"]) + len(record["table_events"])
+        # The seq of the game's end (the table may log presence after it).
+        end = next((e["seq"] for e in record["table_events"] if e["type"] == "TableFinished"), total)
         lost += sum(1 for q in s.seen if q > total)
         if s.seen:
             lost += (s.seen[-1] - s.seen[0] + 1) - len(s.seen)  # gaps after the first resume
-            lost += total - s.seen[-1]  # the end it never saw
+            lost += max(0, end - s.seen[-1])  # the end it never saw
         mine = iter([cmd for seat, cmd in record["commands"] if seat == s.seat])
         lost += sum(1 for cmd in s.acked if not any(cmd == c for c in mine))
     return {"failover_lost_events": lost, "failover_s": failover_s, "failover_tables": len(table_ids),

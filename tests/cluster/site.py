@@ -120,15 +120,15 @@ class Player:
     seqs: list[int] = field(default_factory=list)
     answered: set[Any] = field(default_factory=set)
     unacked: dict[str, Any] | None = None
-    sessions: int = 0
+    connections: int = 0
     moved: int = 0
     finished: bool = False
 
 
-async def session(port: int, table: str, p: Player, acts: list[int]) -> bool:
+async def one_connection(port: int, table: str, p: Player, acts: list[int]) -> bool:
     """Resume the seat at `port` and play; True once the table finished,
     False when the connection ended (dropped, or closed after `moved`)."""
-    p.sessions += 1
+    p.connections += 1
     try:
         async with open_client(port) as ws:
             c = Client(ws)
@@ -171,7 +171,7 @@ async def play(nodes: list[Node], table: str, players: list[Player], acts: list[
         while not p.finished:
             live = [n for n in nodes[p.home:] + nodes[:p.home] if n.alive]
             assert live, "no process left"
-            p.finished = await session(live[0].port, table, p, acts)
+            p.finished = await one_connection(live[0].port, table, p, acts)
             if not p.finished:
                 await trio.sleep(0.1)
 

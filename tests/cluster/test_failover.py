@@ -104,7 +104,7 @@ async def test_sigstop_past_the_lease_then_sigcont_is_fenced(site) -> None:
         nodes[0].signal(signal.SIGCONT)
 
     nodes, _, _, table = await game_with(site, pause)
-    epoch, status, owner = table_row(site.store, table)
+    epoch, status, _ = table_row(site.store, table)
     assert status == "finished" and epoch >= 2
     nodes[0].signal(signal.SIGTERM)
     await nodes[0].wait()
@@ -142,5 +142,5 @@ async def test_the_sdk_follows_a_drained_table_to_another_process(site) -> None:
             async for update in seat.updates():
                 if any(e.get("type") == "Chat" and e.get("text") == "still here" for e in update.events):
                     break
-    epoch, status, owner = table_row(site.store, table)
+    epoch, status, _ = table_row(site.store, table)
     assert (epoch, status) == (2, "open")
