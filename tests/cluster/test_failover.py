@@ -53,7 +53,7 @@ async def test_a_client_of_any_process_reaches_a_table_and_a_killed_owner_is_rep
     async with open_client(nodes[0].port) as ws:
         c = Client(ws)
         await c.recv()
-        table = (await c.request({"t": "create_table", "seats": 4, "name": "far", "seed": 7}))["table"]
+        table = (await c.request({"t": "create_table", "seats": 4, "name": "far"}))["table"]
     async with open_client(nodes[1].port) as ws:
         c = Client(ws)
         await c.recv()
