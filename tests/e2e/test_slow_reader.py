@@ -57,7 +57,7 @@ async def stalled_client(port: int, tables: list[str]) -> trio.SocketStream:
 
 
 async def test_a_client_that_stops_reading_is_evicted_and_the_tables_finish(tmp_path, nursery):
-    app = App(str(tmp_path / "s.sqlite"), port=0, limits=Limits(outbox=16, send_timeout=0.5,
+    app = App(str(tmp_path / "s.sqlite"), port=0, limits=Limits(outbox=64, send_timeout=2.0,
                                                                 tables_per_connection=12, tables_per_address=12))
     await nursery.start(app.run)
     tables = []
