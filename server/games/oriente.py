@@ -47,6 +47,7 @@ from ..rules.config import MAX_SEATS, MIN_SEATS, RULES_REVISION, RULES_REVISIONS
 from ..rules.game import config_from_plain
 from ..rules.reference import reference as card_reference
 from ..rules.views import decision_views
+from .decisions import first_waiting, timeout_for
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
@@ -166,14 +167,10 @@ class OrientePort:
             raise RulesRejection(exc.code, exc.message) from None
 
     def waiting(self, state: GameState) -> Waiting | None:
-        decisions = pending(state)
-        if not decisions:
-            return None
-        d = decisions[0]
-        return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+        return first_waiting(pending(state))
 
     def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+        return timeout_for(waiting)
 
     def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         return decision_views(state, viewers)

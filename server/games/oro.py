@@ -46,6 +46,7 @@ from ..oro.config import MAX_SEATS, MIN_SEATS
 from ..oro.game import config_from_plain, config_to_plain
 from ..oro.reference import reference as oro_reference
 from ..policies.oro import POLICIES
+from .decisions import first_waiting, timeout_for
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
@@ -141,14 +142,10 @@ class OroPort:
             raise RulesRejection(exc.code, exc.message) from None
 
     def waiting(self, state: OroState) -> Waiting | None:
-        decisions = pending(state)
-        if not decisions:
-            return None
-        d = decisions[0]
-        return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+        return first_waiting(pending(state))
 
     def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+        return timeout_for(waiting)
 
     def prompts(self, state: OroState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         return decision_views(state, viewers)

@@ -42,6 +42,7 @@ from ..samurai import (
 )
 from ..samurai.pieces import MAX_SEATS, MIN_SEATS
 from ..samurai.reference import reference as samurai_reference
+from .decisions import first_waiting, timeout_for
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
@@ -113,14 +114,10 @@ class SamuraiPort:
             raise RulesRejection(exc.code, exc.message) from None
 
     def waiting(self, state: GameState) -> Waiting | None:
-        decisions = pending(state)
-        if not decisions:
-            return None
-        d = decisions[0]
-        return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+        return first_waiting(pending(state))
 
     def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+        return timeout_for(waiting)
 
     def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         return decision_views(state, viewers)
