@@ -20,9 +20,8 @@ from typing import Any
 
 import trio
 
-from oriente.clients.narrate import TABLE_EVENTS, describe_result
-from oriente.clients.narrate_oro import OroNarrator
-from oriente.clients.narrate_samurai import SamuraiNarrator
+from oriente.clients.game_story import GameStory
+from oriente.clients.narrate import describe_result
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
 from oriente.clients.story import Story
@@ -70,25 +69,6 @@ async def play_reference_bot(game: str, url: str, table: str, name: str, policy:
             if delay:
                 await trio.sleep(delay)
             await turn.answer(command)
-
-
-class GameStory:
-    """Oro's or Samurai's story as a spectator follows it: each event in
-    words, on the table's own board (and tiles) once a view has shown it."""
-
-    def __init__(self, game: str, label: Callable[[Any], str]) -> None:
-        self.game = game
-        self.label = label
-        self.narrator: OroNarrator | SamuraiNarrator = (
-            OroNarrator("en", label) if game == "oro" else SamuraiNarrator("en", label))
-
-    def tell(self, events: list[dict[str, Any]], view: dict[str, Any] | None) -> list[str]:
-        if view is not None and view.get("board"):
-            self.narrator = (OroNarrator.for_board("en", view["board"], self.label) if self.game == "oro"
-                             else SamuraiNarrator("en", self.label, view["board"], view.get("tile_set")))
-        lines = [self.narrator.table_event(e) if e["type"] in TABLE_EVENTS else self.narrator.narrate(e, SPECTATOR)
-                 for e in events]
-        return [line for line in lines if line]
 
 
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
@@ -142,7 +122,7 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
 
                 def label(s: Any) -> str:
                     return f"seat {s} ({names[s]})" if s in names else f"seat {s}"
-                story: Story | GameStory = (GameStory(game, label) if game in REFERENCE_POLICIES
+                story: Story | GameStory = (GameStory(game, SPECTATOR, label) if game in REFERENCE_POLICIES
                                             else Story(SPECTATOR, label=label))
                 async for update in spectating.updates():
                     for event in update.events:
@@ -181,7 +161,7 @@ def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, p
                                             delay=0.05 if delay is None else delay, out=out, game=game))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
-                             policy=policy, name=name, quick=quick)
+                             policy=policy, name=name, quick=quick, game=game)
 
 
 def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
@@ -198,7 +178,7 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
 
 
 def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: str | None,
-                      policy: str, name: str, quick: bool) -> int:
+                      policy: str, name: str, quick: bool, game: str = "oriente") -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
     from oriente.clients.terminal import run_play
@@ -214,7 +194,7 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
         try:
             where["record"] = trio.run(lambda: run_table(
                 seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if quick else 0.3,
-                out=lambda line: None, person=True, quick=quick, person_name=name, ready=on_ready))
+                out=lambda line: None, person=True, quick=quick, person_name=name, ready=on_ready, game=game))
         except BaseException as exc:
             where["error"] = exc
             ready.set()

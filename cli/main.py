@@ -73,10 +73,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"oriente demo: a table of {args.game} has {seats.start} to {seats.stop - 1} seats, "
               f"not {args.seats} ({rule})", file=sys.stderr)
         return 2
-    if args.play and args.game != "oriente":
-        print(f"oriente demo: the terminal client plays oriente only; watch {args.game} with --watch",
-              file=sys.stderr)
-        return 2
     policies = PORTS[args.game].policies
     if args.bots not in policies:  # Oro has no deals, so no negotiator: its default bot plays
         args.bots = policies[0]

@@ -195,8 +195,6 @@ def test_demo_plays_a_game_of_samurai_that_replays(tmp_path: Path) -> None:
 def test_demo_refuses_what_oro_cannot_do(tmp_path: Path) -> None:
     too_many = _oriente("demo", "--game", "oro", "--seats", "5", cwd=tmp_path)
     assert too_many.returncode == 2 and "2 to 4 seats, not 5 (O1.6)" in too_many.stderr
-    play = _oriente("demo", "--game", "oro", "--play", cwd=tmp_path)
-    assert play.returncode == 2 and "terminal client plays oriente only" in play.stderr
 
 
 def test_verify_passes_an_honest_demo_and_fails_a_changed_seed_salt_nonce_or_card(tmp_path: Path) -> None:

@@ -26,19 +26,23 @@ from typing import Any
 
 import trio
 
+from oriente.clients.game_story import GameStory
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 from oriente.clients.story import Story
 
 from .commands import (
     AUTO_TOPICS,
+    ORIENTE_ONLY,
     TABLE_HELP,
     DealError,
     Intent,
     build_deal,
+    parse_game_input,
     parse_lobby_input,
     parse_table_input,
 )
+from .games import GameScreen, render_overlay, screen_for
 from .render import (
     card_reference,
     choice_label,
@@ -69,6 +73,8 @@ PRESETS: dict[str, dict[str, Any]] = {
               "zero_wait": False, "away_after": 3},
 }
 
+# Seats a table of each game may have (R1.1, O1.6, S1.2); the server checks them too.
+_SEATS = {"oriente": (4, 12), "oro": (2, 4), "samurai": (2, 4)}
 _AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",
                   "revolution": "revolution"}
 STATUS_SECONDS = 15.0
@@ -94,11 +100,27 @@ class TableState:
     auto_done: set[Any] = field(default_factory=set)
     ended: bool = False
     scroll: int = 0  # feed lines scrolled back from the latest (PgUp, PgDn)
-    story: Story = field(init=False)
+    game: str = "oriente"
+    overlay: list[str] | None = None  # a whole-screen board (/map, /board) until the next Enter
+    story: Story | GameStory = field(init=False)
 
     def __post_init__(self) -> None:
-        viewer = self.you if self.seated else None
-        self.story = Story(viewer, label=lambda seat: seat_ref(seat, self.names, self.you))
+        self.set_game(self.game)
+
+    def set_game(self, game: str) -> None:
+        """The table's game decides the screen and the story (Oriente's: render.py and story.Story)."""
+        self.game = game
+        screen = self.screen
+        if screen is not None:
+            self.story = screen.story(self.you, self.names)
+        else:
+            viewer = self.you if self.seated else None
+            self.story = Story(viewer, label=lambda seat: seat_ref(seat, self.names, self.you))
+
+    @property
+    def screen(self) -> GameScreen | None:
+        """Another game's screen; None for Oriente."""
+        return screen_for(self.game) if self.game != "oriente" else None
 
     @property
     def seated(self) -> bool:
@@ -113,7 +135,9 @@ class TableState:
         """What a typed number refers to: the decision and its choices."""
         if not self.prompt:
             return None
-        return (self.prompt.get("id"), json.dumps(decision_choices(self.prompt), sort_keys=True))
+        screen = self.screen
+        choices = decision_choices(self.prompt) if screen is None else [c.command for c in screen.choices(self.prompt)]
+        return (self.prompt.get("id"), json.dumps(choices, sort_keys=True))
 
 
 class _FeedHandler(logging.Handler):
@@ -175,13 +199,15 @@ class PlayApp:
         width, height = self.term.size()
         height -= 1  # the input line
         link = self.link()
+        if self.mode == "table" and self.state is not None and self.state.overlay is not None:
+            return render_overlay(self.state.overlay, width, height)
         if self.mode == "table" and self.state is not None:
             st = self.state
             return render_table(
                 table=st.table, view=st.view, prompt=st.prompt, you=st.you, names=st.names, info=st.info,
                 feed=list(st.feed), seconds_left=st.seconds_left(time.monotonic()) if self.term.ansi else None,
                 sending=st.sending, result=st.result, status=self.current_status(), auto=sorted(st.auto),
-                width=width, height=height, scroll=st.scroll, link=link)
+                width=width, height=height, scroll=st.scroll, link=link, screen=st.screen)
         status = self.current_status()
         if link:
             status = f"[{link}] {status}"
@@ -323,16 +349,6 @@ class PlayApp:
             return str(listed[int(ref) - 1])
         return ref
 
-    def _other_game(self, table: str) -> str | None:
-        """Why a listed table of another game than Oriente is refused, or None.
-        This client draws Oriente's table only; the server plays others too
-        (Oro, Samurai), which the browser client, the SDK and the demo play."""
-        game = next((t.get("game", "oriente") for t in self.tables if t.get("table") == table), "oriente")
-        if game == "oriente":
-            return None
-        return (f"Table {table} plays {game}; this terminal client plays oriente only. Open it in the browser "
-                f"(the server's page, #/t/{table}), or watch bots play it with: oriente demo --game {game} --watch")
-
     async def _lobby_intent(self, intent: Intent, mark: Any = None) -> tuple[str, Watch] | None:
         verb = intent.verb
         if verb == "none":
@@ -340,7 +356,8 @@ class PlayApp:
         if verb == "error":
             self.set_status(intent.arg)
         elif verb == "help":
-            self.set_status("join N, watch N, create SEATS [people|quick] [NAME], refresh, name NEW-NAME, quit")
+            self.set_status("join N, watch N, create [oro|samurai] SEATS [people|quick] [NAME], refresh, "
+                            "name NEW-NAME, quit")
         elif verb == "refresh":
             self.set_status("")
             await self._refresh()
@@ -348,13 +365,14 @@ class PlayApp:
             self.name = intent.arg
             self.set_status(f"You will join as {self.name}.")
         elif verb == "create":
-            seats, preset, label = intent.arg
-            if not 4 <= seats <= 12:
-                self.set_status("A table has 4 to 12 seats.")
+            seats, preset, label, game = intent.arg
+            low, high = _SEATS.get(game, (4, 12))
+            if not low <= seats <= high:
+                self.set_status(f"A table of {game} has {low} to {high} seats.")
                 return None
             try:
                 table = await self.client.create_table(seats, name=label or f"{self.name}'s table",
-                                                       timers=PRESETS[preset])
+                                                       timers=PRESETS[preset], game=game)
             except (ServerError, Disconnected) as exc:
                 self.set_status(f"Could not create the table: {exc}")
                 return None
@@ -366,10 +384,6 @@ class PlayApp:
     async def _enter(self, what: tuple[str, Any], shown: Any = None) -> tuple[str, Watch] | None:
         verb, arg = what
         table = ""
-        other = self._other_game(self._table_id(arg if verb == "watch" else arg[0], shown))
-        if other is not None:
-            self.set_status(other)
-            return None
         try:
             if verb == "watch":
                 table = self._table_id(arg, shown)
@@ -403,7 +417,9 @@ class PlayApp:
     async def _table(self, watch: Watch, kind: str) -> bool:
         """Play or watch one table. True: back to the lobby; False: quit."""
         you: int | str = watch.seat if kind == "join" else "spectator"  # type: ignore[attr-defined]
-        st = TableState(table=watch.table, watch=watch, you=you)
+        game = (watch.info or {}).get("game") or next(
+            (t.get("game") for t in self.tables if t.get("table") == watch.table), None) or "oriente"
+        st = TableState(table=watch.table, watch=watch, you=you, game=str(game))
         self.state = st
         self.mode = "table"
         self.status = ""
@@ -413,15 +429,33 @@ class PlayApp:
             try:
                 while True:
                     line, mark = await self._next_line()
+                    if st.overlay is not None:  # Enter (or anything typed) closes the board first
+                        st.overlay = None
+                        self.dirty()
                     if line.strip():
                         st.scroll = 0  # back to the latest news
-                    intent = parse_table_input(line)
+                    intent = self._read(st, line)
                     if intent.verb in ("quit", "lobby"):
                         await self._leave_table(st)
                         return intent.verb == "lobby"
                     await self._table_intent(st, intent, mark, nursery)
             finally:
                 nursery.cancel_scope.cancel()
+
+    @staticmethod
+    def _read(st: TableState, line: str) -> Intent:
+        """A typed line: first as the game's own (another game's screen), then as at any table."""
+        screen = st.screen
+        if screen is not None:
+            choosing = bool((st.prompt or {}).get("choose")) and screen.wants_answer(st.prompt, st.you)
+            intent = parse_game_input(line, screen.tells, choosing)
+            if intent is not None:
+                return intent
+            intent = parse_table_input(line)
+            if intent.verb in ORIENTE_ONLY:
+                return Intent("error", f"/{intent.verb} is Oriente's; at this table: " + screen.commands)
+            return intent
+        return parse_table_input(line)
 
     async def _leave_table(self, st: TableState) -> None:
         """Before the start a seat is given up (others may take it); once the
@@ -442,6 +476,9 @@ class PlayApp:
     async def _consume(self, st: TableState, nursery: trio.Nursery) -> None:
         try:
             async for update in st.watch.updates():
+                game = (st.watch.info or {}).get("game")
+                if game and game != st.game:  # known from the first snapshot, which may follow history
+                    st.set_game(str(game))
                 if update.kind == "snapshot" and st.watch.info is not None:
                     st.info = json.loads(json.dumps(st.watch.info))
                     for s in st.info.get("seats") or []:
@@ -494,7 +531,7 @@ class PlayApp:
     def _auto_answer(self, st: TableState, nursery: trio.Nursery) -> None:
         """/auto: pass every round of the chosen kinds, unconditionally (R10.2d)."""
         p = st.prompt
-        if not st.auto or not p or not wants_answer(p, st.you) or p.get("sealed"):
+        if st.screen is not None or not st.auto or not p or not wants_answer(p, st.you) or p.get("sealed"):
             return
         topic = _AUTO_OF_TOPIC.get(p.get("topic", ""))
         key = (p.get("id"), p.get("pivot"))
@@ -521,6 +558,56 @@ class PlayApp:
         finally:
             st.sending = None
             self.dirty()
+
+    def _moves(self, st: TableState, words: str) -> None:
+        """/moves [WORDS]: the legal moves (with those words), numbered, into the story."""
+        screen = st.screen
+        assert screen is not None
+        if not screen.wants_answer(st.prompt, st.you):
+            self.set_status("There is nothing for you to answer right now.")
+            return
+        found = screen.match(words, st.prompt, st.view, st.you, st.names) if words.strip() else \
+            screen.choices(st.prompt, st.view, st.you, st.names)
+        if not found:
+            self.set_status(f"No legal move has the words {words!r}." if words else "No move to list.")
+            return
+        head = f"Moves with {words!r}:" if words.strip() else "Your legal moves:"
+        st.feed.append("\n".join([head, *(f"  {c.number:>3}) {c.label}" for c in found)]))
+        st.scroll = 0
+        self.set_status(f"{len(found)} moves listed above: type the number of one.")
+
+    def _game_answer(self, st: TableState, screen: GameScreen, verb: str, arg: Any, mark: Any,
+                     nursery: trio.Nursery) -> None:
+        """A number, numbers (a `choose` prompt) or words, at another game's table."""
+        p = st.prompt
+        if p is None or not screen.wants_answer(p, st.you):
+            self.set_status("There is nothing for you to answer right now.")
+            return
+        if verb == "pick" or (verb == "choose" and p.get("choose")):
+            numbers = arg if verb == "pick" else [arg]
+            cmd = screen.choose_command(p, numbers)
+            if isinstance(cmd, str):
+                self.set_status(cmd)
+                return
+            nursery.start_soon(self._send, st, cmd, screen.choose_label(p, st.view, cmd.get("tiles") or []))
+            return
+        if verb == "choose":
+            if mark != st.choice_key():
+                self.set_status("The question changed while you typed: look again, then type your number.")
+                return
+            choices = screen.choices(p, st.view, st.you, st.names)
+            if not 1 <= arg <= len(choices):
+                self.set_status(f"Pick a number from 1 to {len(choices)}.")
+                return
+            nursery.start_soon(self._send, st, choices[arg - 1].command, choices[arg - 1].label)
+            return
+        found = screen.match(arg, p, st.view, st.you, st.names)
+        if len(found) == 1:
+            nursery.start_soon(self._send, st, found[0].command, found[0].label)
+        elif not found:
+            self.set_status(f"No legal move has the words {arg!r}. /moves lists them all; /help for more.")
+        else:
+            self._moves(st, arg)
 
     async def _deal_command(self, st: TableState, cmd: dict[str, Any], done: str) -> None:
         try:
@@ -598,7 +685,29 @@ class PlayApp:
             self.set_status(arg)
             return
         if verb == "help":
-            self.set_status(TABLE_HELP)
+            screen = st.screen
+            if screen is not None:
+                words = "".join(f" | /{w}: {what}" for w, what in screen.tells.items())
+                self.set_status("NUMBER: answer | WORDS: the move with those words (e.g. the start of a place's name) "
+                                f"| /moves WORDS: list the moves with those words, numbered{words} | /say TEXT: chat "
+                                "| /save [PATH] | /bots [N] | /back | PgUp/PgDn: the story | /lobby | /quit"
+                                + (f" | If time runs out: {(st.prompt or {})['silence']}"
+                                   if (st.prompt or {}).get("silence") else ""))
+            else:
+                self.set_status(TABLE_HELP)
+            return
+        if verb == "tell" and st.screen is not None:
+            if not st.view:
+                self.set_status("The game has not begun.")
+                return
+            lines = st.screen.tell(arg, st.view, st.you, st.names, self.term.size()[0])
+            st.feed.append("\n".join(lines))  # PgUp finds it again
+            st.overlay = lines
+            st.scroll = 0
+            self.dirty()
+            return
+        if verb == "moves" and st.screen is not None:
+            self._moves(st, arg)
             return
         if verb in ("deals", "ledger", "piles", "cards"):
             self._tell(st, verb)
@@ -626,7 +735,10 @@ class PlayApp:
                 self.set_status(f"Not back: {exc}")
             if verb == "back":
                 return
-        if verb == "choose":
+        screen = st.screen
+        if screen is not None and verb in ("choose", "pick", "match"):
+            self._game_answer(st, screen, verb, arg, mark, nursery)
+        elif verb == "choose":
             p = st.prompt
             if p is None or not wants_answer(p, st.you):
                 self.set_status("There is nothing for you to answer right now.")

@@ -24,6 +24,7 @@ At the table:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,10 +33,13 @@ from oriente.server.rules.cards import card_name
 __all__ = [
     "AUTO_TOPICS",
     "DEAL_HELP",
+    "GAMES",
+    "ORIENTE_ONLY",
     "TABLE_HELP",
     "DealError",
     "Intent",
     "build_deal",
+    "parse_game_input",
     "parse_lobby_input",
     "parse_table_input",
     "resolve_card",
@@ -43,6 +47,11 @@ __all__ = [
 ]
 
 AUTO_TOPICS = ("privilege", "support", "revolution")
+# The games a table may be created for besides Oriente (the lobby's `create oro 3`).
+GAMES = ("oriente", "oro", "samurai")
+# Oriente's own words at the table: the other games have no deals, piles or auto-pass.
+ORIENTE_ONLY = frozenset({"deal", "accept", "decline", "withdraw", "kept", "broken", "done", "deals", "ledger",
+                          "piles", "cards", "auto"})
 
 TABLE_HELP = (
     "NUMBER: answer the open decision | /say TEXT: chat | /deal PARTS: propose a deal (/deal alone: the forms) | "
@@ -119,6 +128,27 @@ def parse_table_input(line: str) -> Intent:
     return Intent("error", f"Unknown command /{verb}. /help lists them.")
 
 
+def parse_game_input(line: str, tells: Iterable[str], choosing: bool) -> Intent | None:
+    """What is typed at an Oro or Samurai table, before the common words
+    (`parse_table_input`): the game's /words that tell something
+    (`/board`, `/map`), `/moves [WORDS]`, several numbers at a `choose`
+    prompt (Samurai's five tiles), and words that find a move
+    (`build aloa bafi`). None: read it as at any table."""
+    text = line.strip()
+    word, _, rest = text.partition(" ")
+    verb = word.lstrip("/").lower()
+    if verb in tells:
+        return Intent("tell", verb)
+    if verb in ("moves", "m"):
+        return Intent("moves", rest.strip())
+    numbers = text.replace(",", " ").split()
+    if choosing and numbers and all(n.isdigit() for n in numbers):
+        return Intent("pick", [int(n) for n in numbers])
+    if text and not word.startswith("/") and not text.isdigit() and verb not in _WORDS:
+        return Intent("match", text)
+    return None
+
+
 def parse_lobby_input(line: str) -> Intent:
     """Read one line typed in the lobby."""
     text = line.strip()
@@ -144,8 +174,12 @@ def parse_lobby_input(line: str) -> Intent:
             return Intent("error", "Usage: watch N")
         return Intent("watch", args[0])
     if verb in ("c", "create", "new"):
+        game = "oriente"
+        if args and args[0].lower() in GAMES:
+            game, args = args[0].lower(), args[1:]
         if not args or not args[0].isdigit():
-            return Intent("error", "Usage: create SEATS [people|quick] [NAME]  (SEATS: 4 to 12)")
+            return Intent("error", "Usage: create [oro|samurai] SEATS [people|quick] [NAME]  "
+                                   "(SEATS: 4 to 12 for Oriente, 2 to 4 for Oro and Samurai)")
         seats = int(args[0])
         preset = "people"
         rest = args[1:]
@@ -153,9 +187,10 @@ def parse_lobby_input(line: str) -> Intent:
             preset = rest[0].lower()
             rest = rest[1:]
         elif rest:  # a name must follow the timers, so that a mistyped timer word is not taken for a name
+            prefix = "" if game == "oriente" else f"{game} "
             return Intent("error", f"Timers are 'people' or 'quick', not {rest[0]!r}. To name the table: "
-                                   f"create {seats} people {' '.join(rest)}")
-        return Intent("create", (seats, preset, " ".join(rest)))
+                                   f"create {prefix}{seats} people {' '.join(rest)}")
+        return Intent("create", (seats, preset, " ".join(rest), game))
     if verb in ("b", "bots"):
         return Intent("error", "Bots fill the free seats of your own table: create or join one, then type /bots.")
     if verb in ("n", "name"):

@@ -561,12 +561,15 @@ def render_result(result: dict | None) -> list[str]:
     return ["GAME OVER", *describe_result(result).splitlines()]
 
 
-def _header(table: str, info: dict | None, view: dict | None, you: Any, names: Names, link: str) -> str:
+def _header(table: str, info: dict | None, view: dict | None, you: Any, names: Names, link: str,
+            screen: Any = None) -> str:
     settings = (info or {}).get("settings") or {}
     name = settings.get("name")
     who = "a spectator" if not isinstance(you, int) else seat_ref(you, names)
     text = f"Table {table}" + (f' "{name}"' if name else "") + f" | you are {who}"
-    if view:
+    if view and screen is not None:
+        text += f" | {screen.status(view)}"
+    elif view:
         text += f" | season {view.get('season')}, {view.get('phase')}"
     if link:
         text = f"[{link}] " + text
@@ -590,7 +593,7 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
                  info: dict | None = None, feed: Sequence[str] = (), seconds_left: float | None = None,
                  sending: str | None = None, result: dict | None = None, status: str = "",
                  auto: Iterable[str] = (), width: int = 100, height: int = 40, scroll: int = 0,
-                 link: str = "") -> list[str]:
+                 link: str = "", screen: Any = None) -> list[str]:
     """The whole table screen, at most `height` lines, each at most `width`
     characters (the input line comes below it).
 
@@ -600,14 +603,20 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
     the status and the commands. When the screen is short, the separators,
     the commands line, the deals line and the board go first, in that
     order, so that the seats, at least three lines of news and the whole
-    decision stay on screen (80x24 with six seats keeps them all)."""
+    decision stay on screen (80x24 with six seats keeps them all).
+
+    `screen`: another game's `games.GameScreen`, which draws the part
+    above the story, the board, the decision and the result instead."""
     names = names or {}
     rule = "-" * min(width, 120)
-    header = _header(table, info, view, you, names, link)
+    header = _header(table, info, view, you, names, link, screen)
     seats: list[str] = []
     board: list[str] = []
     deals: list[str] = []
-    if view:
+    if view and screen is not None:
+        seats = screen.top(view, you, names, width)
+        board = screen.board(view, you, names, width)
+    elif view:
         seats = render_seats(view, you, names, width)
         board = render_board(view, you, names, width)
         deals = deals_summary(view, you, width)
@@ -621,8 +630,10 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
                   for s in taken]
     decision: list[str] = []
     if result:
-        decision += render_result(result)
+        decision += render_result(result) if screen is None else screen.result(result)
         decision.append("Type /lobby to go back to the lobby, /save to keep the game's record, or /quit to leave.")
+    elif view and screen is not None:
+        decision += screen.decision(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
     elif view:
         decision += render_prompt(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
     auto = list(auto)
@@ -631,7 +642,8 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
     if status:
         decision.append(status)
     decision = [part for line in decision for part in _wrap(line, width, indent="    ")]
-    commands = _wrap(TABLE_COMMANDS if isinstance(you, int) else "Commands: /lobby | /quit | /help   "
+    seated_commands = TABLE_COMMANDS if screen is None else screen.commands
+    commands = _wrap(seated_commands if isinstance(you, int) else "Commands: /lobby | /quit | /help   "
                      "PgUp/PgDn: the story so far", width, indent="    ")
     lines_of = feed_lines(feed, width)
     want_feed = 6
@@ -701,6 +713,8 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         taken = [s for s in seats if s]
         players = ", ".join(str(s.get("name")) for s in taken)
         label = settings.get("name") or ""
+        if t.get("game", "oriente") != "oriente":
+            label = f"[{t['game']}] {label}"
         text = (f"{i:>3}  {t.get('table', ''):<12}  {t.get('status', ''):<8}  {len(taken)}/{len(seats):<4}  "
                 f"{_timer_text(settings.get('timers')):<17}  {label}" + (f" [{players}]" if players else ""))
         if t.get("table") in mine:
@@ -714,7 +728,8 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         "Commands:",
         "  join N [SEAT]              take a seat at table N (a number above, or a table id); also: N",
         "  watch N                    watch table N as a spectator",
-        "  create SEATS [people|quick] [NAME]   open a table for 4-12 seats and sit down",
+        "  create [oro|samurai] SEATS [people|quick] [NAME]   open a table and sit down",
+        "                             (Oriente: 4-12 seats; Oro, Samurai: 2-4)",
         "                             (people: 60 s per decision, 45 s to bargain; quick: 20 s, 15 s)",
         "  refresh                    read the list again (it also refreshes by itself)",
         "  name NEW-NAME              change the name you join with",

@@ -61,9 +61,9 @@ def test_table_input_not_understood_says_why(line):
     ("join 2", Intent("join", ("2", None))),
     ("j AAAAAAAAAAAA 3", Intent("join", ("AAAAAAAAAAAA", 3))),
     ("watch 1", Intent("watch", "1")),
-    ("create 6", Intent("create", (6, "people", ""))),
-    ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game"))),
-    ("create 5 people slow", Intent("create", (5, "people", "slow"))),
+    ("create 6", Intent("create", (6, "people", "", "oriente"))),
+    ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game", "oriente"))),
+    ("create 5 people slow", Intent("create", (5, "people", "slow", "oriente"))),
 
     ("name Ana Maria", Intent("name", "Ana Maria")),
     ("refresh", Intent("refresh")),
@@ -170,21 +170,3 @@ def test_a_deal_between_others_needs_you_among_its_parties():
 def test_deals_that_cannot_be_proposed(spec):
     with pytest.raises(DealError):
         build_deal(spec, a_view(), 0, NAMES)
-
-
-def test_a_table_of_another_game_is_refused_with_what_to_do_instead() -> None:
-    """The terminal client draws Oriente's table only: joining or watching a
-    listed Oro or Samurai table says so and where to play it, and sends nothing."""
-    from types import SimpleNamespace
-
-    import trio
-
-    from oriente.clients.terminal.app import PlayApp
-
-    app = PlayApp(None, SimpleNamespace(on_key=None), "ws://x", "ana")  # type: ignore[arg-type]
-    app.tables = [{"table": "AAA", "game": "samurai"}, {"table": "BBB", "game": "oriente"}, {"table": "CCC"}]
-    assert app._other_game("BBB") is None and app._other_game("CCC") is None
-    assert trio.run(app._enter, ("join", ("1", None)), ("AAA", "BBB", "CCC")) is None
-    assert "plays samurai; this terminal client plays oriente only" in app.status
-    assert "oriente demo --game samurai --watch" in app.status
-    assert trio.run(app._enter, ("watch", "AAA")) is None and "#/t/AAA" in app.status

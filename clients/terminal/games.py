@@ -1,0 +1,260 @@
+"""The games other than Oriente at the terminal: one screen per game.
+
+Oriente's table is drawn by `render.py` (seats, fights, deals); Oro's and
+Samurai's by a `GameScreen` each (`oro.py`, `samurai.py`), registered in
+`SCREENS` by game id. A screen is pure, like `render.py`: from the view,
+prompt and names the server sent to lines, labels and commands. The app
+(`app.py`) asks `screen_for(game)` and uses the same loop, feed, clock,
+chat, resume and lobby for every game.
+
+What a screen shares with every other (this base class):
+
+- **Numbered choices.** Every command of the prompt's `legal` list is a
+  choice, numbered in the server's order (as the SDK's `Turn.legal`), so
+  `7` means the same move whatever the screen shows of the list.
+- **Finding a move by words.** A turn may have a hundred legal moves
+  (a Samurai turn lists every placement). When they do not fit, the
+  decision shows how many there are of each kind, and the person types
+  words instead of a number: `helmet k12` plays the one move whose label
+  has those words, or lists the moves that have them, numbered, in the
+  story (`/moves WORDS` lists without playing).
+- **A combination to choose** (the prompt's `choose`, PROTOCOL.md §6:
+  Samurai's five tiles): typed as numbers, checked here before sending.
+
+Nothing here answers for the person: the only commands sent are the ones
+typed (R10.2d holds for every game's hidden hands too).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from oriente.clients.game_story import GameStory
+
+from .render import Names, _clock, _columns, _wrap, format_seconds, seat_ref
+
+__all__ = ["SCREENS", "Choice", "GameScreen", "render_overlay", "screen_for"]
+
+# How many lines of numbered choices a decision may take before it shows a
+# summary instead (the feed keeps at least three lines at 80x24).
+MAX_CHOICE_LINES = 8
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal command as the person sees it: its number and its words."""
+
+    number: int
+    command: dict[str, Any]
+    label: str
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+class GameScreen:
+    """What the terminal draws and reads for one game. Subclasses fill in
+    the game's words; the decision, choices and matching are shared."""
+
+    game = ""
+    #: The commands line under the table (the game's own /words first).
+    commands = "Commands: NUMBER or WORDS | /moves [WORDS] | /say TEXT | /help | /lobby | /quit   PgUp/PgDn: story"
+    #: The game's /words that tell something into the story: word -> what it tells.
+    tells: ClassVar[dict[str, str]] = {}
+    #: Topic -> the decision's title.
+    titles: ClassVar[dict[str, str]] = {}
+
+    # -- what a game says ------------------------------------------------------------
+
+    def status(self, view: dict[str, Any]) -> str:
+        """The header's part about the game's progress."""
+        return str(view.get("phase", ""))
+
+    def top(self, view: dict[str, Any], you: Any, names: Names, width: int) -> list[str]:
+        """The lines above the story: what everyone holds and scores."""
+        return []
+
+    def board(self, view: dict[str, Any], you: Any, names: Names, width: int) -> list[str]:
+        """The board, shown under `top` when the terminal is tall enough
+        (and told into the story by the game's /word)."""
+        return []
+
+    def tell(self, what: str, view: dict[str, Any], you: Any, names: Names, width: int = 100) -> list[str]:
+        """A /word of `tells`, told into the story."""
+        return self.board(view, you, names, width)
+
+    def label(self, cmd: dict[str, Any], prompt: dict[str, Any], view: dict[str, Any] | None, you: Any,
+              names: Names) -> str:
+        """One legal command in words."""
+        return str(cmd.get("type"))
+
+    def keywords(self, cmd: dict[str, Any], view: dict[str, Any] | None) -> str:
+        """Extra words a command is found by (short forms), besides its label."""
+        return ""
+
+    def choose_lines(self, prompt: dict[str, Any], view: dict[str, Any] | None, width: int) -> list[str]:
+        """What a `choose` prompt offers, numbered from 1."""
+        return []
+
+    def choose_command(self, prompt: dict[str, Any], numbers: Sequence[int]) -> dict[str, Any] | str:
+        """The command for the numbers typed at a `choose` prompt, or why not."""
+        choose = prompt.get("choose") or {}
+        offered = list(choose.get("tiles") or choose.get("options") or [])
+        count = int(choose.get("count") or 0)
+        if len(numbers) != count:
+            return f"Choose exactly {count}: type {count} numbers from 1 to {len(offered)}, e.g. " \
+                   + " ".join(str(n) for n in range(1, count + 1)) + "."
+        if len(set(numbers)) != len(numbers):
+            return "Each number once: you typed one of them twice."
+        wrong = [n for n in numbers if not 1 <= n <= len(offered)]
+        if wrong:
+            return f"{wrong[0]} is not on the list: the numbers go from 1 to {len(offered)}."
+        field = "tiles" if "tiles" in choose else "options"
+        return {"type": choose.get("command"), "decision": prompt.get("id"),
+                field: sorted(offered[n - 1] for n in numbers)}
+
+    def choose_label(self, prompt: dict[str, Any], view: dict[str, Any] | None, chosen: Sequence[Any]) -> str:
+        return ", ".join(str(c) for c in chosen)
+
+    def result(self, result: dict[str, Any]) -> list[str]:
+        return [str(result)]
+
+    def story(self, you: Any, names: Names) -> GameStory:
+        viewer = you if isinstance(you, int) and not isinstance(you, bool) else None
+        return GameStory(self.game, viewer, lambda seat: seat_ref(seat, names, you))
+
+    # -- the decision, shared ---------------------------------------------------------
+
+    def choices(self, prompt: dict[str, Any] | None, view: dict[str, Any] | None = None, you: Any = None,
+                names: Names | None = None) -> list[Choice]:
+        """The prompt's legal commands, numbered in the server's order."""
+        if not prompt:
+            return []
+        legal = [c for c in prompt.get("legal") or [] if c.get("type") != "Timeout"]
+        return [Choice(i, c, self.label(c, prompt, view, you, names or {})) for i, c in enumerate(legal, 1)]
+
+    def wants_answer(self, prompt: dict[str, Any] | None, you: Any) -> bool:
+        """May this seat answer now: the pivot, or early in a sealed round."""
+        if not prompt or not isinstance(you, int) or isinstance(you, bool):
+            return False
+        if not (prompt.get("legal") or prompt.get("choose")):
+            return False
+        return prompt.get("pivot") == you or you in (prompt.get("early") or [])
+
+    def match(self, words: str, prompt: dict[str, Any] | None, view: dict[str, Any] | None, you: Any,
+              names: Names) -> list[Choice]:
+        """The choices whose label (or keywords) has every typed word, each
+        word a whole word or the start of one."""
+        wanted = _tokens(words)
+        found = []
+        for choice in self.choices(prompt, view, you, names):
+            have = _tokens(choice.label + " " + self.keywords(choice.command, view))
+            if wanted and all(any(h.startswith(w) for h in have) for w in wanted):
+                found.append(choice)
+        return found
+
+    def title(self, prompt: dict[str, Any]) -> str:
+        topic = prompt.get("topic", "")
+        return self.titles.get(topic, topic)
+
+    def decision(self, prompt: dict[str, Any] | None, view: dict[str, Any] | None, you: Any, names: Names, *,
+                 seconds_left: float | None = None, sending: str | None = None, width: int = 100) -> list[str]:
+        """The open decision: who is asked, the clock, and for this seat its
+        numbered choices (or a summary of them, and how to find one)."""
+        if not prompt:
+            return ["Nothing to decide right now."]
+        title = self.title(prompt)
+        rule = prompt.get("rule")
+        pivot = prompt.get("pivot")
+        if sending:
+            return [f"Decision #{prompt.get('id')} ({title}){_clock(seconds_left)}",
+                    f"Sent: {sending}. Waiting for the table..."]
+        if not self.wants_answer(prompt, you):
+            return [f"Waiting for {seat_ref(pivot, names, you)}: {title} ({rule}){_clock(seconds_left)}"]
+        lines = [f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){_clock(seconds_left)}"]
+        if pivot != you:
+            lines.append(f"    {seat_ref(pivot, names, you)} decides first. Answer now if you like: your answer "
+                         "stays sealed (shown to nobody) and can be changed until your turn.")
+        bank = prompt.get("bank_ms")
+        # What the silence does is long: it is said once time runs short (and always without a clock).
+        silence = f"silence: {prompt.get('silence', 'pass')}" if seconds_left is None or seconds_left < 20 else \
+            "/help: what the table does if time runs out"
+        if isinstance(bank, int) and bank > 0:
+            silence += f"; time bank {format_seconds(bank / 1000)}"
+        if prompt.get("choose"):
+            count = (prompt["choose"] or {}).get("count")
+            sealed = prompt.get("sealed")
+            if sealed:
+                lines.append(f"    Your sealed choice: {self.choose_label(prompt, view, sealed)}. "
+                             f"Type {count} other numbers to change it.")
+            lines.extend(self.choose_lines(prompt, view, width))
+            lines.append(f"Type {count} numbers separated by spaces and press Enter; {silence}.")
+            return lines
+        choices = self.choices(prompt, view, you, names)
+        shown = _columns([c.label for c in choices], width)
+        if len(shown) <= MAX_CHOICE_LINES:
+            lines.extend(shown)
+            lines.append(f"Type a number (1-{len(choices)}) or words of a move, and press Enter; {silence}.")
+            return lines
+        lines.extend(self._summary(choices, width))
+        lines.append(f"Type words of a move (e.g. {self._example(choices)}) or /moves WORDS to list them "
+                     f"numbered; {silence}.")
+        return lines
+
+    def _summary(self, choices: Sequence[Choice], width: int) -> list[str]:
+        """'place a tile: 86 (1-86) | end the turn: 1 (87)': how many of each kind."""
+        groups: dict[str, list[int]] = {}
+        for c in choices:
+            groups.setdefault(self.group(c.command), []).append(c.number)
+        parts = []
+        for name, numbers in groups.items():
+            span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
+            parts.append(f"{name}: {len(numbers)} ({span})" if len(numbers) > 1 else f"{span}) {name}")
+        return _wrap("  " + " | ".join(parts), width, indent="  ")
+
+    def group(self, cmd: dict[str, Any]) -> str:
+        """The kind of move a command is, for the summary."""
+        return str(cmd.get("type"))
+
+    def _example(self, choices: Sequence[Choice]) -> str:
+        if not choices:
+            return "end"
+        return " ".join(w for w in _tokens(choices[0].label) if w not in ("on", "the", "a", "with", "from", "to", "in"))
+
+
+def render_overlay(lines: Sequence[str], width: int, height: int) -> list[str]:
+    """A board over the whole screen (/map, /board), with how to go back:
+    on its first line's right when there is room (a map as tall as the
+    screen keeps every row), else on a line of its own. What does not fit
+    is cut at the bottom (it is in the story too: PgUp)."""
+    hint = "Enter: back to the table"
+    lines = [line[:width] for line in lines][:max(1, height)]
+    room = [i for i, line in enumerate(lines) if len(line) + len(hint) + 2 <= width]
+    if room:  # the first line with room for it (a map's top or its short last rows)
+        i = room[0]
+        lines[i] = lines[i].ljust(width - len(hint)) + hint
+    else:
+        lines = [hint, *lines][:max(1, height)]
+    return lines
+
+
+def _screens() -> dict[str, GameScreen]:
+    from .oro import OroScreen
+    from .samurai import SamuraiScreen
+    return {"oro": OroScreen(), "samurai": SamuraiScreen()}
+
+
+SCREENS: dict[str, GameScreen] = {}
+
+
+def screen_for(game: str | None) -> GameScreen | None:
+    """The screen of a game other than Oriente, or None (Oriente's table is
+    render.py's; an unknown game has no screen)."""
+    if not SCREENS:
+        SCREENS.update(_screens())
+    return SCREENS.get(game or "oriente")
+

@@ -1,0 +1,132 @@
+"""The terminal client's screens for Oro and Samurai, as pure functions:
+from views and prompts of real games (played by the rules through the
+game port) to lines, labels, found moves and built commands."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from oriente.clients.terminal.commands import Intent, parse_game_input, parse_lobby_input, parse_table_input
+from oriente.clients.terminal.games import render_overlay, screen_for
+from oriente.clients.terminal.render import render_lobby, render_table
+from oriente.clients.terminal.samurai import HexMap, hex_map
+from oriente.server.games import PORTS
+
+NAMES = {0: "Ann", 1: "Bea", 2: "Cy"}
+
+
+def _positions(game: str, seats: int, seed: int, steps: int, options: dict[str, Any] | None = None
+               ) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """(seat, view, prompt) of the seat to act, at every step of a random game."""
+    port = PORTS[game]
+    state, _ = port.start(port.configure(seats, seed, options or {}, {}).config)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if port.waiting(state) is None:
+            break
+        prompts = port.prompts(state, list(range(seats)))
+        seat = next(s for s in range(seats) if prompts.get(s) and prompts[s].get("pivot") == s)
+        prompt = prompts[seat]
+        out.append((seat, port.view(state, seat), prompt))
+        legal = [c for c in prompt.get("legal") or [] if c["type"] != "Timeout"]
+        if legal:
+            port.apply(state, seat, rng.choice(legal))
+        else:
+            choose = prompt["choose"]
+            port.apply(state, seat, {"type": choose["command"], "decision": prompt["id"],
+                                     "tiles": rng.sample(choose["tiles"], choose["count"])})
+    return out
+
+
+@pytest.mark.parametrize(("game", "options"), [("oro", {"gods": True}), ("oro", {}), ("samurai", {})])
+def test_every_legal_command_has_words_and_every_screen_fits_80x24(game: str, options: dict[str, Any]) -> None:
+    screen = screen_for(game)
+    assert screen is not None
+    for seat, view, prompt in _positions(game, 3, 11, 120, options):
+        for choice in screen.choices(prompt, view, seat, NAMES):
+            assert "{" not in choice.label and choice.label != choice.command["type"], choice
+        lines = render_table(table="T", view=view, prompt=prompt, you=seat, names=NAMES, feed=["a", "b"],
+                             seconds_left=30, width=80, height=23, screen=screen)
+        assert len(lines) <= 23 and all(len(line) <= 80 for line in lines)
+        assert any(">>> YOUR DECISION" in line for line in lines), lines
+
+
+def test_words_find_the_one_move_or_list_several() -> None:
+    screen = screen_for("oro")
+    assert screen is not None
+    seat, view, prompt = next(p for p in _positions("oro", 2, 3, 40) if p[2].get("topic") == "turn"
+                              and any(c["type"] == "Build" for c in p[2]["legal"]))
+    builds = [c for c in screen.choices(prompt, view, seat, NAMES) if c.command["type"] == "Build"]
+    one = builds[0]
+    found = screen.match(one.label, prompt, view, seat, NAMES)
+    assert [c.number for c in found] == [one.number]
+    assert len(screen.match("build", prompt, view, seat, NAMES)) == len(builds)
+    assert screen.match("nosuchisland", prompt, view, seat, NAMES) == []
+    assert all(c.label.startswith("draw") for c in screen.match("dr", prompt, view, seat, NAMES))
+
+
+def test_samurai_tiles_are_chosen_as_five_numbers_checked_before_sending() -> None:
+    screen = screen_for("samurai")
+    assert screen is not None
+    seat, view, prompt = _positions("samurai", 2, 5, 1)[0]
+    assert prompt["topic"] == "select" and screen.wants_answer(prompt, seat)
+    assert "Choose exactly 5" in screen.choose_command(prompt, [1, 2, 3])  # type: ignore[operator]
+    assert "Each number once" in screen.choose_command(prompt, [1, 1, 2, 3, 4])  # type: ignore[operator]
+    assert "21 is not on the list" in screen.choose_command(prompt, [1, 2, 3, 4, 21])  # type: ignore[operator]
+    cmd = screen.choose_command(prompt, [15, 1, 4, 7, 10])
+    assert cmd == {"type": "ChooseTiles", "decision": prompt["id"], "tiles": [0, 3, 6, 9, 14]}
+    lines = screen.decision(prompt, view, seat, NAMES, width=80)
+    assert any(" 1 H2" in line for line in lines) and any("20 T" in line for line in lines), lines
+
+
+def test_hexes_have_one_square_each_and_the_map_draws_them_all() -> None:
+    m = hex_map(None)
+    squares = [m.square(h) for h in m.hexes]
+    assert len(set(squares)) == len(squares)
+    drawn = m.draw({})
+    assert len(drawn) == m.rows + 1 and all(len(line) <= 80 for line in drawn)
+    named = next(h for h, info in m.hexes.items() if info.get("name"))
+    assert m.name(named).startswith(m.hexes[named]["name"]) and m.square(named) in m.name(named)
+    # A map file of its own is drawn the same way: two hexes side by side, one row down.
+    small = HexMap([{"id": 0, "q": 0, "r": 0, "terrain": "land"}, {"id": 1, "q": 1, "r": 0, "terrain": "sea"},
+                    {"id": 2, "q": 0, "r": 1, "terrain": "city", "name": "Edo"}])
+    assert [small.square(h) for h in (0, 1, 2)] == ["A1", "A2", "B1"]
+    assert small.draw({0: "0H2"})[1:] == [" A 0H2 ~", " B   O"]
+
+
+def test_a_seat_sees_no_other_seats_hidden_tiles_or_captures_on_screen() -> None:
+    """At 3 seats captures are behind the screens (S7.4): only '?' for others."""
+    screen = screen_for("samurai")
+    assert screen is not None
+    for seat, view, _ in _positions("samurai", 3, 9, 60):
+        top = "\n".join(screen.top(view, seat, NAMES, 200))
+        others = [p for p in view["players"] if p["seat"] != seat]
+        assert all(p["captured"] is None and p["hand"] == [None] * len(p["hand"]) for p in others)
+        assert top.count("?") >= len(others)
+
+
+def test_game_input_and_the_lobby() -> None:
+    tells = ("map",)
+    assert parse_game_input("1 4 7 9 12", tells, True) == Intent("pick", [1, 4, 7, 9, 12])
+    assert parse_game_input("1 4 7 9 12", tells, False) == Intent("match", "1 4 7 9 12")  # words, then
+    assert parse_game_input("7", tells, False) is None and parse_table_input("7") == Intent("choose", 7)
+    assert parse_game_input("/map", tells, False) == Intent("tell", "map")
+    assert parse_game_input("/moves helmet", tells, False) == Intent("moves", "helmet")
+    assert parse_game_input("helmet k12", tells, False) == Intent("match", "helmet k12")
+    assert parse_game_input("/say hi", tells, False) is None
+    assert parse_lobby_input("create oro 3") == Intent("create", (3, "people", "", "oro"))
+    assert parse_lobby_input("create samurai 2 quick Edo") == Intent("create", (2, "quick", "Edo", "samurai"))
+    lobby = render_lobby([{"table": "AAA", "game": "oro", "status": "open", "seats": [None, None],
+                           "settings": {"name": "islands"}}], url="ws://x", name="ana", width=80)
+    assert any("[oro] islands" in line for line in lobby)
+
+
+def test_a_board_over_the_screen_says_how_to_go_back() -> None:
+    lines = render_overlay(["x" * 79, "short"], 80, 23)
+    assert lines[1].endswith("Enter: back to the table") and lines[0] == "x" * 79
+    assert render_overlay(["x" * 79], 80, 23)[0] == "Enter: back to the table"
+    assert len(render_overlay(["a"] * 40, 80, 23)) == 23
