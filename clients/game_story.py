@@ -24,6 +24,9 @@ __all__ = ["GAMES", "GameStory", "default_narrator"]
 
 GAMES = ("oro", "samurai")
 
+# Events held back while no view has shown the board (a client that asks for no views).
+WAIT_AT_MOST = 512
+
 NarratorFactory = Callable[[str, Label, dict[str, Any] | None], Narrator]
 
 
@@ -51,12 +54,22 @@ class GameStory:
         self.narrator = narrator_for(game, label, None)
         self.replaces_last = False  # lines are never merged with the one before
         self._board: Any = None
+        self._waiting: list[dict[str, Any]] = []  # events told once a view shows the table's board
 
     def tell(self, events: Iterable[dict[str, Any]], view: dict[str, Any] | None = None, *,
              merge: bool = False) -> list[str]:
+        """Lines for these events. Until a view has shown the table's board
+        (a history can arrive before the first snapshot), events wait, up to
+        WAIT_AT_MOST, so that places are named on the table's own board
+        (a map at this seat count is a part of the whole)."""
         if view is not None and view.get("board") and view["board"] != self._board:
             self._board = view["board"]
             self.narrator = self.narrator_for(self.game, self.label, view)
+        events = [*self._waiting, *events]
+        self._waiting = []
+        if self._board is None and len(events) < WAIT_AT_MOST:
+            self._waiting = events
+            return []
         lines = [self.narrator.table_event(e) if e.get("type") in TABLE_EVENTS
                  else self.narrator.narrate(e, self.viewer) for e in events]
         return [line for line in lines if line]

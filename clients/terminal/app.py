@@ -488,8 +488,13 @@ class PlayApp:
                         st.result = st.info["result"]
                 for e in update.events:
                     self._note_event(st, e)
+                view = update.view if update.kind != "history" else None
+                if view is None and st.screen is not None:
+                    # Another game's story reads only the board from a view: the table's own board
+                    # (Samurai's map at this seat count) names the places of the history too.
+                    view = st.watch.view
                 lines = st.story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
-                                      update.view if update.kind != "history" else None, merge=True)
+                                      view, merge=True)
                 if st.story.replaces_last and st.feed:
                     st.feed.pop()  # "Seats 1 and 2 do not claim privilege." instead of one line each
                 st.feed.extend(lines)
