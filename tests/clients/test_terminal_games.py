@@ -130,3 +130,27 @@ def test_a_board_over_the_screen_says_how_to_go_back() -> None:
     assert lines[1].endswith("Enter: back to the table") and lines[0] == "x" * 79
     assert render_overlay(["x" * 79], 80, 23)[0] == "Enter: back to the table"
     assert len(render_overlay(["a"] * 40, 80, 23)) == 23
+
+
+def test_a_history_before_the_first_view_is_told_on_the_tables_own_map() -> None:
+    """A spectator's history may arrive before its snapshot: Samurai's
+    squares are counted on the map at this seat count (a part of the whole),
+    so the story waits for the view rather than name Edo on the whole map."""
+    port = PORTS["samurai"]
+    state, events = port.start(port.configure(3, 4, {}, {}).config)
+    while not any(e["type"] == "CapitalFilled" for e in events):  # the secret choice, then Edo's figures
+        prompts = port.prompts(state, [0, 1, 2])
+        seat = next(s for s in range(3) if prompts.get(s) and prompts[s].get("pivot") == s)
+        events += port.apply(state, seat, {"type": "ChooseTiles", "decision": prompts[seat]["id"],
+                                           "tiles": [0, 1, 2, 3, 4]})
+    view = port.view(state, "spectator")
+    screen = screen_for("samurai")
+    assert screen is not None
+    story = screen.story("spectator", NAMES)
+    plain = [port.project(e, "spectator") for e in events]
+    assert story.tell(plain, None) == []
+    lines = story.tell([], view)
+    edo = next(h["id"] for h in view["board"]["hexes"] if h.get("name") == "Edo")
+    square = hex_map(view).square(edo)
+    assert square != hex_map(None).square(edo)  # the whole map counts rows and columns otherwise
+    assert any(f"Edo ({square})" in line for line in lines), lines
