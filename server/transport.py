@@ -9,6 +9,7 @@ only that client.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any, Protocol, assert_never
 from urllib.parse import parse_qs, unquote
 
 import trio
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConcurrencyError, ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.trio.server import ServerConnection
 
@@ -292,16 +293,32 @@ class Transport:
         resume); an abuser after its last frames (the goodbye) went out (1008)."""
         reason = await outbox.wait_evicted()
         with trio.move_on_after(2):
-            if reason == "client/too_slow":
-                self.metrics.evictions += 1
-                await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
-            elif reason == "server/moved":
-                await drained.wait()
-                await ws.aclose(CLOSE_MOVED, "this table moved: reconnect and resume")
-            elif reason == "abuse/closed":
-                await drained.wait()
-                await ws.aclose(CLOSE_ABUSE, "too many refused frames")
+            async with trio.open_nursery() as closing:
+                # An abuser's frames sent after its last answered one are
+                # discarded unread while the close goes out: left queued, they
+                # fill the library's receive queue, which then stops reading,
+                # never reaches the client's close frame and holds the close
+                # (and the server's shutdown) until its timeout.
+                if reason == "abuse/closed":  # the reader has stopped: nobody else receives
+                    closing.start_soon(self._discard, ws)
+                if reason == "client/too_slow":
+                    self.metrics.evictions += 1
+                    await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
+                elif reason == "server/moved":
+                    await drained.wait()
+                    await ws.aclose(CLOSE_MOVED, "this table moved: reconnect and resume")
+                elif reason == "abuse/closed":
+                    await drained.wait()
+                    await ws.aclose(CLOSE_ABUSE, "too many refused frames")
+                closing.cancel_scope.cancel()
         scope.cancel()
+
+    @staticmethod
+    async def _discard(ws: ServerConnection) -> None:
+        """Read and drop what a closing connection still receives."""
+        with contextlib.suppress(ConnectionClosed, ConcurrencyError):
+            async for _ in ws:
+                pass
 
     async def _reader(self, ws: ServerConnection, conn: _Conn) -> None:
         """Read and answer frames until the client goes or is evicted. Every
