@@ -606,7 +606,7 @@ class PlayApp:
                 return
             nursery.start_soon(self._send, st, choices[arg - 1].command, choices[arg - 1].label)
             return
-        found = screen.match(arg, p, st.view, st.you, st.names)
+        found = screen.find(arg, p, st.view, st.you, st.names)
         if len(found) == 1:
             nursery.start_soon(self._send, st, found[0].command, found[0].label)
         elif not found:

@@ -157,6 +157,14 @@ class GameScreen:
                 found.append(choice)
         return found
 
+    def find(self, words: str, prompt: dict[str, Any] | None, view: dict[str, Any] | None, you: Any,
+             names: Names) -> list[Choice]:
+        """What typed words mean: one move to play, or several to list (none:
+        no such move). Choices in the same words are one move: two identical
+        tiles (Samurai's two samurai 1) placed on the same hex, say."""
+        found = self.match(words, prompt, view, you, names)
+        return found[:1] if len({c.label for c in found}) == 1 else found
+
     def title(self, prompt: dict[str, Any]) -> str:
         topic = prompt.get("topic", "")
         return self.titles.get(topic, topic)

@@ -154,3 +154,22 @@ def test_a_history_before_the_first_view_is_told_on_the_tables_own_map() -> None
     square = hex_map(view).square(edo)
     assert square != hex_map(None).square(edo)  # the whole map counts rows and columns otherwise
     assert any(f"Edo ({square})" in line for line in lines), lines
+
+
+def test_the_same_move_with_twin_tiles_is_one_move() -> None:
+    """Samurai's set has two samurai 1: placing either on a hex is the same
+    move in the same words, so the words play it rather than list two."""
+    screen = screen_for("samurai")
+    assert screen is not None
+    tiles = screen._tiles(None)  # type: ignore[attr-defined]
+    twins = [i for i, t in enumerate(tiles) if t["kind"] == "samurai" and t.get("strength") == 1]
+    land = next(h for h, info in hex_map(None).hexes.items() if info.get("terrain") == "land")
+    square = hex_map(None).square(land)
+    prompt = {"id": 5, "pivot": 0, "topic": "turn",
+              "legal": [{"type": "PlaceTile", "decision": 5, "tile": t, "hex": land} for t in twins]
+              + [{"type": "EndTurn", "decision": 5}]}
+    assert len(twins) == 2 and len(screen.match(f"samurai 1 {square}", prompt, None, 0, NAMES)) == 2
+    found = screen.find(f"samurai 1 {square}", prompt, None, 0, NAMES)
+    assert [c.command["tile"] for c in found] == twins[:1]
+    assert len(screen.find("samurai", prompt, None, 0, NAMES)) == 1
+    assert len(screen.find("e", prompt, None, 0, NAMES)) == 1  # end the turn
