@@ -70,6 +70,15 @@ class GameScreen:
 
     # -- what a game says ------------------------------------------------------------
 
+    @staticmethod
+    def _who(seat: Any, names: Names, you: Any) -> str:
+        """A seat in the screen's short words: 'you', its name, 'seat 2'."""
+        if seat is None:
+            return "nobody"
+        if seat == you:
+            return "you"
+        return names.get(seat) or f"seat {seat}"
+
     def status(self, view: dict[str, Any]) -> str:
         """The header's part about the game's progress."""
         return str(view.get("phase", ""))

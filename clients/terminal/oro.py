@@ -66,14 +66,6 @@ class OroScreen(GameScreen):
         a, b = ends[c]
         return f"{self.island(view, a)}-{self.island(view, b)}"
 
-    @staticmethod
-    def _who(seat: Any, names: Names, you: Any) -> str:
-        if seat is None:
-            return "nobody"
-        if seat == you:
-            return "you"
-        return names.get(seat) or f"seat {seat}"
-
     # -- the screen --------------------------------------------------------------------
 
     def status(self, view: dict[str, Any]) -> str:

@@ -164,14 +164,6 @@ class SamuraiScreen(GameScreen):
         strength = "" if t["kind"] in ("figure_swap", "tile_swap") else str(t.get("strength", ""))
         return _KIND.get(t["kind"], "?") + strength + ("*" if t.get("fast") else "")
 
-    @staticmethod
-    def _who(seat: Any, names: Names, you: Any) -> str:
-        if seat is None:
-            return "nobody"
-        if seat == you:
-            return "you"
-        return names.get(seat) or f"seat {seat}"
-
     # -- the screen ----------------------------------------------------------------------
 
     def status(self, view: dict[str, Any]) -> str:
