@@ -125,9 +125,20 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test, so that `page` knows at its
+    teardown whether the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh profile (no stored names or tokens) at a desktop size."""
+def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """A fresh profile (no stored names or tokens) at a desktop size. When
+    the test fails, the page as it was is saved (a screenshot and its text)
+    and the failure's report says where."""
     context = browser.new_context(viewport={"width": 1400, "height": 950})
     pg = context.new_page()
     pg.errors = []  # type: ignore[attr-defined]
@@ -136,4 +147,12 @@ def page(browser: Any) -> Iterator[Any]:
     try:
         yield pg
     finally:
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            try:
+                pg.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+                (tmp_path / "failure.txt").write_text(pg.locator("body").inner_text(timeout=2_000), encoding="utf-8")
+                report.sections.append(("page at the failure", f"saved in {tmp_path}: failure.png, failure.txt"))
+            except Exception as exc:  # the page may be gone: the failure itself is what counts
+                report.sections.append(("page at the failure", f"not saved: {exc}"))
         context.close()
