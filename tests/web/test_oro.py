@@ -50,10 +50,13 @@ def test_a_person_plays_oro_on_the_map(server: Any, page: Any) -> None:
     expect(feed).to_contain_text("The display:")
 
     decision = my_turn(page)
-    page.locator(".oro-map .conn.open").first.click(force=True)  # a level line has a box of no height
+    # A free connection (an opponent's bridge would offer a replacement instead; the deal is random);
+    # force: a level line has a box of no height.
+    page.locator(".oro-map .conn.open.free").first.click(force=True)
     expect(decision).to_contain_text("Choices on")
     decision.locator(".choices button").first.click()
     expect(feed).to_contain_text("Luca (you) builds a bridge on")
+    expect(feed.locator("li", has_text="Luca (you) builds a bridge on")).to_have_count(1)  # told once
     expect(page.locator(".oro-map .conn.bridge.s0")).to_have_count(1)
     decision.get_by_role("button", name=re.compile("from the display")).first.click()
     expect(feed).to_contain_text(re.compile(r"Luca \(you\) takes \w+ from the display"))
