@@ -18,6 +18,7 @@ from .contract import (
     StoreFenced,
     StoreLocked,
     TableRow,
+    ThrottleRow,
 )
 from .memory import MemoryStore
 from .sqlite import SQLiteStore
@@ -38,6 +39,7 @@ __all__ = [
     "StoreLocked",
     "StoreStatistics",
     "TableRow",
+    "ThrottleRow",
     "open_store",
 ]
 

@@ -17,14 +17,16 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Final
 
-from .contract import AccountRow, CredentialRow, RatingRow, ResultRow
+from .contract import AccountRow, CredentialRow, RatingRow, ResultRow, ThrottleRow
 
-__all__ = ["AccountsSQL", "Statement", "schema"]
+__all__ = ["AccountsSQL", "Statement", "credential_additions", "schema", "throttles_schema"]
 
 Statement = tuple[str, tuple[Any, ...]]
 
 _ACCOUNT_COLUMNS: Final = "id, name, name_key, kind, owner, password, created_at"
-_CREDENTIAL_COLUMNS: Final = "id, account_id, kind, token_hash, label, created_at, revoked_at"
+_CREDENTIAL_COLUMNS: Final = ("id, account_id, kind, token_hash, label, created_at, revoked_at, "
+                               "address, client, used_at, used_address")
+_THROTTLE_COLUMNS: Final = "name, tries, wait_until, updated_at"
 _RATING_COLUMNS: Final = "account_id, game, mu, sigma, games, updated_at"
 _RESULT_COLUMNS: Final = "table_id, account_id, game, place, mu, sigma, kept, broken, released, at"
 
@@ -79,6 +81,28 @@ CREATE INDEX IF NOT EXISTS results_by_account ON results (account_id, at)
 """
 
 
+def credential_additions(text: str, real: str) -> list[tuple[str, str]]:
+    """The columns credentials gained after `schema` (where a session was
+    made and last used), each (name, definition), for ALTER TABLE ... ADD
+    COLUMN: rows stored before them read as "" and NULL."""
+    return [("address", f"{text} NOT NULL DEFAULT ''"), ("client", f"{text} NOT NULL DEFAULT ''"),
+            ("used_at", real), ("used_address", f"{text} NOT NULL DEFAULT ''")]
+
+
+def throttles_schema(text: str, real: str, strict: str) -> str:
+    """The throttles' table: one row per key of a sign-in back-off or a
+    budget (server/throttles.py), pruned by `updated_at`."""
+    return f"""
+CREATE TABLE IF NOT EXISTS throttles (
+    name {text} PRIMARY KEY,
+    tries INTEGER NOT NULL,
+    wait_until {real} NOT NULL,
+    updated_at {real} NOT NULL
+){strict};
+CREATE INDEX IF NOT EXISTS throttles_by_age ON throttles (updated_at)
+"""
+
+
 class AccountsSQL:
     """The accounts part of the store contract, on any SQL store that
     provides the two hooks below."""
@@ -112,9 +136,9 @@ class AccountsSQL:
 
     async def add_credential(self, row: CredentialRow) -> None:
         await self._sql_write([(f"INSERT INTO credentials ({_CREDENTIAL_COLUMNS}) "
-                                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                                 (row.id, row.account_id, row.kind, row.token_hash, row.label, row.created_at,
-                                 row.revoked_at))],
+                                 row.revoked_at, row.address, row.client, row.used_at, row.used_address))],
                               "that credential is stored already")
 
     async def credential(self, token_hash: str) -> CredentialRow | None:
@@ -135,6 +159,21 @@ class AccountsSQL:
         await self._sql_write([("UPDATE credentials SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
                                 (now, credential_id))], f"revoke credential {credential_id!r}")
         return True
+
+    async def revoke_credentials(self, credential_ids: Collection[str], now: float) -> list[str]:
+        wanted = list(dict.fromkeys(credential_ids))
+        live = {r[0] for i in range(0, len(wanted), 500) for r in await self._sql_read(
+            "SELECT id FROM credentials WHERE revoked_at IS NULL AND id IN ("
+            + ", ".join(["%s"] * len(wanted[i:i + 500])) + ")", tuple(wanted[i:i + 500]))}
+        revoked = [c for c in wanted if c in live]
+        if revoked:
+            await self._sql_write([("UPDATE credentials SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
+                                    (now, c)) for c in revoked], f"revoke {len(revoked)} credentials")
+        return revoked
+
+    async def use_credential(self, credential_id: str, at: float, address: str) -> None:
+        await self._sql_write([("UPDATE credentials SET used_at = %s, used_address = %s WHERE id = %s",
+                                (at, address, credential_id))], f"note the use of credential {credential_id!r}")
 
     async def save_results(self, table_id: str, results: Sequence[ResultRow],
                            ratings: Sequence[RatingRow]) -> bool:
@@ -187,3 +226,27 @@ class AccountsSQL:
             if rows and rows[0][0]:
                 out[account_id] = (int(rows[0][1]), int(rows[0][2]), int(rows[0][3]))
         return out
+
+    # -- throttles ---------------------------------------------------------------------
+
+    async def throttles(self, keys: Collection[str]) -> dict[str, ThrottleRow]:
+        wanted = list(dict.fromkeys(keys))
+        out: dict[str, ThrottleRow] = {}
+        for i in range(0, len(wanted), 500):
+            part = wanted[i:i + 500]
+            for row in await self._sql_read(f"SELECT {_THROTTLE_COLUMNS} FROM throttles WHERE name IN ("
+                                            + ", ".join(["%s"] * len(part)) + ")", tuple(part)):
+                out[row[0]] = ThrottleRow(*row)
+        return out
+
+    async def save_throttles(self, rows: Sequence[ThrottleRow], drop: Collection[str] = ()) -> None:
+        statements: list[Statement] = [("DELETE FROM throttles WHERE name = %s", (key,)) for key in drop]
+        statements += [(f"INSERT INTO throttles ({_THROTTLE_COLUMNS}) VALUES (%s, %s, %s, %s) "
+                        "ON CONFLICT (name) DO UPDATE SET tries = excluded.tries, wait_until = excluded.wait_until, "
+                        "updated_at = excluded.updated_at", (r.key, r.count, r.until, r.updated_at))
+                       for r in rows]
+        if statements:
+            await self._sql_write(statements, "save throttles")
+
+    async def prune_throttles(self, before: float) -> None:
+        await self._sql_write([("DELETE FROM throttles WHERE updated_at < %s", (before,))], "prune throttles")

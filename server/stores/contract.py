@@ -75,8 +75,8 @@ from typing import Final, Protocol
 import trio
 
 __all__ = ["ACCOUNT_KINDS", "STATUSES", "AccountRow", "CredentialRow", "LogRecord", "RatingRow", "ResultRow",
-           "Store", "StoreConflict", "StoreError", "StoreFenced", "StoreLocked", "TableRow", "check_bytes",
-           "check_status"]
+           "Store", "StoreConflict", "StoreError", "StoreFenced", "StoreLocked", "TableRow", "ThrottleRow",
+           "check_bytes", "check_status"]
 
 # A table's life: open (taking seats), running, then finished (the game
 # ended), failed (a bug ended it, see Table._fail) or abandoned (its log
@@ -153,7 +153,10 @@ class AccountRow:
 class CredentialRow:
     """A session token ("session") or a bot's API token ("api"), stored as
     the SHA-256 of the token only. `id` is public: the owner names a token
-    by it to revoke it."""
+    by it to revoke it. `address` and `client` say where it was made (the
+    client's address key and what the client called itself); `used_at` and
+    `used_address` when and from where it last signed a connection in (None
+    and "" until then, and for rows stored before they were kept)."""
 
     id: str
     account_id: str
@@ -162,6 +165,10 @@ class CredentialRow:
     label: str
     created_at: float
     revoked_at: float | None = None
+    address: str = ""
+    client: str = ""
+    used_at: float | None = None
+    used_address: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +201,19 @@ class ResultRow:
     broken: int
     released: int
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrottleRow:
+    """How often something keyed by `key` was tried lately (docs/accounts.md,
+    "Failed sign-ins"): a count and a time before which the next try waits
+    (for a budget, its theoretical arrival time), as of `updated_at`. The
+    store keeps the numbers as given and never interprets them."""
+
+    key: str
+    count: int
+    until: float
+    updated_at: float
 
 
 def check_status(status: str) -> None:
@@ -338,6 +358,18 @@ class Store(Protocol):
         credential or it was revoked already."""
         ...
 
+    async def revoke_credentials(self, credential_ids: Collection[str], now: float) -> list[str]:
+        """Mark every one of these credentials that is not revoked yet
+        revoked at `now`, in one commit; the ids it revoked (unknown and
+        already revoked ones are left out), in the order given."""
+        ...
+
+    async def use_credential(self, credential_id: str, at: float, address: str) -> None:
+        """Note that the credential signed a connection in at `at` from
+        `address` (its `used_at` and `used_address`); an unknown id changes
+        nothing."""
+        ...
+
     async def save_results(self, table_id: str, results: Sequence[ResultRow],
                            ratings: Sequence[RatingRow]) -> bool:
         """Store a finished game's results and the ratings they moved, in one
@@ -362,4 +394,20 @@ class Store(Protocol):
     async def reputation(self, account_ids: Collection[str]) -> dict[str, tuple[int, int, int]]:
         """Promises (kept, broken, released) per account over every stored
         result; accounts without results are absent."""
+        ...
+
+    # -- throttles: how often sign-ins and sign-ups were tried (docs/accounts.md) --
+
+    async def throttles(self, keys: Collection[str]) -> dict[str, ThrottleRow]:
+        """The stored rows of those keys that have one."""
+        ...
+
+    async def save_throttles(self, rows: Sequence[ThrottleRow], drop: Collection[str] = ()) -> None:
+        """Replace (or add) these rows and delete the rows of `drop`, in one
+        commit; the last writer of a key wins."""
+        ...
+
+    async def prune_throttles(self, before: float) -> None:
+        """Delete every row last updated before `before` (an old row says
+        nothing any more: every window it could hold has passed)."""
         ...

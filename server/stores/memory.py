@@ -23,6 +23,7 @@ from .contract import (
     StoreConflict,
     StoreError,
     TableRow,
+    ThrottleRow,
     check_bytes,
     check_status,
 )
@@ -43,6 +44,7 @@ class MemoryStore:
         self.creds: dict[str, CredentialRow] = {}  # by id
         self.rating_rows: dict[tuple[str, str], RatingRow] = {}
         self.result_rows: list[ResultRow] = []
+        self.throttle_rows: dict[str, ThrottleRow] = {}
         self._state = "new"
         self._closed = trio.Event()
 
@@ -232,6 +234,20 @@ class MemoryStore:
         self.creds[credential_id] = replace(row, revoked_at=now)
         return True
 
+    async def revoke_credentials(self, credential_ids: Collection[str], now: float) -> list[str]:
+        await self._enter()
+        revoked = [c for c in dict.fromkeys(credential_ids)
+                   if c in self.creds and self.creds[c].revoked_at is None]
+        for c in revoked:
+            self.creds[c] = replace(self.creds[c], revoked_at=now)
+        return revoked
+
+    async def use_credential(self, credential_id: str, at: float, address: str) -> None:
+        await self._enter()
+        row = self.creds.get(credential_id)
+        if row is not None:
+            self.creds[credential_id] = replace(row, used_at=at, used_address=address)
+
     async def save_results(self, table_id: str, results: Sequence[ResultRow],
                            ratings: Sequence[RatingRow]) -> bool:
         await self._enter()
@@ -269,3 +285,21 @@ class MemoryStore:
                 k, b, x = out.get(r.account_id, (0, 0, 0))
                 out[r.account_id] = (k + r.kept, b + r.broken, x + r.released)
         return out
+
+    # -- throttles -------------------------------------------------------------------
+
+    async def throttles(self, keys: Collection[str]) -> dict[str, ThrottleRow]:
+        await self._enter()
+        return {k: self.throttle_rows[k] for k in keys if k in self.throttle_rows}
+
+    async def save_throttles(self, rows: Sequence[ThrottleRow], drop: Collection[str] = ()) -> None:
+        await self._enter()
+        for key in drop:
+            self.throttle_rows.pop(key, None)
+        for row in rows:
+            self.throttle_rows[row.key] = row
+
+    async def prune_throttles(self, before: float) -> None:
+        await self._enter()
+        for key in [k for k, r in self.throttle_rows.items() if r.updated_at < before]:
+            del self.throttle_rows[key]

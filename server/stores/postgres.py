@@ -70,7 +70,7 @@ import psycopg
 import trio
 from psycopg import errors, sql
 
-from .accounts_sql import AccountsSQL, Statement
+from .accounts_sql import AccountsSQL, Statement, credential_additions, throttles_schema
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, Write
 from .contract import (
@@ -90,7 +90,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -250,8 +250,15 @@ CREATE TABLE tournament_rounds (
 );
 """
 
+# 5: where a session was made and last used, and the throttles of sign-ins
+# and sign-ups (docs/accounts.md).
+_SCHEMA_5: Final = "ALTER TABLE credentials " + ", ".join(
+    f"ADD COLUMN IF NOT EXISTS {name} {definition}"
+    for name, definition in credential_additions("text", "double precision")) + ";" + throttles_schema(
+    'text COLLATE "C"', "double precision", "")
+
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
-                                      3: _SCHEMA_3, 4: _SCHEMA_4}
+                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "

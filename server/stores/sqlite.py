@@ -39,7 +39,7 @@ import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, cast
 
-from .accounts_sql import AccountsSQL, Statement
+from .accounts_sql import AccountsSQL, Statement, credential_additions, throttles_schema
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, StoreStatistics, Write
 from .contract import STATUSES, LogRecord, StoreConflict, StoreError, StoreLocked, TableRow, check_bytes, check_status
@@ -49,7 +49,9 @@ __all__ = ["SQLiteStore", "StoreStatistics"]
 # 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
 # 3: accounts, credentials, ratings and results (new tables only).
 # 4: tournaments, each stored whole (a new table only).
-SCHEMA_VERSION: Final = 4
+# 5: where a session was made and last used (new columns of credentials),
+#    and the throttles of sign-ins and sign-ups (a new table).
+SCHEMA_VERSION: Final = 5
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
 # commit order, and only the small (table_id, pos) index entries scatter over
@@ -100,7 +102,7 @@ CREATE TABLE IF NOT EXISTS tournament_rounds (
     body BLOB NOT NULL,
     PRIMARY KEY (tournament_id, number)
 ) STRICT;
-""" + accounts_schema("TEXT", "REAL", " STRICT") + f""";
+""" + accounts_schema("TEXT", "REAL", " STRICT") + ";" + throttles_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 
@@ -201,6 +203,17 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA foreign_keys = ON")
 
 
+def _add_credential_columns(conn: sqlite3.Connection) -> None:
+    """Schema 5: the columns credentials gained, added where they are
+    missing (a store of schema 3 or 4, or one just made from `_SCHEMA`,
+    whose credentials table is the first one's). ADD COLUMN with a default
+    rewrites nothing: older rows read the default."""
+    have = {row[1] for row in conn.execute("PRAGMA table_info(credentials)")}
+    for name, definition in credential_additions("TEXT", "REAL"):
+        if name not in have:
+            conn.execute(f"ALTER TABLE credentials ADD COLUMN {name} {definition}")
+
+
 def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
     """Open both connections and bring the schema up to date (in a thread)."""
     try:
@@ -221,6 +234,7 @@ def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     write.execute(statement)
+            _add_credential_columns(write)
             write.execute("COMMIT")
         except BaseException:
             write.execute("ROLLBACK")

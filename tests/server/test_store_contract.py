@@ -25,6 +25,7 @@ from oriente.server.stores import (
     Store,
     StoreConflict,
     StoreError,
+    ThrottleRow,
 )
 
 pytestmark = pytest.mark.trio
@@ -257,6 +258,55 @@ async def test_credentials_are_found_by_hash_and_revoked_once(make_store: StoreF
         revoked = await store.credential("h" * 64)
         assert revoked is not None and revoked.revoked_at == 5.0
         assert [c.id for c in await store.credentials("a1")] == ["c1"]
+
+
+async def test_credentials_keep_where_they_were_made_and_last_used(make_store: StoreFactory) -> None:
+    """A session's origin (address, client) is stored with it; each use
+    notes when and from where; the rows of an earlier schema read as ''
+    and None (checked on the old files themselves in test_old_store.py)."""
+    async with running(make_store()) as store:
+        await store.create_account(_account("a1", "Alice"))
+        made = CredentialRow(id="s1", account_id="a1", kind="session", token_hash="1" * 64, label="sign in",
+                             created_at=10.0, address="192.0.2.7", client="Firefox/128")
+        await store.add_credential(made)
+        assert await store.credential("1" * 64) == made
+        assert (made.used_at, made.used_address) == (None, "")
+        await store.use_credential("s1", 20.5, "198.51.100.0")
+        await store.use_credential("nope", 21.0, "x")  # changes nothing
+        used = await store.credential("1" * 64)
+        assert used is not None and (used.used_at, used.used_address, used.address, used.client) == (
+            20.5, "198.51.100.0", "192.0.2.7", "Firefox/128")
+
+
+async def test_many_credentials_are_revoked_in_one_call(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_account(_account("a1", "Alice"))
+        for i in range(4):
+            await store.add_credential(CredentialRow(id=f"c{i}", account_id="a1", kind="session",
+                                                     token_hash=f"{i}" * 64, label="sign in", created_at=float(i)))
+        assert await store.revoke_credential("c1", 5.0) is True
+        assert await store.revoke_credentials(["c3", "c1", "nope", "c0", "c3"], 9.0) == ["c3", "c0"]
+        assert await store.revoke_credentials([], 9.5) == []
+        rows = {c.id: c.revoked_at for c in await store.credentials("a1")}
+        assert rows == {"c0": 9.0, "c1": 5.0, "c2": None, "c3": 9.0}, "an earlier revocation keeps its time"
+
+
+async def test_throttles_are_replaced_dropped_and_pruned(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        assert await store.throttles(["a", "b"]) == {}
+        a, b = ThrottleRow("in:ana", 3, 1_800_000_010.5, 100.0), ThrottleRow("fail:192.0.2.7", 0, 7.25, 200.0)
+        await store.save_throttles([a, b])
+        assert await store.throttles(["in:ana", "fail:192.0.2.7", "other"]) == {"in:ana": a, "fail:192.0.2.7": b}
+        later = ThrottleRow("in:ana", 1, 5.0, 300.0)  # the last writer wins, even with smaller numbers
+        await store.save_throttles([later], drop=["fail:192.0.2.7"])
+        assert await store.throttles(["in:ana", "fail:192.0.2.7"]) == {"in:ana": later}
+        await store.save_throttles([], drop=["never-there"])
+        await store.save_throttles([ThrottleRow("up:x", 1, 1.0, 150.0), ThrottleRow("up:y", 1, 1.0, 350.0)])
+        await store.prune_throttles(before=300.0)
+        assert set(await store.throttles(["in:ana", "up:x", "up:y"])) == {"in:ana", "up:y"}
+        many = [ThrottleRow(f"k{i}", i, float(i), 400.0) for i in range(1200)]
+        await store.save_throttles(many)
+        assert len(await store.throttles([r.key for r in many])) == 1200
 
 
 async def test_results_move_ratings_once_per_table(make_store: StoreFactory) -> None:

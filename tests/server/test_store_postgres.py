@@ -121,6 +121,40 @@ async def test_a_newer_schema_is_refused(postgres_schemas: Schemas) -> None:
         await store.heartbeat(1.0)
 
 
+async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(postgres_schemas: Schemas) -> None:
+    """A site a server of schema 4 made (its migrations, which have not
+    changed since, and an account's rows as that server wrote them) opens
+    as schema 5: its credentials read with no place yet, new ones keep
+    theirs, and the throttles' table is there."""
+    from oriente.server.stores import CredentialRow, ThrottleRow
+    from oriente.server.stores.postgres import _MIGRATIONS
+
+    schema = postgres_schemas.fresh()
+    with psycopg.connect(postgres_schemas.url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'SET search_path TO "{schema}"')
+        conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
+                     "applied_at timestamptz NOT NULL DEFAULT now())")
+        for step in range(1, 5):
+            conn.execute(_MIGRATIONS[step])
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+        conn.execute("INSERT INTO accounts (id, name, name_key, kind, owner, password, created_at) "
+                     "VALUES ('a1', 'Ana', 'ana', 'person', NULL, '$argon2id$x', 1.0)")
+        conn.execute("INSERT INTO credentials (id, account_id, kind, token_hash, label, created_at, revoked_at) "
+                     "VALUES ('c1', 'a1', 'session', %s, 'sign in', 2.0, NULL)", ("h" * 64,))
+    async with running(PostgresStore(postgres_schemas.url, schema=schema)) as store:
+        old = await store.credential("h" * 64)
+        assert old == CredentialRow("c1", "a1", "session", "h" * 64, "sign in", 2.0, None, "", "", None, "")
+        await store.use_credential("c1", 3.0, "192.0.2.1")
+        await store.add_credential(CredentialRow("c2", "a1", "session", "g" * 64, "sign in", 4.0,
+                                                 address="192.0.2.9", client="Firefox"))
+        assert [(c.id, c.used_address, c.address) for c in await store.credentials("a1")] == [
+            ("c1", "192.0.2.1", ""), ("c2", "", "192.0.2.9")]
+        await store.save_throttles([ThrottleRow("in:ana", 1, 5.0, 5.0)])
+    assert sql(postgres_schemas, schema, "SELECT max(version) FROM schema_version") == [(SCHEMA_VERSION,)]
+    assert SCHEMA_VERSION == 5
+
+
 async def test_one_server_per_site(postgres_schemas: Schemas) -> None:
     """Guarantee 6 on a shared database: a second store on the same schema
     is refused while the first runs; another schema is another site; once
