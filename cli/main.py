@@ -240,10 +240,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                  drain_on_stop=args.drain)
 
     limits = Limits(tables_per_connection=args.tables_per_connection, tables_per_address=args.tables_per_address)
+    from oriente.server.accounts import AccountPolicy, SessionPolicy
+
+    if not 0 < args.session_days <= args.session_max_days:
+        print("oriente serve: --session-days must be above 0 and at most --session-max-days", file=sys.stderr)
+        return 2
+    accounts = AccountPolicy(sessions=SessionPolicy(idle=args.session_days * 86400.0,
+                                                    most=args.session_max_days * 86400.0))
     app = App(args.store, host=args.host, port=args.port, web=mounts(), limits=limits,
               allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
               trusted_proxies=tuple(args.trusted_proxy), max_tables=args.max_tables,
-              abandon_after=args.abandon_after, cluster=cluster)
+              abandon_after=args.abandon_after, cluster=cluster, accounts=accounts)
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
@@ -403,6 +410,11 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--abandon-after", type=float, default=600.0, metavar="S",
                      help="seconds an open table may go without a connected player before it is "
                           "abandoned (default 600)")
+    srv.add_argument("--session-days", type=float, default=30.0, metavar="DAYS",
+                     help="a person's session signs in for DAYS after it was last used (default 30; "
+                          "bots' API tokens last until revoked)")
+    srv.add_argument("--session-max-days", type=float, default=365.0, metavar="DAYS",
+                     help="and never longer than DAYS after the password sign-in that began it (default 365)")
     srv.add_argument("--cluster", default=None, metavar="REDIS_URL",
                      help="be one of many processes of a site: the bus (redis://127.0.0.1:6379/0); "
                           "needs a postgresql:// --store (docs/scaling.md)")

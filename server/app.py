@@ -21,7 +21,7 @@ from websockets.trio.server import Server, serve
 from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
-from .accounts import Accounts
+from .accounts import AccountPolicy, Accounts
 from .bots import BotRunner
 from .director import Director
 from .game_port import SPECTATOR, GamePort
@@ -63,13 +63,16 @@ class App:
                  allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0,
                  hasher: PasswordHasher | None = None,
                  trusted_proxies: tuple[str, ...] = (), max_tables: int = MAX_TABLES,
-                 abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None) -> None:
+                 abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None,
+                 accounts: AccountPolicy | None = None) -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
         no web client, plain HTTP gets 426 as before); `allow_origins`: page
         origins besides this host that may open a websocket; `bots`: run
         server bots for `add_bots`, each waiting `bot_delay` s before acting;
         `trusted_proxies`: reverse proxies whose X-Forwarded-For names the
-        client; `max_tables`, `abandon_after`: the lobby's (docs/table.md T6)."""
+        client; `max_tables`, `abandon_after`: the lobby's (docs/table.md T6);
+        `accounts`: how long sessions last and how sign-ins are held back
+        (docs/accounts.md; None: the defaults)."""
         self.trusted_proxies = trusted_proxies
         self.max_tables = max_tables
         self.abandon_after = abandon_after
@@ -80,6 +83,7 @@ class App:
         self.bots = bots
         self.bot_delay = bot_delay
         self.hasher = hasher  # argon2's parameters for passwords (None: its defaults)
+        self.account_policy = accounts
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -107,7 +111,8 @@ class App:
             await outer.start(store.run)
             try:
                 async with trio.open_nursery() as tables:
-                    self.lobby = Lobby(self.games, store, tables, accounts=Accounts(store, hasher=self.hasher),
+                    accounts = Accounts(store, hasher=self.hasher, policy=self.account_policy)
+                    self.lobby = Lobby(self.games, store, tables, accounts=accounts,
                                        max_tables=self.max_tables, abandon_after=self.abandon_after)
                     if self.cluster is None:
                         # One process per site: every open table is ours. On a
