@@ -195,6 +195,18 @@ class SignOut(_Msg, tag="sign_out"):
     """Sign this connection out; a session token is revoked, an API token kept."""
 
 
+class Sessions(_Msg, tag="sessions"):
+    """The signed-in person's live sessions: when and where each began and
+    was last used, when it ends, and which one is this connection's."""
+
+
+class SignOutEverywhere(_Msg, tag="sign_out_everywhere"):
+    """End every session of the signed-in person (this connection's too,
+    unless `keep_current`); bots' API tokens are left alone."""
+
+    keep_current: bool = False
+
+
 class BotToken(_Msg, tag="bot_token"):
     """A new API token for the signed-in person's bot `bot` (the bot's
     account is made on first use)."""
@@ -287,6 +299,7 @@ ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
     | Act | Back | Chat | GetRecord | AddBots | Rematch
     | SignUp | SignIn | SignOut | BotToken | Tokens | RevokeToken | Leaderboard | Profile
+    | Sessions | SignOutEverywhere
     | TournamentCreate | TournamentRegister | TournamentWatch | TournamentWithdraw | TournamentDirect
     | ListTournaments
 )
@@ -321,8 +334,14 @@ def ok(re: ClientId, **data: Any) -> dict[str, Any]:
     return {"t": "ok", "re": re, **data}
 
 
-def error(re: ClientId, code: str, message: str) -> dict[str, Any]:
-    return {"t": "error", "re": re, "code": code, "message": message}
+def error(re: ClientId, code: str, message: str, *, retry_after: float | None = None) -> dict[str, Any]:
+    """A refusal; `retry_after`: seconds after which the same request may
+    pass (a sign-in backing off, a budget spent), for refusals that pass
+    with time."""
+    frame: dict[str, Any] = {"t": "error", "re": re, "code": code, "message": message}
+    if retry_after is not None:
+        frame["retry_after"] = float(retry_after)
+    return frame
 
 
 def snapshot(table: str, seq: int, you: int | str, view: dict[str, Any] | None, info: dict[str, Any],

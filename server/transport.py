@@ -95,6 +95,7 @@ class _Conn:
     account: AccountRow | None = None  # signed in (PROTOCOL.md 19)
     credential: CredentialRow | None = None
     address: str = ""
+    client: str = ""  # what the client calls itself (hello's `client`, else its User-Agent), for its sessions
     created: list[Table] = field(default_factory=list)  # tables it created that may still be open
 
 
@@ -179,7 +180,8 @@ class Transport:
     async def handler(self, ws: ServerConnection) -> None:
         outbox = Outbox(self.limits.outbox, label=str(ws.remote_address), max_bytes=self.limits.outbox_bytes)
         conn = _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time(),
-                     address=self._address_of(ws))
+                     address=self._address_of(ws),
+                     client=ws.request.headers.get("User-Agent", "") if ws.request is not None else "")
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
@@ -371,10 +373,10 @@ class Transport:
         conn.tokens -= frames
         return True
 
-    def _refuse(self, conn: _Conn, cid: Any, code: str, message: str) -> None:
+    def _refuse(self, conn: _Conn, cid: Any, code: str, message: str, *, retry_after: float | None = None) -> None:
         """Answer a refused frame; close the connection after too many."""
         self.metrics.error(code)
-        conn.outbox.put(encode(M.error(cid, code, message)))
+        conn.outbox.put(encode(M.error(cid, code, message, retry_after=retry_after)))
         now = trio.current_time()
         conn.strikes = [t for t in conn.strikes if now - t < self.limits.strike_window]
         conn.strikes.append(now)
@@ -425,17 +427,23 @@ class Transport:
                     return
                 if isinstance(msg, M.Resume | M.Spectate) and not self._charge_history(conn, msg, table.seq):
                     return
-                conn.tables.add(table.id)
                 if isinstance(msg, M.Join) and conn.account is not None:
-                    await table.send(outbox, await self._signed_join(conn, msg))
+                    signed = await self._signed_join(conn, msg)
+                    if signed is None:
+                        return
+                    conn.tables.add(table.id)
+                    await table.send(outbox, signed)
                 else:
+                    conn.tables.add(table.id)
                     await table.send(outbox, msg)
             case (M.SignUp() | M.SignIn() | M.SignOut() | M.BotToken() | M.Tokens() | M.RevokeToken()
-                  | M.Leaderboard() | M.Profile()):
+                  | M.Leaderboard() | M.Profile() | M.Sessions() | M.SignOutEverywhere()):
                 await self._account_message(conn, msg)
             case M.Ping():
                 outbox.put(encode(M.ok(msg.id, pong=True)))
             case M.Hello():
+                if msg.client:
+                    conn.client = msg.client
                 outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
             case M.ListTables():
                 try:
@@ -559,16 +567,26 @@ class Transport:
             old = self.lobby.get(msg.table)
             if old is not None:
                 await old.send(None, OfferRematch(table=table.id, seat=rematch.seat))
-        conn.tables.add(table.id)
         join = M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat, views=msg.views)
-        await table.send(conn.outbox, join if conn.account is None else await self._signed_join(conn, join))
+        signed = None if conn.account is None else await self._signed_join(conn, join)
+        if conn.account is not None and signed is None:
+            return
+        conn.tables.add(table.id)
+        await table.send(conn.outbox, join if signed is None else signed)
 
     # -- accounts (PROTOCOL.md 19) -------------------------------------------------------
 
-    async def _signed_join(self, conn: _Conn, msg: M.Join) -> AccountJoin:
-        """A join from a signed-in connection: with its account's card."""
+    async def _signed_join(self, conn: _Conn, msg: M.Join) -> AccountJoin | None:
+        """A join from a signed-in connection: with its account's card; None
+        (refused, and the connection signed out) when its session ended."""
         accounts = self.lobby.accounts
-        assert accounts is not None and conn.account is not None
+        assert accounts is not None and conn.account is not None and conn.credential is not None
+        try:
+            await accounts.still_signed_in(conn.credential)
+        except AccountError as exc:
+            conn.account = conn.credential = None
+            self._refuse(conn, msg.id, exc.code, exc.message)
+            return None
         return AccountJoin(join=msg, account=await accounts.card(conn.account))
 
     async def _account_message(self, conn: _Conn, msg: M.ClientMessage) -> None:
@@ -579,22 +597,25 @@ class Transport:
         try:
             reply = await self._account_reply(accounts, conn, msg)
         except AccountError as exc:
-            self._refuse(conn, msg.id, exc.code, exc.message)
+            self._refuse(conn, msg.id, exc.code, exc.message, retry_after=exc.retry_after)
             return
         conn.outbox.put(encode(M.ok(msg.id, **reply)))
 
     async def _account_reply(self, accounts: Accounts, conn: _Conn, msg: M.ClientMessage) -> dict[str, Any]:
         match msg:
             case M.SignUp():
-                account, token = await accounts.sign_up(msg.name, msg.password)
+                account, token = await accounts.sign_up(msg.name, msg.password, address=conn.address,
+                                                        client=conn.client)
                 conn.account, conn.credential = await accounts.authenticate(token)
                 return {"account": await accounts.card(account), "token": token}
             case M.SignIn():
                 if msg.token is not None:
                     token = msg.token
+                    conn.account, conn.credential = await accounts.sign_in_token(token, address=conn.address)
                 else:
-                    _, token = await accounts.sign_in(msg.name, msg.password)
-                conn.account, conn.credential = await accounts.authenticate(token)
+                    _, token = await accounts.sign_in(msg.name, msg.password, address=conn.address,
+                                                      client=conn.client)
+                    conn.account, conn.credential = await accounts.authenticate(token)
                 reply: dict[str, Any] = {"account": await accounts.card(conn.account)}
                 if msg.token is None:
                     reply["token"] = token
@@ -610,12 +631,26 @@ class Transport:
                 return {"game": msg.game, "leaderboard": await accounts.leaderboard(msg.game, msg.limit)}
             case M.Profile():
                 return {"profile": await accounts.profile(msg.name, sorted(self.lobby.ports))}
-        if conn.account is None:
+        if conn.account is None or conn.credential is None:
             raise AccountError("auth/sign_in_required", "sign in first (sign_in)")
+        try:
+            await accounts.still_signed_in(conn.credential)
+        except AccountError:
+            conn.account = conn.credential = None
+            raise
         match msg:
             case M.BotToken():
-                bot, token, token_id = await accounts.bot_token(conn.account, msg.bot, msg.label)
+                bot, token, token_id = await accounts.bot_token(conn.account, msg.bot, msg.label,
+                                                                address=conn.address)
                 return {"account": await accounts.card(bot), "token": token, "token_id": token_id}
+            case M.Sessions():
+                return {"sessions": await accounts.sessions(conn.account, conn.credential)}
+            case M.SignOutEverywhere():
+                keep = conn.credential if msg.keep_current and conn.credential.kind == "session" else None
+                ended = await accounts.sign_out_everywhere(conn.account, keep)
+                if keep is None and conn.credential.kind == "session":
+                    conn.account = conn.credential = None
+                return {"ended": ended}
             case M.Tokens():
                 return {"tokens": await accounts.tokens(conn.account)}
             case M.RevokeToken():

@@ -742,6 +742,22 @@ async def _accounts(book: Book, s: Session) -> None:
                       "The bot's account, its API token (shown once) and the token's id, for revoke_token.")
     frames = await eve.send({"t": "tokens", "id": 3}, "client/tokens", "The person's bots' API tokens.")
     book.server("server/ok/tokens", expect(frames, "ok")[0], "Ids and labels only: tokens are stored hashed.")
+    phone, _ = await s.connect("eve-phone")
+    await phone.send({"t": "hello", "id": 0, "client": "example-app/2.1"})
+    await s.wait(60)
+    expect(await phone.send({"t": "sign_in", "id": 1, "name": "eve", "password": "correct horse"}), "ok")
+    frames = await eve.send({"t": "sessions", "id": 30}, "client/sessions", "The person's live sessions.")
+    book.server("server/ok/sessions", expect(frames, "ok")[0],
+                "Latest used first: where each began (address, client) and was last used, when it ends "
+                "unused, and which one is this connection's (current). Never a token.")
+    frames = await eve.send({"t": "sign_out_everywhere", "id": 31, "keep_current": True},
+                            "client/sign_out_everywhere",
+                            "End every other session of the person (without keep_current: this one too).")
+    book.server("server/ok/sign_out_everywhere", expect(frames, "ok")[0], "How many sessions ended.")
+    frames = await phone.send({"t": "sessions", "id": 2})
+    book.server("server/error/session_ended", expect(frames, "error")[0],
+                "The other connection's session was ended elsewhere: it is signed out at its next act "
+                "for the account.")
     rob, _ = await s.connect("rob")
     frames = await rob.send({"t": "sign_in", "id": 1, "token": bot["token"]}, "client/sign_in_token",
                             "A bot signs in with its API token (a person's session token works the same).")
@@ -752,6 +768,12 @@ async def _accounts(book: Book, s: Session) -> None:
                         "A wrong password; an unknown name gets exactly this frame too.")
     frames = await rob.send({"t": "sign_in", "id": 2, "name": "nobody", "password": "wrong horse"})
     assert decode_any(expect(frames, "error")[0]) == wrong, "an unknown name must look like a wrong password"
+    for guess in range(5):  # the sixth wrong password in a row: the next try under this name waits 1 s
+        expect(await rob.send({"t": "sign_in", "id": 2, "name": "eve", "password": f"guess {guess}"}), "error")
+    frames = await rob.send({"t": "sign_in", "id": 3, "name": "eve", "password": "correct horse"})
+    book.server("server/error/backing_off", expect(frames, "error")[0],
+                "Too many failed sign-ins under this name: refused before the password is checked (the right "
+                "one too, from an address the account has not signed in from), with the seconds to wait.")
     frames = await eve.send({"t": "revoke_token", "id": 4, "token_id": bot["token_id"]}, "client/revoke_token",
                             "Revoke one of the bots' tokens: it signs no one in any more.")
     book.server("server/ok/revoke_token", expect(frames, "ok")[0], "Revoked.")

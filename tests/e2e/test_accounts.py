@@ -1,10 +1,14 @@
 """Accounts over real sockets (PROTOCOL.md 19, docs/accounts.md): sign up,
 sign in, a wrong password refused without saying whether the name exists,
-bot tokens revoked, a rated table refused to a signed-out seat, and a rated
-game that moves the leaderboard and the reputation, read over HTTP too."""
+failed sign-ins backing off per name from many addresses (127.0.0.x are
+distinct client addresses), one address's budget of new accounts, sessions
+listed and signed out everywhere, bot tokens revoked, a rated table refused
+to a signed-out seat, and a rated game that moves the leaderboard and the
+reputation, read over HTTP too."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import urllib.request
@@ -14,6 +18,7 @@ import pytest
 import trio
 from argon2 import PasswordHasher
 
+from oriente.server.accounts import AccountPolicy, SessionPolicy
 from oriente.server.app import App
 
 from .wsclient import BOT_TIMERS, Client, open_client, pick
@@ -60,6 +65,92 @@ async def test_sign_up_sign_in_and_a_wrong_password(server: App) -> None:
         assert (await ana.request({"t": "sign_out"}))["t"] == "ok"
         stale = await other.request({"t": "sign_in", "token": up["token"]})
         assert stale["code"] == "auth/bad_token", "a signed-out session token signs no one in"
+
+
+async def client_at(stack: Any, port: int, address: str, name: str = "") -> Client:
+    """A connection from `address` (any 127.0.0.x is this machine), saying
+    `name` as its client."""
+    c = Client(await stack.enter_async_context(open_client(port, local_address=address)))
+    await c.recv()  # welcome
+    if name:
+        await c.request({"t": "hello", "client": name})
+    return c
+
+
+async def test_guesses_from_many_addresses_back_off_and_say_how_long(server: App) -> None:
+    """Six wrong passwords under one name from three addresses, and the
+    seventh try waits, the right password too, from anywhere but where the
+    owner signed in; the refusal carries retry_after."""
+    assert server.port is not None
+    async with contextlib.AsyncExitStack() as stack:
+        owner = await client_at(stack, server.port, "127.0.0.1")
+        assert (await owner.request({"t": "sign_up", "name": "ana", "password": "correct horse"}))["t"] == "ok"
+        guessers = [await client_at(stack, server.port, f"127.0.0.{i}") for i in (2, 3, 4)]
+        codes = [(await guessers[i % 3].request({"t": "sign_in", "name": "ana", "password": f"guess {i}"}))["code"]
+                 for i in range(6)]
+        assert codes == ["auth/bad_credentials"] * 6
+        refused = await guessers[0].request({"t": "sign_in", "name": "Ana", "password": "correct horse"})
+        assert refused["code"] == "auth/backing_off", refused
+        assert isinstance(refused["retry_after"], float) and 0 < refused["retry_after"] <= 1.0
+        elsewhere = await client_at(stack, server.port, "127.0.0.5")
+        again = await elsewhere.request({"t": "sign_in", "name": "ana", "password": "correct horse"})
+        assert again["code"] == "auth/backing_off", "a new address waits like the guessers"
+        home = await client_at(stack, server.port, "127.0.0.1")
+        signed = await home.request({"t": "sign_in", "name": "ana", "password": "correct horse"})
+        assert signed["t"] == "ok", "where the owner signed up is not held back"
+
+
+async def test_one_address_cannot_make_150_accounts_in_a_row(server: App) -> None:
+    assert server.port is not None
+    async with contextlib.AsyncExitStack() as stack:
+        spammer = await client_at(stack, server.port, "127.0.0.9")
+        replies = [await spammer.request({"t": "sign_up", "name": f"spam{i}", "password": "correct horse"})
+                   for i in range(22)]
+        assert [r["t"] for r in replies] == ["ok"] * 20 + ["error"] * 2
+        assert {r["code"] for r in replies[20:]} == {"account/sign_up_limited"}
+        assert 170.0 < replies[20]["retry_after"] <= 180.0, "one more every 3 minutes"
+        other = await client_at(stack, server.port, "127.0.0.10")
+        assert (await other.request({"t": "sign_up", "name": "fine", "password": "correct horse"}))["t"] == "ok"
+
+
+async def test_sessions_are_listed_and_signed_out_everywhere(tmp_path: Any, nursery: trio.Nursery) -> None:
+    """Two sessions of one person from two places: each is listed with where
+    and whence, the asking one marked current; ending the other signs that
+    connection out at its next request; ending all signs this one out too.
+    The server's session lifetime (an App option, `oriente serve
+    --session-days`) is what expires_at says."""
+    app = App(str(tmp_path / "store.sqlite"), port=0, hasher=PasswordHasher(time_cost=1, memory_cost=1024),
+              accounts=AccountPolicy(sessions=SessionPolicy(idle=7 * 86400.0, most=30 * 86400.0)))
+    await nursery.start(app.run)
+    assert app.port is not None
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            page = await client_at(stack, app.port, "127.0.0.1", "a-page/1.0")
+            phone = await client_at(stack, app.port, "127.0.0.7")
+            up = await page.request({"t": "sign_up", "name": "eve", "password": "correct horse"})
+            bot = await page.request({"t": "bot_token", "bot": "eve-bot"})
+            assert (await phone.request({"t": "sign_in", "name": "eve", "password": "correct horse"}))["t"] == "ok"
+            listed = (await page.request({"t": "sessions"}))["sessions"]
+            assert [(s["address"], s["client"], s["current"]) for s in listed] == [
+                ("127.0.0.7", listed[0]["client"], False), ("127.0.0.1", "a-page/1.0", True)]
+            assert listed[0]["client"].startswith("Python/"), "without hello's client, its User-Agent"
+            assert all(s["expires_at"] == pytest.approx(s["last_used_at"] + 7 * 86400.0) for s in listed)
+            ended = await page.request({"t": "sign_out_everywhere", "keep_current": True})
+            assert ended["ended"] == 1
+            refused = await phone.request({"t": "tokens"})
+            assert refused["code"] == "auth/session_ended"
+            assert (await phone.request({"t": "tokens"}))["code"] == "auth/sign_in_required", "now signed out"
+            assert [s["current"] for s in (await page.request({"t": "sessions"}))["sessions"]] == [True]
+            assert (await page.request({"t": "sign_out_everywhere"}))["ended"] == 1
+            assert (await page.request({"t": "sessions"}))["code"] == "auth/sign_in_required"
+            stale = await phone.request({"t": "sign_in", "token": up["token"]})
+            assert stale["code"] == "auth/bad_token"
+            robot = await client_at(stack, app.port, "127.0.0.8")
+            signed = await robot.request({"t": "sign_in", "token": bot["token"]})
+            assert signed["t"] == "ok", "bots' API tokens outlive their owner's sessions"
+            assert (await robot.request({"t": "sessions"}))["code"] == "account/not_a_person"
+    finally:
+        await app.aclose()
 
 
 async def test_bot_tokens_mark_bots_and_can_be_revoked(server: App) -> None:

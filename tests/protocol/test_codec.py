@@ -41,6 +41,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "revoke_token": {"t": "revoke_token", "id": 21, "token_id": "Xq3"},
     "leaderboard": {"t": "leaderboard", "id": 22, "game": "oriente", "limit": 10},
     "profile": {"t": "profile", "id": 23, "name": "ana"},
+    "sessions": {"t": "sessions", "id": 30},
+    "sign_out_everywhere": {"t": "sign_out_everywhere", "id": 31, "keep_current": True},
     "tournament_create": {"t": "tournament_create", "id": 24, "settings": {"name": "Cup", "rounds": 3}},
     "tournament_register": {"t": "tournament_register", "id": 25, "tournament": "T1", "name": "ana", "kind": "bot",
                             "policy": None, "organiser_token": None},
