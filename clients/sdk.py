@@ -75,12 +75,15 @@ def _decode(raw: str | bytes) -> Any:
 
 
 class ServerError(Exception):
-    """The server refused a request; `code` is stable (PROTOCOL.md)."""
+    """The server refused a request; `code` is stable (PROTOCOL.md).
+    `retry_after`: for a refusal that passes with time (a sign-in backing
+    off, a budget spent), the seconds to wait before asking again; else None."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 class Disconnected(Exception):
@@ -420,7 +423,11 @@ class Client:
         reply = waiter.reply
         assert reply is not None
         if reply["t"] == "error":
-            raise ServerError(reply["code"], reply["message"])
+            retry_after = reply.get("retry_after")
+            if reply["code"] == "auth/session_ended":  # signed out by the server: do not sign in with it again
+                self.auth_token = self.account = None
+            raise ServerError(reply["code"], reply["message"],
+                              float(retry_after) if isinstance(retry_after, int | float) else None)
         return reply
 
     async def ping(self) -> None:
@@ -459,7 +466,10 @@ class Client:
 
     async def sign_in(self, name: str = "", password: str = "", *, token: str | None = None) -> dict[str, Any]:
         """Sign in with a name and password, or with a session or bot API
-        `token`. Returns the account's card (`bot: true` for a bot)."""
+        `token`. Returns the account's card (`bot: true` for a bot). A
+        password sign-in held back raises ServerError with `retry_after`
+        (auth/backing_off, auth/address_limited, auth/busy); an expired
+        session token, auth/session_expired."""
         message: dict[str, Any] = {"t": "sign_in", "name": name, "password": password}
         if token is not None:
             message["token"] = token
@@ -477,7 +487,29 @@ class Client:
         return {k: reply[k] for k in ("account", "token", "token_id")}
 
     async def revoke_token(self, token_id: str) -> None:
+        """Revoke one of this person's bots' API tokens, or end one of its
+        own sessions, by its id (`tokens`, `sessions`)."""
         await self.request({"t": "revoke_token", "token_id": token_id})
+
+    async def tokens(self) -> list[dict[str, Any]]:
+        """This person's bots' API tokens: ``[{id, bot, label, created_at,
+        last_used_at, revoked}]`` (never the tokens themselves)."""
+        return (await self.request({"t": "tokens"}))["tokens"]
+
+    async def sessions(self) -> list[dict[str, Any]]:
+        """This person's live sessions, the latest used first: ``[{id,
+        created_at, address, client, last_used_at, last_address, expires_at,
+        current}]``; `current` marks this connection's."""
+        return (await self.request({"t": "sessions"}))["sessions"]
+
+    async def sign_out_everywhere(self, *, keep_current: bool = False) -> int:
+        """End every session of this person (this one too, unless
+        `keep_current`: then this client stays signed in); how many ended.
+        Bots' API tokens are left alone."""
+        ended = int((await self.request({"t": "sign_out_everywhere", "keep_current": keep_current}))["ended"])
+        if not keep_current:
+            self.auth_token = self.account = None
+        return ended
 
     async def leaderboard(self, game: str = "oriente", limit: int = 50) -> list[dict[str, Any]]:
         return (await self.request({"t": "leaderboard", "game": game, "limit": limit}))["leaderboard"]

@@ -828,3 +828,38 @@ async def test_samurai_reference_bots_play_a_game_through_the_sdk(app):
         record = await client.record(table)
     assert record["game"] == "samurai"
     assert [[seat, cmd] for seat, cmd in record["commands"]] == [[seat, cmd] for seat, cmd, _ in answers]
+
+
+async def test_sessions_sign_out_everywhere_and_a_sign_in_told_to_wait(tmp_path):
+    """The SDK's account calls (PROTOCOL.md 19): a person's sessions, listed
+    and ended everywhere but here; the other client learns it at its next
+    request and forgets its token; a guessed name's refusal carries
+    retry_after; bots' tokens are listed and outlive the sessions."""
+    from argon2 import PasswordHasher
+
+    async with trio.open_nursery() as nursery:
+        app = App(str(tmp_path / "store.sqlite"), port=0, hasher=PasswordHasher(time_cost=1, memory_cost=1024))
+        await nursery.start(app.run)
+        url = url_of(app)
+        async with Client.connect(url) as here, Client.connect(url) as there:
+            await here.sign_up("ana", "correct horse")
+            made = await here.bot_token("ana-bot", "laptop")
+            await there.sign_in("ana", "correct horse")
+            listed = await here.sessions()
+            assert [s["current"] for s in listed] == [False, True]
+            assert {s["address"] for s in listed} == {"127.0.0.1"}
+            assert await here.sign_out_everywhere(keep_current=True) == 1
+            with pytest.raises(ServerError) as ended:
+                await there.tokens()
+            assert ended.value.code == "auth/session_ended" and there.auth_token is None
+            assert [t["bot"] for t in await here.tokens()] == ["ana-bot"]
+            for i in range(6):
+                with pytest.raises(ServerError, match="auth/bad_credentials"):
+                    await there.sign_in("ana", f"guess {i}")
+            with pytest.raises(ServerError) as waiting:
+                await there.sign_in("ana", "guess 7")
+            assert waiting.value.code == "auth/backing_off" and 0 < waiting.value.retry_after <= 1.0
+            assert await here.sign_out_everywhere() == 1 and here.auth_token is None
+        async with Client.connect(url, token=made["token"]) as bot:
+            assert bot.account is not None and bot.account["bot"] is True
+        app.stop()
