@@ -1,6 +1,7 @@
 // Accounts on the page (PROTOCOL.md 19): sign up, sign in and out (the
 // session token kept in this browser, and sent again after every
-// reconnect), the badge beside a signed-in seat's name (a bot mark, its
+// reconnect), the person's sessions (where each is, sign out there or
+// everywhere), the badge beside a signed-in seat's name (a bot mark, its
 // promises kept and broken), and the leaderboard of each game.
 import { h } from "preact";
 import htm from "htm";
@@ -17,8 +18,28 @@ export function restoreSession(net) {
   if (!token) return;
   net.request({ t: "sign_in", token }).then((ok) => { app.account = ok.account; changed(); })
     .catch((err) => {
-      if (err && String(err.code || "").startsWith("auth/")) { localStorage.removeItem(KEY); app.account = null; changed(); }
+      if (err && String(err.code || "").startsWith("auth/")) {
+        if (err.code === "auth/session_expired") say(errorText(err));
+        forget();
+      }
     });
+}
+
+function forget() {
+  localStorage.removeItem(KEY);
+  app.account = null;
+  changed();
+}
+
+// Whatever request hears it, a session ended elsewhere (sign out
+// everywhere, or expired) signs this page out too.
+export function watchSession(net) {
+  net.onFrame((frame) => {
+    if (frame.t === "error" && frame.code === "auth/session_ended" && app.account) {
+      say(errorText(frame));
+      forget();
+    }
+  });
 }
 
 async function signIn(kind, name, password) {
@@ -38,9 +59,57 @@ async function signIn(kind, name, password) {
 
 async function signOut() {
   try { await app.net.request({ t: "sign_out" }); } catch (err) { /* signed out here either way */ }
-  localStorage.removeItem(KEY);
-  app.account = null;
-  changed();
+  forget();
+}
+
+// A client as a person knows it: "Firefox 128 on Linux" from a browser's
+// User-Agent; a program's own name (hello.client) as it is.
+export function clientName(text) {
+  if (!text) return "";
+  const browser = [[/Edg\/(\d+)/, "Edge"], [/Firefox\/(\d+)/, "Firefox"], [/Chrome\/(\d+)/, "Chrome"],
+    [/Version\/(\d+)[^ ]* .*Safari/, "Safari"]].find(([re]) => re.test(text));
+  if (!browser || !text.startsWith("Mozilla/")) return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  const system = [[/Android/, "Android"], [/iPhone|iPad/, "iOS"], [/Windows/, "Windows"], [/Mac OS X/, "macOS"],
+    [/CrOS/, "ChromeOS"], [/Linux/, "Linux"]].find(([re]) => re.test(text));
+  const name = `${browser[1]} ${text.match(browser[0])[1]}`;
+  return system ? `${name} · ${system[1]}` : name;
+}
+
+const when = (seconds) => new Date(seconds * 1000).toLocaleString(app.lang, { dateStyle: "medium", timeStyle: "short" });
+
+// The person's live sessions: where and when each began and was last
+// used, when it ends; sign out of one (revoke_token), or of every one.
+function Sessions() {
+  const t = app.t;
+  const [rows, setRows] = useState(null);
+  const load = () => app.net.request({ t: "sessions" }).then((ok) => setRows(ok.sessions))
+    .catch((err) => { say(errorText(err)); setRows([]); });
+  useEffect(() => { if (app.up) load(); }, [app.up]);
+  const end = async (id) => {
+    try { await app.net.request({ t: "revoke_token", token_id: id }); } catch (err) { say(errorText(err)); }
+    load();
+  };
+  const everywhere = async () => {
+    try {
+      const ok = await app.net.request({ t: "sign_out_everywhere" });
+      say(t("account.signed_out_everywhere", { n: ok.ended }));
+      forget();
+    } catch (err) { say(errorText(err)); }
+  };
+  const place = (address) => address || t("account.unknown_place");
+  const mine = rows && rows.find((s) => s.current);
+  const days = mine ? Math.round((mine.expires_at - mine.last_used_at) / 86400) : 30;
+  return html`<section class="sessions" aria-label=${t("account.sessions_title")}>
+    <h3>${t("account.sessions_title")}</h3>
+    <p class="small muted">${t("account.sessions_note", { days })}</p>
+    ${rows === null ? html`<p class="muted">…</p>` : html`<ul data-ready="1">${rows.map((s) => html`<li key=${s.id} class=${s.current ? "session current" : "session"}>
+      <span>${t("account.session_began", { client: clientName(s.client) || t("account.unknown_client"), when: when(s.created_at), address: place(s.address) })}</span>
+      ${s.current && html` <span class="tag">${t("account.this_browser")}</span>`}
+      <br /><span class="small muted">${t("account.session_last", { when: when(s.last_used_at), address: place(s.last_address), ends: when(s.expires_at) })}</span>
+      ${!s.current && html` <button type="button" class="end-session" onClick=${() => end(s.id)}>${t("account.session_end")}</button>`}
+    </li>`)}</ul>`}
+    <button type="button" id="sign-out-everywhere" onClick=${everywhere}>${t("account.sign_out_everywhere")}</button>
+  </section>`;
 }
 
 export function AccountBox() {
@@ -48,12 +117,15 @@ export function AccountBox() {
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState(false);
   if (app.account) {
     return html`<div class="account" data-signed-in="1">
       <span>${t("account.signed_in", { name: app.account.name })}</span>
       <${Badge} account=${app.account} />
       <a href=${`#/leaderboard`}>${t("account.leaderboard")}</a>
-      <button type="button" id="sign-out" onClick=${signOut}>${t("account.sign_out")}</button></div>`;
+      ${!app.account.bot && html`<button type="button" id="sessions" aria-expanded=${open} onClick=${() => setOpen(!open)}>${t("account.sessions")}</button>`}
+      <button type="button" id="sign-out" onClick=${signOut}>${t("account.sign_out")}</button>
+      ${open && !app.account.bot && html`<${Sessions} />`}</div>`;
   }
   const go = async (kind) => {
     setBusy(true);

@@ -3,7 +3,7 @@
 import { h, render } from "preact";
 import htm from "htm";
 import { useEffect } from "preact/hooks";
-import { LeaderboardPage, restoreSession } from "./account.js";
+import { LeaderboardPage, restoreSession, watchSession } from "./account.js";
 import { CardReference, makeRef, openReference } from "./cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
 import { enterTable, leaveTable, onFrame, rematchTable } from "./live.js";
@@ -164,6 +164,7 @@ async function boot() {
   const net = new Net(serverUrl());
   app.net = net;
   net.beforeRestore = restoreSession;
+  watchSession(net);
   net.onFrame(onFrame);
   net.onStatus((up) => {
     app.up = up;

@@ -76,7 +76,9 @@ export const seats = {
 export function errorText(err) {
   if (!err) return "";
   const key = `error.${err.code}`;
-  const text = app.t(key);
+  // A refusal that passes with time says how long (PROTOCOL.md 4, error).
+  const seconds = typeof err.retry_after === "number" ? Math.max(1, Math.ceil(err.retry_after)) : "…";
+  const text = app.t(key, { seconds });
   return text !== key ? text : err.message || err.code || "";
 }
 
