@@ -316,18 +316,46 @@ CLIENT_TYPES = tuple(
 # -- server messages ------------------------------------------------------------
 
 def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None,
-            games: list[str] | None = None) -> dict[str, Any]:
+            games: list[str] | None = None, origins: list[str] | None = None) -> dict[str, Any]:
     """`bots`: per game, the kinds of server bots `add_bots` offers (absent:
     the server runs none). `games`: the games `create_table` accepts, so a
     client offers only those (absent from servers that predate it: the
-    default game alone)."""
+    default game alone). `origins`: on a site of many processes, the
+    origins (scheme, host and port) of its processes, the only places a
+    client follows a `moved` frame's `url` to (PROTOCOL.md 4)."""
     frame: dict[str, Any] = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
              "server": server, "limits": limits}
     if games:
         frame["games"] = games
     if bots:
         frame["bots"] = bots
+    if origins:
+        frame["origins"] = origins
     return frame
+
+
+DEFAULT_PORTS = {"ws": 80, "wss": 443, "http": 80, "https": 443}
+
+
+def origin_of(url: str) -> str | None:
+    """A URL's origin as a browser writes it (scheme://host[:port], the port
+    left out when it is the scheme's default), or None if it has none.
+    Two URLs are the same site only if their origins are equal: the same
+    host on another port is another site."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != DEFAULT_PORTS[scheme] else "")
 
 
 def ok(re: ClientId, **data: Any) -> dict[str, Any]:

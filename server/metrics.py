@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import resource
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,8 @@ class Metrics:
     frames_out: int = 0
     evictions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    # More lines from other parts (a cluster process's bus), each a callable.
+    sources: list[Callable[[], list[str]]] = field(default_factory=list)
 
     def error(self, code: str) -> None:
         self.errors[code] += 1
@@ -42,4 +45,6 @@ class Metrics:
         for code, count in sorted(self.errors.items()):
             lines.append(f'oriente_errors_total{{code="{code}"}} {count}')
         lines += ["# TYPE oriente_max_rss_kib gauge", f"oriente_max_rss_kib {rss_kib}"]
+        for source in self.sources:
+            lines += source()
         return "\n".join(lines) + "\n"

@@ -61,6 +61,10 @@ class ClusterSeam(Protocol):
         """The site's public tables, given this process's own."""
         ...
 
+    def origins(self) -> list[str]:
+        """The origins of the site's processes (`welcome.origins`)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
@@ -185,7 +189,8 @@ class Transport:
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
-                                     sorted(self.lobby.ports))))
+                                     sorted(self.lobby.ports),
+                                     self.cluster.origins() if self.cluster is not None else None)))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
@@ -335,7 +340,7 @@ class Transport:
         except ConnectionClosed:
             return
 
-    async def _one_frame(self, conn: _Conn, frame: bytes | str) -> None:
+    async def _one_frame(self, conn: _Conn, frame: bytes | str, *, forwarded: bool = False) -> None:
         if not self._admit(conn):
             self._refuse(conn, client_id_of(frame), "rate/limited",
                          f"at most {self.limits.rate:g} messages a second (bursts of {self.limits.burst:g}); "
@@ -346,7 +351,7 @@ class Transport:
         except ProtocolError as exc:
             self._refuse(conn, client_id_of(frame), exc.code, exc.message)
             return
-        await self._dispatch(conn, msg, frame)
+        await self._dispatch(conn, msg, frame, forwarded=forwarded)
 
     def _admit(self, conn: _Conn) -> bool:
         now = trio.current_time()
@@ -392,18 +397,18 @@ class Transport:
         return _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
 
     async def forwarded(self, conn: Any, frame: bytes) -> None:
-        """Serve a frame forwarded by the process that holds the connection
-        (it already admitted and rate-limited it)."""
-        try:
-            msg = decode_client(frame)
-        except ProtocolError as exc:
-            self._refuse(conn, client_id_of(frame), exc.code, exc.message)
-            return
-        await self._dispatch(conn, msg, frame, forwarded=True)
+        """Serve a frame forwarded by the process that holds the connection.
+        It is admitted here as a direct frame is (the rate, the burst, the
+        history it costs, the strikes, all on this connection's own bucket,
+        which refills with time): the process in front admitted it too, but
+        a table's limits do not rest on another process."""
+        await self._one_frame(conn, frame, forwarded=True)
 
     async def disconnect(self, conn: Any) -> None:
-        """The connection is gone: its tables hear of it."""
+        """The connection is gone: its tables (and tournaments) hear of it."""
         conn.outbox.evict("client/gone")
+        if self.director is not None:
+            self.director.unwatch(conn.outbox)
         for table_id in conn.tables:
             table = self.lobby.get(table_id)
             if table is not None:

@@ -18,7 +18,16 @@ stores run their drivers, the synchronous client runs in worker threads:
   blocks that thread; a message costs no hop on trio's side.
 
 A process subscribes to one channel of its own (``PREFIX.node.NAME``) and
-the site's (``PREFIX.site``). Messages are bytes (msgpack, see `node`).
+the site's (``PREFIX.site``). Messages are bytes (msgpack, see `node`),
+sealed with the site's key on the way out and opened on the way in
+(`seal`): what Redis and anyone on its network see is ciphertext, and a
+message that is not the site's own is dropped and counted, never handled.
+
+The URL is redis-py's: ``redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`` for
+a password (``requirepass``) or an ACL user, ``rediss://`` for TLS (with
+``?ssl_ca_certs=PATH`` for a private CA, ``ssl_certfile``/``ssl_keyfile``
+for a client certificate), ``unix://PATH`` for a socket (docs/deploy.md).
+Its password is never printed.
 """
 
 from __future__ import annotations
@@ -32,9 +41,26 @@ from typing import Any
 
 import trio
 
+from .seal import Sealer
+
 log = logging.getLogger("oriente.cluster.bus")
 
-__all__ = ["Bus", "BusError"]
+__all__ = ["Bus", "BusError", "redact"]
+
+
+def redact(url: str) -> str:
+    """The bus URL without its password, for messages and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        netloc = f"{user}:***@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "the bus"
 
 
 class BusError(Exception):
@@ -46,10 +72,14 @@ class Bus:
     handler called on trio's thread for each message of its channels. Run
     with ``await nursery.start(bus.run)``."""
 
-    def __init__(self, url: str, channels: list[str], handler: Callable[[str, bytes], None]) -> None:
+    def __init__(self, url: str, channels: list[str], handler: Callable[[str, bytes], None],
+                 sealer: Sealer | None = None) -> None:
+        """`sealer`: the site's (set before `run`; the bus carries nothing
+        unsealed)."""
         self.url = url
         self.channels = list(channels)
         self._handler = handler
+        self.sealer = sealer
         self._send, self._receive = trio.open_memory_channel[tuple[str, bytes]](math.inf)
         self._stop = threading.Event()
         self.published = 0
@@ -57,12 +87,20 @@ class Bus:
         self.batches = 0
 
     def publish(self, channel: str, body: bytes) -> None:
-        """Queue a message; never blocks (the sender task batches them)."""
-        self._send.send_nowait((channel, body))
+        """Queue a message, sealed; never blocks (the sender task batches them)."""
+        assert self.sealer is not None, "the bus seals every message: give it the site's sealer first"
+        self._send.send_nowait((channel, self.sealer.seal(channel, body)))
+
+    @property
+    def dropped(self) -> dict[str, int]:
+        """Messages received and dropped, by reason (seal.Sealer)."""
+        return dict(self.sealer.dropped) if self.sealer is not None else {}
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         import redis
 
+        if self.sealer is None:
+            raise BusError("the bus needs the site's key (a Sealer) before it runs")
         try:
             client = redis.Redis.from_url(self.url, socket_connect_timeout=5)
             pubsub = client.pubsub(ignore_subscribe_messages=True)
@@ -71,7 +109,7 @@ class Bus:
             # it, so that nothing published after `started` is missed.
             await trio.to_thread.run_sync(pubsub.get_message, False, 5.0)
         except redis.RedisError as exc:
-            raise BusError(f"cannot reach the bus at {self.url}: {exc}") from exc
+            raise BusError(f"cannot reach the bus at {redact(self.url)}: {exc}") from None
         token = trio.lowlevel.current_trio_token()
         try:
             async with trio.open_nursery() as nursery:
@@ -110,9 +148,19 @@ class Bus:
             self.batches += 1
 
     async def _listen(self, pubsub: Any, token: trio.lowlevel.TrioToken) -> None:
+        sealer = self.sealer
+        assert sealer is not None
+
         def deliver(messages: list[tuple[str, bytes]]) -> None:
-            for channel, body in messages:
+            for channel, sealed in messages:
                 self.received += 1
+                body = sealer.open(channel, bytes(sealed))
+                if body is None:
+                    total = sum(sealer.dropped.values())
+                    if total & (total - 1) == 0:  # the 1st, 2nd, 4th, 8th...: seen, never a flood of lines
+                        log.warning("dropped a bus message on %s that is not the site's own (%s so far: %s)",
+                                    channel, total, dict(sealer.dropped))
+                    continue
                 try:
                     self._handler(channel, body)
                 except Exception:

@@ -31,6 +31,11 @@ actor stops with `Stop(hand_over=True)` or when the store fences it.
   release it, and ask that process to adopt it. A deploy stops no game.
 - **Site-wide lobby**: every process publishes its public tables on the
   bus when they change; `list_tables` shows its own and the others'.
+- **A sealed bus** (`seal`): every message is encrypted and authenticated
+  with the site's key, made by the first process and kept in the store;
+  whoever reaches Redis can neither read what goes over it (seat tokens,
+  nonces, hands) nor forge, nor replay it. Clients follow `moved` only to
+  the origins of the site's processes, which `welcome` lists (`origins`).
 - **Rules versions** (issue 16 item 3): a process adopts only tables of the
   rules it plays (`versions`); a table whose log replays differently is
   refused by `Table.restore`, so a deploy that changes the rules leaves
@@ -55,6 +60,7 @@ from ..outbox import Outbox
 from ..stores.postgres import PostgresStore
 from ..table import ENDED, Stop
 from .bus import Bus
+from .seal import Sealer, new_site_key
 
 log = logging.getLogger("oriente.cluster")
 
@@ -126,6 +132,7 @@ class ClusterNode:
         self.wall = wall
         self.prefix = f"oriente.{store.schema}"
         self.bus = Bus(bus_url, [self._channel(self.name), f"{self.prefix}.site"], self._on_message)
+        self.origin = M.origin_of(url)
         self.lobby: Any = None
         self.transport: Any = None
         self.bots: Any = None
@@ -149,6 +156,7 @@ class ClusterNode:
     def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
         self.lobby, self.transport, self.bots = lobby, transport, bots
         transport.cluster = self
+        transport.metrics.sources.append(self._metrics)
         self.replays = frozenset().union(*(replayable(port) for port in lobby.ports.values()))
         self.versions = self.versions or ",".join(sorted(self.replays))
 
@@ -160,6 +168,7 @@ class ClusterNode:
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            self.bus.sealer = Sealer(await self.store.site_key("bus", new_site_key))
             await nursery.start(self.bus.run)
             await self._renew()
             task_status.started()
@@ -300,6 +309,20 @@ class ClusterNode:
         for node in link.nodes:
             self.to_node(node, {"k": "gone", "from": self.name, "conn": link.id})
 
+    def origins(self) -> list[str]:
+        """The origins of the site's live processes (this one's first): where
+        a client may follow `moved` (PROTOCOL.md 4)."""
+        found = [self.origin] + [M.origin_of(url) for url, _ in self.live.values() if url]
+        return list(dict.fromkeys(o for o in found if o))
+
+    def _metrics(self) -> list[str]:
+        lines = ["# TYPE oriente_bus_published_total counter", f"oriente_bus_published_total {self.bus.published}",
+                 "# TYPE oriente_bus_received_total counter", f"oriente_bus_received_total {self.bus.received}",
+                 "# TYPE oriente_bus_dropped_total counter"]
+        for reason in ("short", "version", "forged", "replayed", "stale"):
+            lines.append(f'oriente_bus_dropped_total{{reason="{reason}"}} {self.bus.dropped.get(reason, 0)}')
+        return lines
+
     def listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rest = [info for node, infos in sorted(self._listings.items()) if node in self.live for info in infos]
         return local + rest
@@ -334,8 +357,9 @@ class ClusterNode:
                         self._owners = {t: o for t, o in self._owners.items() if o not in self._links[outbox].nodes}
                     outbox.evict(message["reason"])
             case "list":
-                if message["from"] != self.name:
-                    self._listings[message["from"]] = message["tables"]
+                tables = message.get("tables")
+                if message["from"] != self.name and isinstance(tables, list):
+                    self._listings[message["from"]] = [t for t in tables if isinstance(t, dict)]
             case "adopt":
                 if self._nursery is not None:
                     self._nursery.start_soon(self.adopt, message["table"])

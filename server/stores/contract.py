@@ -272,14 +272,18 @@ class Store(Protocol):
         ...
 
     async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
-                              rounds: Mapping[int, bytes] | None = None) -> None:
+                              rounds: Mapping[int, bytes] | None = None,
+                              tables: Mapping[str, bool] | None = None) -> None:
         """Store a tournament's state (opaque bytes, guarantee 5) in one
         commit: its head `body` (None: unchanged), replacing the last one,
         and each of `rounds` (number -> body), replacing that round's. The
         first save creates the tournament (its ``created_at`` is that
         ``now``) and must give a head. Rounds are kept apart so that a
         table's news costs a write of its round only, however long the
-        event has run."""
+        event has run. `tables`: the tournament's tables (table id ->
+        withheld), each kept with the table: whether its record, spectating
+        and replay wait (docs/tournaments.md TR3.2), which `withheld` tells
+        any process of the site."""
         ...
 
     # -- reads -------------------------------------------------------------
@@ -322,6 +326,12 @@ class Store(Protocol):
     async def tournaments(self) -> list[tuple[str, bytes, list[bytes]]]:
         """Every tournament (id, head, rounds in order), oldest first (by the
         time of its first save, then id): what a restarted server reloads."""
+        ...
+
+    async def withheld(self, table_id: str) -> bool:
+        """Whether a tournament withholds this table's record, spectating
+        and replay now (the last `save_tournament` that named it said so);
+        False for any other table."""
         ...
 
     # -- accounts (docs/accounts.md); every write durable on return --------

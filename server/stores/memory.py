@@ -38,6 +38,7 @@ class MemoryStore:
         self.clocks: dict[str, tuple[float, bytes]] = {}
         self.records: dict[str, bytes] = {}
         self.tournament_rows: dict[str, tuple[float, bytes, dict[int, bytes]]] = {}
+        self.tournament_tables: dict[str, bool] = {}  # table -> withheld
         self.alive: float | None = None
         self.appends = 0
         self.accounts: dict[str, AccountRow] = {}
@@ -131,7 +132,8 @@ class MemoryStore:
         self.alive = now
 
     async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
-                              rounds: Mapping[int, bytes] | None = None) -> None:
+                              rounds: Mapping[int, bytes] | None = None,
+                              tables: Mapping[str, bool] | None = None) -> None:
         if body is not None:
             check_bytes("body", body)
         for number, blob in (rounds or {}).items():
@@ -143,6 +145,7 @@ class MemoryStore:
         created, head, stored = row if row is not None else (now, b"", {})
         self.tournament_rows[tournament_id] = (created, body if body is not None else head,
                                                {**stored, **(rounds or {})})
+        self.tournament_tables.update({t: bool(held) for t, held in (tables or {}).items()})
 
     # -- reads -----------------------------------------------------------------------
 
@@ -188,6 +191,10 @@ class MemoryStore:
         await self._enter()
         rows = sorted(self.tournament_rows.items(), key=lambda x: (x[1][0], x[0]))
         return [(i, head, [rounds[n] for n in sorted(rounds)]) for i, (_, head, rounds) in rows]
+
+    async def withheld(self, table_id: str) -> bool:
+        await self._enter()
+        return self.tournament_tables.get(table_id, False)
 
     # -- accounts --------------------------------------------------------------------
 

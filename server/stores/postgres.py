@@ -90,7 +90,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -257,8 +257,49 @@ _SCHEMA_5: Final = "ALTER TABLE credentials " + ", ".join(
     for name, definition in credential_additions("text", "double precision")) + ";" + throttles_schema(
     'text COLLATE "C"', "double precision", "")
 
+# 6: what the processes of a site share beyond tables. `site_keys`: secrets
+# made once by the first process (the bus's key, server/cluster/seal.py).
+# A tournament's `owner`: the process directing it (no one: ''), which
+# alone may write it (`check_tournament_owner`, the tournaments' fence).
+# `tournament_tables`: each tournament table and whether it is withheld
+# (TR3.2), read by every process that serves the table. `table_creators`:
+# the client address that created each table, so that the per-address
+# limit on open tables counts the whole site (docs/table.md T6.2).
+_SCHEMA_6: Final = """
+CREATE TABLE site_keys (
+    name text COLLATE "C" PRIMARY KEY,
+    key bytea NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE tournaments ADD COLUMN owner text NOT NULL DEFAULT '';
+CREATE TABLE tournament_tables (
+    table_id text COLLATE "C" PRIMARY KEY,
+    tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id),
+    withheld boolean NOT NULL
+);
+CREATE INDEX tournament_tables_by_tournament ON tournament_tables (tournament_id);
+CREATE TABLE table_creators (
+    table_id text COLLATE "C" PRIMARY KEY,
+    address text NOT NULL
+);
+CREATE INDEX table_creators_by_address ON table_creators (address);
+CREATE FUNCTION check_tournament_owner(tournament_id text, me text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    holder text;
+BEGIN
+    -- The row stays locked to the end of the writer's transaction: a claim
+    -- by another process waits for it, or was first and is seen here.
+    SELECT t.owner INTO holder FROM tournaments t WHERE t.id = tournament_id FOR UPDATE;
+    IF FOUND AND holder <> me THEN
+        RAISE EXCEPTION 'tournament % is directed by another process now', tournament_id
+            USING ERRCODE = 'OR003';
+    END IF;
+END $$;
+"""
+
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
-                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5}
+                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5, 6: _SCHEMA_6}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
@@ -267,8 +308,16 @@ _CREATE: Final = (
 _UPDATE: Final = "SELECT update_table(%s, %s, %s, %b, %s)"
 _RECORD: Final = "SELECT save_record(%s, %s, %b)"
 _TOURNAMENT: Final = (
-    "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (%s, %s, %s, %b) "
+    "INSERT INTO tournaments (id, created_at, updated_at, body, owner) VALUES (%s, %s, %s, %b, %s) "
     "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at, body = excluded.body"
+)
+_TOURNAMENT_TABLE: Final = (
+    "INSERT INTO tournament_tables (table_id, tournament_id, withheld) VALUES (%s, %s, %s) "
+    "ON CONFLICT (table_id) DO UPDATE SET withheld = excluded.withheld"
+)
+# A tournament nobody directs: no owner, or one without a live lease.
+_ORPHAN_TOURNAMENT: Final = (
+    "NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = u.owner AND n.lease_until > now())"
 )
 _ROUND: Final = (
     "INSERT INTO tournament_rounds (tournament_id, number, body) VALUES (%s, %s, %b) "
@@ -577,11 +626,15 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
             case "heartbeat":
                 cur.execute(_HEARTBEAT, op.args)
             case "tournament":
-                now, body, tournament_id, rounds = op.args
+                now, body, tournament_id, rounds, tables = op.args
+                if self.cluster:
+                    cur.execute("SELECT check_tournament_owner(%s, %s)", (tournament_id, self.owner))
                 if body is not None:
-                    cur.execute(_TOURNAMENT, (tournament_id, now, now, body))
+                    cur.execute(_TOURNAMENT, (tournament_id, now, now, body, self.owner if self.cluster else ""))
                 for number, blob in rounds:
                     cur.execute(_ROUND, (tournament_id, number, blob))
+                for table_id, held in tables:
+                    cur.execute(_TOURNAMENT_TABLE, (table_id, tournament_id, held))
             case "sql":
                 for statement, params in op.args[0]:
                     cur.execute(statement, params)
@@ -649,14 +702,18 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         await self._write(_Op("heartbeat", None, (now,)), "heartbeat")
 
     async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
-                              rounds: Mapping[int, bytes] | None = None) -> None:
-        """Store a tournament's head and/or some of its rounds, in one commit."""
+                              rounds: Mapping[int, bytes] | None = None,
+                              tables: Mapping[str, bool] | None = None) -> None:
+        """Store a tournament's head and/or some of its rounds and tables, in
+        one commit. On a many-process site only the tournament's owner may
+        (StoreFenced otherwise); the first save makes this process its owner."""
         if body is not None:
             check_bytes("body", body)
         items = sorted((rounds or {}).items())
         for number, blob in items:
             check_bytes(f"rounds[{number}]", blob)
-        await self._write(_Op("tournament", None, (now, body, tournament_id, items)),
+        held = sorted((t, bool(h)) for t, h in (tables or {}).items())
+        await self._write(_Op("tournament", None, (now, body, tournament_id, items, held)),
                           f"save tournament {tournament_id!r}")
 
     async def tournament(self, tournament_id: str) -> tuple[bytes, list[bytes]] | None:
@@ -680,6 +737,13 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                                              "ORDER BY tournament_id, number").fetchall():
                     rounds.setdefault(tid, []).append(body)
             return [(h[0], h[1], rounds.get(h[0], [])) for h in heads]
+
+        return await self._read(query)
+
+    async def withheld(self, table_id: str) -> bool:
+        def query(conn: psycopg.Connection[Any]) -> bool:
+            row = conn.execute("SELECT withheld FROM tournament_tables WHERE table_id = %s", (table_id,)).fetchone()
+            return bool(row and row[0])
 
         return await self._read(query)
 
@@ -775,12 +839,95 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         return await self._read(query)
 
     async def orphans(self) -> list[str]:
-        """Open and running tables whose owner holds no live lease."""
+        """Open and running tables whose owner holds no live lease, but for
+        a tournament's tables: those go to the process directing their
+        tournament only (it starts them and hears their end), so they are
+        this process's orphans only when it directs that tournament."""
         def query(conn: psycopg.Connection[Any]) -> list[str]:
             return [row[0] for row in conn.execute(
                 "SELECT t.id FROM tables t WHERE t.status IN ('open', 'running') AND NOT EXISTS "
                 "(SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now()) "
-                "ORDER BY t.created_at, t.id")]
+                "AND NOT EXISTS (SELECT 1 FROM tournament_tables tt JOIN tournaments u ON u.id = tt.tournament_id "
+                "WHERE tt.table_id = t.id AND u.owner <> %s) "
+                "ORDER BY t.created_at, t.id", (self.owner,))]
+
+        return await self._read(query)
+
+    # -- a many-process site: the site's key, its tournaments, its creators --------
+
+    async def site_key(self, name: str, make: Any) -> bytes:
+        """The site's secret `name`: made by ``make()`` and stored by the
+        first process that asks, read by every later one (one row, so
+        processes starting together agree)."""
+        def get(conn: psycopg.Connection[Any]) -> bytes:
+            conn.execute("INSERT INTO site_keys (name, key) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                         (name, make()))
+            row = conn.execute("SELECT key FROM site_keys WHERE name = %s", (name,)).fetchone()
+            assert row is not None
+            return bytes(row[0])
+
+        result: bytes = await self._on_writer(get)
+        return result
+
+    async def claim_tournament(self, tournament_id: str) -> bool:
+        """Become the process directing a tournament nobody directs (its
+        owner released it or holds no live lease); False if another does."""
+        def claim(conn: psycopg.Connection[Any]) -> bool:
+            row = conn.execute(
+                f"UPDATE tournaments u SET owner = %s WHERE u.id = %s AND (u.owner = %s OR {_ORPHAN_TOURNAMENT}) "
+                "RETURNING u.id", (self.owner, tournament_id, self.owner)).fetchone()
+            return row is not None
+
+        result: bool = await self._on_writer(claim)
+        return result
+
+    async def release_tournament(self, tournament_id: str) -> None:
+        """Stop directing a tournament: another process may claim it at once."""
+        def release(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("UPDATE tournaments SET owner = '' WHERE id = %s AND owner = %s",
+                         (tournament_id, self.owner))
+
+        await self._on_writer(release)
+
+    async def orphan_tournaments(self) -> list[str]:
+        """Tournaments nobody directs, oldest first."""
+        def query(conn: psycopg.Connection[Any]) -> list[str]:
+            return [row[0] for row in conn.execute(
+                f"SELECT u.id FROM tournaments u WHERE {_ORPHAN_TOURNAMENT} ORDER BY u.created_at, u.id")]
+
+        return await self._read(query)
+
+    async def tournaments_directed(self) -> set[str]:
+        """The tournaments this process is the owner of now."""
+        def query(conn: psycopg.Connection[Any]) -> set[str]:
+            return {row[0] for row in conn.execute("SELECT id FROM tournaments WHERE owner = %s", (self.owner,))}
+
+        return await self._read(query)
+
+    async def tournament_owner(self, tournament_id: str) -> tuple[str, bool] | None:
+        """``(owner, lease live)`` of a tournament, or None if there is none."""
+        def query(conn: psycopg.Connection[Any]) -> tuple[str, bool] | None:
+            row = conn.execute(
+                "SELECT u.owner, coalesce(n.lease_until > now(), false) FROM tournaments u "
+                "LEFT JOIN nodes n ON n.name = u.owner WHERE u.id = %s", (tournament_id,)).fetchone()
+            return None if row is None else (row[0], bool(row[1]))
+
+        return await self._read(query)
+
+    async def note_creator(self, table_id: str, address: str) -> None:
+        """Remember the client address that created a table (T6.2)."""
+        def note(conn: psycopg.Connection[Any]) -> None:
+            conn.execute("INSERT INTO table_creators (table_id, address) VALUES (%s, %s) "
+                         "ON CONFLICT (table_id) DO NOTHING", (table_id, address))
+
+        await self._on_writer(note)
+
+    async def open_tables_created_by(self, address: str) -> int:
+        """How many open tables of the whole site `address` created."""
+        def query(conn: psycopg.Connection[Any]) -> int:
+            row = conn.execute("SELECT count(*) FROM table_creators c JOIN tables t ON t.id = c.table_id "
+                               "WHERE c.address = %s AND t.status = 'open'", (address,)).fetchone()
+            return int(row[0]) if row else 0
 
         return await self._read(query)
 

@@ -51,6 +51,9 @@ __all__ = ["SQLiteStore", "StoreStatistics"]
 # 4: tournaments, each stored whole (a new table only).
 # 5: where a session was made and last used (new columns of credentials),
 #    and the throttles of sign-ins and sign-ups (a new table).
+# Since then, with no new version (a table only, made where missing; an
+# older server ignores it): tournament_tables, which tables a tournament
+# withholds.
 SCHEMA_VERSION: Final = 5
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
@@ -102,6 +105,11 @@ CREATE TABLE IF NOT EXISTS tournament_rounds (
     body BLOB NOT NULL,
     PRIMARY KEY (tournament_id, number)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS tournament_tables (
+    table_id TEXT PRIMARY KEY,
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    withheld INTEGER NOT NULL
+) STRICT;
 """ + accounts_schema("TEXT", "REAL", " STRICT") + ";" + throttles_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -125,6 +133,10 @@ _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 _UPSERT_ROUND: Final = (
     "INSERT INTO tournament_rounds (tournament_id, number, body) VALUES (?, ?, ?) "
     "ON CONFLICT (tournament_id, number) DO UPDATE SET body = excluded.body"
+)
+_UPSERT_TOURNAMENT_TABLE: Final = (
+    "INSERT INTO tournament_tables (table_id, tournament_id, withheld) VALUES (?, ?, ?) "
+    "ON CONFLICT (table_id) DO UPDATE SET withheld = excluded.withheld"
 )
 _UPSERT_TOURNAMENT: Final = (
     "INSERT INTO tournaments (id, created_at, updated_at, body) VALUES (?, ?, ?, ?) "
@@ -547,8 +559,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         return await self._read(query)
 
     async def save_tournament(self, tournament_id: str, body: bytes | None, *, now: float,
-                              rounds: Mapping[int, bytes] | None = None) -> None:
-        """Store a tournament's head and/or some of its rounds, in one commit."""
+                              rounds: Mapping[int, bytes] | None = None,
+                              tables: Mapping[str, bool] | None = None) -> None:
+        """Store a tournament's head and/or some of its rounds and tables, in one commit."""
+        held = sorted((tables or {}).items())
         if body is not None:
             check_bytes("body", body)
         items = sorted((rounds or {}).items())
@@ -560,6 +574,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
                 conn.execute(_UPSERT_TOURNAMENT, (tournament_id, now, now, body))
             try:
                 conn.executemany(_UPSERT_ROUND, [(tournament_id, n, b) for n, b in items])
+                conn.executemany(_UPSERT_TOURNAMENT_TABLE, [(t, tournament_id, int(h)) for t, h in held])
             except sqlite3.IntegrityError as exc:
                 raise StoreError(f"tournament {tournament_id!r} is saved first with its head") from exc
 
@@ -584,6 +599,13 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
                                           "ORDER BY tournament_id, number"):
                 rounds.setdefault(tid, []).append(body)
             return [(h[0], h[1], rounds.get(h[0], [])) for h in heads]
+
+        return await self._read(query)
+
+    async def withheld(self, table_id: str) -> bool:
+        def query(conn: sqlite3.Connection) -> bool:
+            row = conn.execute("SELECT withheld FROM tournament_tables WHERE table_id = ?", (table_id,)).fetchone()
+            return bool(row and row[0])
 
         return await self._read(query)
 
