@@ -211,10 +211,12 @@ class Client:
         started = False
         failures = 0
         while True:
+            reached = False
             try:
                 async with ws_connect(self.url, subprotocols=[Subprotocol(SUBPROTOCOL)], compression=None,
                                       open_timeout=10) as ws:
                     self.welcome = _decode(await ws.recv())
+                    reached = True
                     failures = 0
                     if started:
                         await self._restore(ws)
@@ -248,8 +250,9 @@ class Client:
                 self._fail(Disconnected(f"connection to {self.url} lost: {reason}"))
                 return
             self._fail_unresendable()
-            if len(self._urls) > 1 and not isinstance(reason, str):
-                # It could not be reached: try the site's next process.
+            if (len(self._urls) > 1 or self.url not in self._urls) and not reached:
+                # It could not be reached: try the site's next process (or,
+                # after a `moved` that led nowhere, the address we were given).
                 index = self._urls.index(self.url) if self.url in self._urls else -1
                 self.url = self._urls[(index + 1) % len(self._urls)]
             log.info("connection lost (%s); reconnecting", reason)
@@ -332,9 +335,17 @@ class Client:
         if t == "moved":
             # PROTOCOL.md 4, moved: the server closes this connection (1012)
             # next; the reconnect resumes every table (there, if it says where).
-            log.info("table %s moved to another server process", frame.get("table"))
-            if isinstance(frame.get("url"), str) and frame["url"]:
-                self.url = frame["url"]
+            # Only to one of the site's own origins (welcome.origins): this
+            # client's tokens go wherever it connects.
+            url = frame.get("url")
+            if isinstance(url, str) and url:
+                origins = {origin_of(o) for o in (self.welcome or {}).get("origins") or [] if isinstance(o, str)}
+                if origin_of(url) in origins - {None}:
+                    log.info("table %s moved to %s", frame.get("table"), url)
+                    self.url = url
+                else:
+                    log.warning("table %s moved to %s, which is not one of this site's origins: "
+                                "reconnecting where we were", frame.get("table"), url)
             return
         sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
         if sub is None:
@@ -665,6 +676,27 @@ def my_nonce(table: str, join_nonce: str) -> str:
     from oriente.server.dealing import seat_nonce
 
     return seat_nonce(table, join_nonce)
+
+
+_DEFAULT_PORTS = {"ws": 80, "wss": 443}
+
+
+def origin_of(url: str) -> str | None:
+    """A websocket URL's origin, scheme://host[:port] (the port left out
+    when it is the scheme's default); None for anything else. The same
+    host on another port is another origin (PROTOCOL.md 4, moved)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in _DEFAULT_PORTS or not host:
+        return None
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != _DEFAULT_PORTS[scheme] else "")
 
 
 def _leaves(group: BaseExceptionGroup) -> list[BaseException]:

@@ -19,6 +19,21 @@ const FATAL_CLOSE = new Set([1008, 1009]); // "fix your client": do not reconnec
 const ATTENDANCE = { SeatAway: true, ProxyOn: true, SeatBack: false, ProxyOff: false };
 const MAX_RETRIES = 20;
 
+/**
+ * A websocket URL's origin: scheme://host[:port], the port left out when it is the
+ * scheme's default; null for anything else. The same host on another port is another
+ * origin (PROTOCOL.md 4, moved).
+ */
+export function originOf(url) {
+  try {
+    const u = new URL(String(url).trim());
+    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return null;
+    return `${u.protocol}//${u.host}`.toLowerCase(); // URL drops a default port from `host`
+  } catch (e) {
+    return null;
+  }
+}
+
 /** A small seeded PRNG (mulberry32) returning floats in [0, 1). */
 export function makeRng(seed = Math.floor(Math.random() * 2 ** 32)) {
   let a = Number(BigInt.asUintN(32, BigInt(seed)));
@@ -82,6 +97,8 @@ export class Bot {
     // apiToken: the bot account's API token (PROTOCOL.md 19); the bot signs in with it on
     // every connection, before anything else, so its seat is its account's.
     Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks, apiToken });
+    this.home = server; // where we were told to connect; `moved` may take us elsewhere on the site
+    this.origins = new Set();
     this.account = null;
     this.lobby = !table && !create;
     this.rng = rng ?? makeRng(seed ?? undefined);
@@ -137,7 +154,12 @@ export class Bot {
       }
     });
     ws.on('error', (err) => this.log(`socket error: ${err.message}`));
-    ws.on('close', (code) => { if (ws === this.ws && !this.done) this.reconnect(code); });
+    ws.on('close', (code) => {
+      if (ws !== this.ws || this.done) return;
+      // A `moved` that led nowhere: back to the address we were given.
+      if (!ws.welcomed && this.server !== this.home) this.server = this.home;
+      this.reconnect(code);
+    });
   }
 
   reconnect(code) {
@@ -193,15 +215,27 @@ export class Bot {
   }
 
   // PROTOCOL.md 4, moved: the table went to another server process; the
-  // server closes with 1012 next and the reconnect resumes (at `url` if given).
+  // server closes with 1012 next and the reconnect resumes (at `url` if given,
+  // and only if it is one of the site's own origins: our tokens go where we connect).
   onMoved(f) {
-    this.log(`table ${f.table} moved${f.url ? ` to ${f.url}` : ''}`);
-    if (typeof f.url === 'string' && f.url) this.server = f.url;
+    if (typeof f.url === 'string' && f.url) {
+      if (this.origins.has(originOf(f.url))) {
+        this.log(`table ${f.table} moved to ${f.url}`);
+        this.server = f.url;
+      } else {
+        this.log(`table ${f.table} moved to ${f.url}, not one of this site's origins: reconnecting where we were`);
+      }
+    } else {
+      this.log(`table ${f.table} moved`);
+    }
     this.failures = 0;
   }
 
   onWelcome(f) {
     this.failures = 0;
+    this.ws.welcomed = true;
+    // The site's origins, the only places `moved` may send us (absent: none).
+    this.origins = new Set((Array.isArray(f.origins) ? f.origins : []).map(originOf).filter(Boolean));
     const games = f.games ?? ['oriente']; // a server that predates `games` plays oriente alone
     if (this.create && !this.table && !games.includes(this.game)) {
       return this.fail(new Error(`this server plays ${games.join(', ')}; not ${this.game}`));

@@ -893,7 +893,32 @@ async def _oro_table(book: Book, s: Session) -> None:
     await live.send(None, Stop(hand_over=True, url="ws://10.0.0.2:8765"))
     book.server("server/moved", expect(await spy.receive(), "moved")[0],
                 "The table is served by another process from now on; the server closes the connection "
-                "(1012): reconnect (to `url` when given) and resume from your last seq.")
+                "(1012): reconnect (to `url` when given, if its origin is one of `welcome.origins`) and "
+                "resume from your last seq.")
+    # The welcome of a process of such a site lists the site's origins.
+    s.transport.cluster = _Site()
+    _, frames = await s.connect("site")
+    s.transport.cluster = None
+    book.server("server/welcome_site", expect(frames, "welcome")[0],
+                "The welcome of a process of a many-process site: `origins` lists the site's processes "
+                "(scheme, host and port), the only places a `moved` frame's `url` may send a client.")
+
+
+class _Site:
+    """The transport's view of a site of two processes (server.cluster's
+    seam), for the welcome such a process sends; it serves every table here."""
+
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
+        return False
+
+    def disconnected(self, outbox: Outbox) -> None:
+        pass
+
+    def listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return local
+
+    def origins(self) -> list[str]:
+        return ["ws://10.0.0.1:8765", "ws://10.0.0.2:8765"]
 
 
 async def _samurai_table(book: Book, s: Session) -> None:

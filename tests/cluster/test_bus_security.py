@@ -104,6 +104,14 @@ async def test_the_bus_holds_no_secret_and_handles_no_forgery(site) -> None:
             await c.recv()
             table = (await c.request({"t": "create_table", "seats": 4, "name": "sniffed"}))["table"]
         nonce = "a-secret-join-nonce-0123456789"
+        with trio.fail_after(10):  # the welcome lists the site's origins: where `moved` may send a client
+            while True:
+                async with open_client(nodes[1].port) as ws:
+                    origins = (await Client(ws).recv())["origins"]
+                if len(origins) == 2:
+                    break
+                await trio.sleep(0.1)
+        assert origins == [f"ws://127.0.0.1:{nodes[1].port}", f"ws://127.0.0.1:{nodes[0].port}"]
         async with open_client(nodes[1].port) as ws:
             c = Client(ws)
             await c.recv()

@@ -88,11 +88,13 @@ export class Net {
     }
     if (frame.t === "moved" && typeof frame.url === "string") {
       // PROTOCOL.md 4, moved: the server closes next, and the reconnect
-      // resumes every table. The page follows `url` only on its own host
-      // (a site behind one proxy); elsewhere the proxy finds the table.
-      try {
-        if (new URL(frame.url).host === new URL(this.url).host) this.url = frame.url;
-      } catch (e) { /* not a URL: reconnect where we were */ }
+      // resumes every table. The page follows `url` only to one of the
+      // site's own origins (welcome.origins) and, as its CSP allows, on
+      // its own host (a site behind one proxy); elsewhere the proxy finds
+      // the table. Anything else: reconnect where we were.
+      const origins = new Set(((this.welcome && this.welcome.origins) || []).map(originOf).filter(Boolean));
+      const to = originOf(frame.url);
+      if (to && origins.has(to) && new URL(frame.url).host === new URL(this.url).host) this.url = frame.url;
     }
     if ((frame.t === "ok" || frame.t === "error") && this.waiting.has(frame.re)) {
       const w = this.waiting.get(frame.re);
@@ -129,6 +131,18 @@ export class Net {
   seen(table, seq) {
     const sub = this.subs.get(table);
     if (sub && seq > (sub.after ?? 0)) sub.after = seq;
+  }
+}
+
+// A websocket URL's origin: scheme://host[:port] (no default port); null
+// for anything else. The same host on another port is another origin.
+export function originOf(url) {
+  try {
+    const u = new URL(String(url).trim());
+    if (u.protocol !== "ws:" && u.protocol !== "wss:") return null;
+    return `${u.protocol}//${u.host}`.toLowerCase();
+  } catch (e) {
+    return null;
   }
 }
 
