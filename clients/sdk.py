@@ -250,11 +250,16 @@ class Client:
                 self._fail(Disconnected(f"connection to {self.url} lost: {reason}"))
                 return
             self._fail_unresendable()
-            if (len(self._urls) > 1 or self.url not in self._urls) and not reached:
-                # It could not be reached: try the site's next process (or,
-                # after a `moved` that led nowhere, the address we were given).
-                index = self._urls.index(self.url) if self.url in self._urls else -1
-                self.url = self._urls[(index + 1) % len(self._urls)]
+            if not reached:
+                # It could not be reached: try the site's next process (the
+                # alternates we were given, then the origins the site listed
+                # last), or after a `moved` that led nowhere the address we
+                # were given.
+                site = (self.welcome or {}).get("origins") or []
+                urls = list(dict.fromkeys([*self._urls, *(o for o in site if isinstance(o, str) and origin_of(o))]))
+                if len(urls) > 1 or self.url not in urls:
+                    index = urls.index(self.url) if self.url in urls else -1
+                    self.url = urls[(index + 1) % len(urls)]
             log.info("connection lost (%s); reconnecting", reason)
             await trio.sleep(min(5.0, 0.1 * 2 ** failures))
 

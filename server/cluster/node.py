@@ -147,6 +147,7 @@ class ClusterNode:
         self._adopting: dict[str, trio.Event] = {}
         self._listings: dict[str, list[dict[str, Any]]] = {}
         self._last_listing: bytes = b""
+        self._heard_self = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._refused: set[str] = set()  # tables whose rules this process does not replay
         self.replays: frozenset[str] = frozenset()
@@ -171,6 +172,13 @@ class ClusterNode:
             self.bus.sealer = Sealer(await self.store.site_key("bus", new_site_key))
             await nursery.start(self.bus.run)
             await self._renew()
+            # Say so at once: the others list this process's origin in their
+            # welcome from now on, not only from their next look at the leases.
+            # Once this process hears its own word back, Redis has handed it to
+            # every other process too: then it takes clients.
+            self._publish_listing()
+            with trio.move_on_after(5):
+                await self._heard_self.wait()
             task_status.started()
             await self.adopt_orphans()
             nursery.start_soon(self._lease_loop)
@@ -329,7 +337,7 @@ class ClusterNode:
 
     def _publish_listing(self) -> None:
         tables = self.lobby.listing()
-        body = encode({"k": "list", "from": self.name, "tables": tables})
+        body = encode({"k": "list", "from": self.name, "url": self.url, "tables": tables})
         if body != self._last_listing:
             self._last_listing = body
             self.bus.publish(f"{self.prefix}.site", body)
@@ -357,9 +365,13 @@ class ClusterNode:
                         self._owners = {t: o for t, o in self._owners.items() if o not in self._links[outbox].nodes}
                     outbox.evict(message["reason"])
             case "list":
+                if message["from"] == self.name:
+                    self._heard_self.set()
                 tables = message.get("tables")
                 if message["from"] != self.name and isinstance(tables, list):
                     self._listings[message["from"]] = [t for t in tables if isinstance(t, dict)]
+                    if message["from"] not in self.live and isinstance(message.get("url"), str):
+                        self.live[message["from"]] = (message["url"], False)  # sealed: the site's own
             case "adopt":
                 if self._nursery is not None:
                     self._nursery.start_soon(self.adopt, message["table"])

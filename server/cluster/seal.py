@@ -142,6 +142,6 @@ class Sealer:
                 break
             del self._last[salt]
 
-    def _drop(self, reason: str) -> None:
+    def _drop(self, reason: str) -> bytes | None:
         self.dropped[reason] += 1
         return None
