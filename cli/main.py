@@ -264,7 +264,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The store refused to open (another server holds it, the database
         # is unreachable), or another program took the port meanwhile: say
         # so in one line, no traceback.
-        refused = group.subgroup((StoreError, OSError))
+        refused = group.subgroup(lambda exc: isinstance(exc, StoreError | OSError)
+                                 or type(exc).__name__ == "BusError")  # the bus: not imported unless used
         if refused is None:
             raise
         print(f"oriente serve: {_first_leaf(refused)}", file=sys.stderr)
