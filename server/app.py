@@ -182,7 +182,7 @@ class App:
 
         async def replay(tail: str, query: Mapping[str, str]) -> dict[str, Any] | None:
             table_id = tail.removesuffix(".json")
-            if table_id in lobby.withheld:  # a duplicate board still played elsewhere (docs/tournaments.md TR3.2)
+            if await lobby.is_withheld(table_id):  # a duplicate board still played elsewhere (TR3.2)
                 return None
             record = await lobby.record(table_id)
             if record is None or record.get("result") is None:

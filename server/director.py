@@ -21,6 +21,16 @@ does what the change asks:
 After a restart `recover` reloads every unfinished tournament and picks up
 each table where it is: waiting for its players, playing, or ended while
 the server was down.
+
+On a site of many processes (`server.cluster`) each tournament is directed
+by one process, its owner in the store, like a table: the others forward
+its messages there, list it from the bus, and read its exports from the
+store. The owner's writes are fenced (a process that lost the tournament
+gets StoreFenced and lets it go, `_lose`); its tables are taken over only
+by the process directing it (`Store.orphans`), and a process that takes a
+tournament over (`take`) brings its tables with it (`adopt_table`). Which
+tables are withheld is stored with them (`save_tournament(tables=...)`),
+so that every process refuses their records, spectating and replays.
 """
 
 from __future__ import annotations
@@ -44,7 +54,7 @@ from .clock import TimerSettings
 from .game_port import SettingsError
 from .lobby import Lobby
 from .outbox import Outbox
-from .stores import Store
+from .stores import Store, StoreFenced
 from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
 from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
@@ -79,6 +89,8 @@ class _Live:
     running: set[str] = field(default_factory=set)  # server tables with a task watching them
     changed: trio.Event = field(default_factory=trio.Event)  # wakes the publisher
     ready: set[str] = field(default_factory=set)  # tables whose seats are reserved: told to their entrants
+    held: dict[str, bool] = field(default_factory=dict)  # board tables' withheld state, as last stored
+    nursery: trio.Nursery | None = None  # its tasks: cancelled together when the tournament goes elsewhere
 
 
 @dataclass(slots=True)
@@ -100,6 +112,11 @@ class Director:
         self.bots = bots
         self.wall = wall
         self.live: dict[str, _Live] = {}
+        # A site of many processes: the tournaments are the store's to hand
+        # out (`take`), and a tournament's table not here is adopted with
+        # this (the cluster node's `adopt`; None on a lone server).
+        self.site = bool(getattr(store, "cluster", False))
+        self.adopt_table: Callable[[str], Any] | None = None
 
     # -- creating and finding ------------------------------------------------------
 
@@ -135,8 +152,43 @@ class Director:
         live = _Live(t=t, secret=secrets.token_urlsafe(32))
         self.live[t.id] = live
         await self._save(live, head=True)
-        self.nursery.start_soon(self._publisher, live)
+        await self._host(live)
         return t, token
+
+    async def _host(self, live: _Live) -> None:
+        """Give the tournament a nursery of its own for its tasks, and start
+        its publisher: one failing task ends this tournament's tasks (logged)
+        and nothing else; `_lose` cancels them all."""
+        async def host(task_status: trio.TaskStatus[trio.Nursery] = trio.TASK_STATUS_IGNORED) -> None:
+            try:
+                async with trio.open_nursery() as nursery:
+                    task_status.started(nursery)
+                    nursery.start_soon(self._publisher, live)
+            except Exception:
+                log.exception("tournament %s: its tasks stopped on an error; it is not directed until "
+                              "the server restarts", live.t.id)
+                if self.live.get(live.t.id) is live:
+                    del self.live[live.t.id]
+
+        live.nursery = await self.nursery.start(host)
+
+    def _spawn(self, live: _Live, fn: Callable[..., Any], *args: Any) -> None:
+        assert live.nursery is not None
+        live.nursery.start_soon(fn, *args)
+
+    def _lose(self, live: _Live) -> None:
+        """Another process directs this tournament now (this one was fenced,
+        or handed it on): stop its tasks, forget it, and send its watchers
+        on (`server/moved`: they reconnect and watch it again, there)."""
+        if self.live.get(live.t.id) is live:
+            del self.live[live.t.id]
+        if live.nursery is not None:
+            live.nursery.cancel_scope.cancel()
+        for outbox in list(live.watchers):
+            outbox.evict("server/moved")
+        live.watchers.clear()
+        self._withhold(live, clear=True)
+        log.warning("tournament %s: another process directs it now; let go here", live.t.id)
 
     def get(self, tournament_id: str) -> _Live:
         live = self.live.get(tournament_id)
@@ -220,13 +272,12 @@ class Director:
                     for table_id in old:
                         await self._drop(table_id)
                     out["round"] = self.round_plain(rnd, withheld(t))
-                    self.nursery.start_soon(self._run_round, live, rnd.number)
+                    self._spawn(live, self._run_round, live, rnd.number)
                 case "adjudicate":
                     number, index = int(args.get("round") or 0), int(args.get("table") or 0)
                     ranks = [int(r) for r in args.get("ranks") or []]
                     self._do(lambda: t.adjudicate(number, index, ranks))
                     await self._save(live, head=True, rounds=[number])
-                    self._withhold(live)
                 case "disqualify" | "withdraw":
                     entrant = str(args.get("entrant") or "")
                     self._do(lambda: (t.disqualify if action == "disqualify" else t.withdraw)(entrant))
@@ -389,7 +440,7 @@ class Director:
                 await self._reserve_missing(live, table)
             if table.table_id is not None and not table.done and table.table_id not in live.running:
                 live.running.add(table.table_id)
-                self.nursery.start_soon(self._run_table, live, number, table.index)
+                self._spawn(live, self._run_table, live, number, table.index)
         self._broadcast(live)
 
     async def _start_round(self, live: _Live) -> Round:
@@ -402,7 +453,7 @@ class Director:
         else:
             rnd = await trio.to_thread.run_sync(lambda: self._do(t.start_round))
         await self._save(live, rounds=[rnd.number])
-        self.nursery.start_soon(self._run_round, live, rnd.number)
+        self._spawn(live, self._run_round, live, rnd.number)
         return rnd
 
     async def _create_table(self, live: _Live, number: int, index: int) -> None:
@@ -423,8 +474,7 @@ class Director:
         table = await self.lobby.create(settings, setup, commit_setup=spot.board is not None)
         async with live.lock:
             spot.table_id = table.id
-            await self._save(live, rounds=[number])
-        self._withhold(live)
+            await self._save(live, rounds=[number])  # with the table's withheld state, before anyone hears of it
         server_bots: dict[int, str] = {}
         names: dict[int, str] = {}
         for seat, e in enumerate(spot.entrants):
@@ -443,7 +493,7 @@ class Director:
         reserved (the server stopped in between); reserve them now. Seats
         already taken are left alone (the table refuses a second reserve)."""
         assert spot.table_id is not None
-        table = await self.lobby.find(spot.table_id)
+        table = await self._table(spot.table_id)
         if table is not None and table.status == "open":
             for seat, e in enumerate(spot.entrants):
                 entrant = live.t.entrants[e]
@@ -460,7 +510,7 @@ class Director:
         table_id = spot.table_id
         assert table_id is not None
         try:
-            table = await self.lobby.find(table_id)
+            table = await self._table(table_id)
             if table is None:
                 log.error("tournament %s: table %s is gone", live.t.id, table_id)
                 return
@@ -477,7 +527,6 @@ class Director:
                                 live.t.id, table_id)
                     spot.status = "failed"
                 await self._save(live, head=live.t.finished, rounds=[number])
-            self._withhold(live)
             self._broadcast(live)
             await self._auto_round(live, number)
             if live.t.config.format == "arena":
@@ -546,42 +595,110 @@ class Director:
             table.ended.set()
             await self.store.update_table(table_id, status="abandoned", now=self.wall())
 
-    def _withhold(self, live: _Live) -> None:
+    def _withhold(self, live: _Live, *, clear: bool = False) -> dict[str, bool]:
         """TR3.2: duplicate boards still playing somewhere keep their tables'
-        records and spectating closed."""
+        records and spectating closed. Updates this process's set and
+        returns what changed since the state last stored (table -> withheld),
+        for `_save` to store with the tournament. `clear`: forget them here
+        (the store keeps them: another process directs the tournament)."""
         all_ids = {x.table_id for r in live.t.rounds for x in r.tables if x.board and x.table_id}
+        held = withheld(live.t) if not clear else set()
         self.lobby.withheld.difference_update(all_ids)
-        self.lobby.withheld.update(withheld(live.t))
+        self.lobby.withheld.update(held)
+        now = {table_id: table_id in held for table_id in all_ids}
+        return {table_id: h for table_id, h in now.items() if live.held.get(table_id) != h}
+
+    async def _table(self, table_id: str) -> Table | None:
+        """A table of a tournament directed here: in this process, or (on a
+        site of many) taken over from the store, where the process that had
+        it left it."""
+        table = await self.lobby.find(table_id)
+        if table is None and self.adopt_table is not None:
+            table = await self.adopt_table(table_id)
+        return table
 
     # -- storage and recovery ---------------------------------------------------------------
 
     async def _save(self, live: _Live, *, head: bool = False, rounds: Iterable[int] = ()) -> None:
         """Store what changed: the head (settings, entrants, the finished
-        mark, the secret) and/or the rounds given, in one commit."""
+        mark, the secret) and/or the rounds given, and the withheld state of
+        the tables whose state changed, in one commit. On a site of many
+        processes, refused (StoreFenced) once another process directs the
+        tournament: this one lets it go and says so."""
         body = encode({"tournament": live.t.head_plain(), "secret": live.secret}) if head else None
         blobs = {n: encode(live.t.rounds[n - 1].to_plain()) for n in rounds}
-        await self.store.save_tournament(live.t.id, body, now=self.wall(), rounds=blobs)
+        changed = self._withhold(live)
+        try:
+            await self.store.save_tournament(live.t.id, body, now=self.wall(), rounds=blobs, tables=changed)
+        except StoreFenced:
+            self._lose(live)
+            raise DirectorError("tournament/moved", "another process of this site directs this tournament now: "
+                                "send the request again") from None
+        live.held.update(changed)
 
     async def recover(self) -> int:
-        """Reload every tournament and pick up each table where it is."""
+        """Reload every tournament and pick up each table where it is. On a
+        site of many processes, none: the cluster node hands this process
+        the tournaments nobody directs (`take`), once it holds a lease."""
+        if self.site:
+            return 0
         count = 0
         for tournament_id, body, rounds in await self.store.tournaments():
-            plain = decode_any(body)
-            t = Tournament.from_plain({**plain["tournament"], "rounds": [decode_any(r) for r in rounds]})
-            live = _Live(t=t, secret=plain["secret"])
-            self.live[tournament_id] = live
-            self.nursery.start_soon(self._publisher, live)
-            if live.t.finished and live.t.config.format != "arena":
-                continue
-            self._withhold(live)
-            for rnd in live.t.rounds:
-                if not rnd.done:
-                    self.nursery.start_soon(self._run_round, live, rnd.number)
-            for e in live.t.entrants.values():
-                if live.t.config.format == "arena" and e.policy is not None:
-                    self.nursery.start_soon(self._arena_wait, live, e.id)
-            count += 1
+            if await self._resume(tournament_id, body, rounds):
+                count += 1
         return count
+
+    async def take(self, tournament_id: str) -> bool:
+        """Direct here a tournament this process has just claimed in the
+        store (its owner died, drained or released it): reload it and pick
+        up each table where it is, bringing them here."""
+        if tournament_id in self.live:
+            return True
+        stored = await self.store.tournament(tournament_id)
+        if stored is None:
+            return False
+        return await self._resume(tournament_id, *stored) or tournament_id in self.live
+
+    async def _resume(self, tournament_id: str, body: bytes, rounds: list[bytes]) -> bool:
+        live = self._loaded(body, rounds)
+        self.live[tournament_id] = live
+        await self._host(live)
+        if live.t.finished and live.t.config.format != "arena":
+            return False
+        self._withhold(live)
+        for rnd in live.t.rounds:
+            if not rnd.done:
+                self._spawn(live, self._run_round, live, rnd.number)
+        for e in live.t.entrants.values():
+            if live.t.config.format == "arena" and e.policy is not None:
+                self._spawn(live, self._arena_wait, live, e.id)
+        return True
+
+    @staticmethod
+    def _loaded(body: bytes, rounds: list[bytes]) -> _Live:
+        plain = decode_any(body)
+        t = Tournament.from_plain({**plain["tournament"], "rounds": [decode_any(r) for r in rounds]})
+        return _Live(t=t, secret=plain["secret"])
+
+    def stop(self, tournament_id: str) -> set[str]:
+        """Stop directing a tournament here (this process hands it on): its
+        tasks end, its watchers are sent on. Returns its tables that may still
+        be open or running, to be handed on with it."""
+        live = self.live.get(tournament_id)
+        if live is None:
+            return set()
+        tables = {x.table_id for r in live.t.rounds for x in r.tables if x.table_id and not x.done}
+        self._lose(live)
+        return tables
+
+    async def stored(self, tournament_id: str) -> _Live | None:
+        """A tournament directed here, or read from the store (directed by
+        another process of the site): for what anyone may read of it."""
+        live = self.live.get(tournament_id)
+        if live is not None or not 0 < len(tournament_id) <= 64:
+            return live
+        found = await self.store.tournament(tournament_id)
+        return self._loaded(*found) if found is not None else None
 
     # -- reports and exports -------------------------------------------------------------------
 
@@ -608,7 +725,7 @@ class Director:
     async def export(self, tail: str) -> tuple[bytes, str] | None:
         """GET /tournament/ID/standings.csv, /export.json, /records.json."""
         tournament_id, _, what = tail.partition("/")
-        live = self.live.get(tournament_id)
+        live = await self.stored(tournament_id)
         if live is None:
             return None
         t = live.t

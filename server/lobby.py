@@ -386,6 +386,14 @@ class Lobby:
                 del self.rematches[next(iter(self.rematches))]
         return Rematch(table, seat, slots[seat][0], bots, created=True)
 
+    async def is_withheld(self, table_id: str) -> bool:
+        """Whether a tournament withholds the table's record, spectating and
+        replay now: known here (this process directs the tournament), or
+        stored with the table (any process of the site may)."""
+        if table_id in self.withheld:
+            return True
+        return 0 < len(table_id) <= 64 and await self.store.withheld(table_id)
+
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public and t.id not in self.withheld]
 

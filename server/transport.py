@@ -65,6 +65,10 @@ class ClusterSeam(Protocol):
         """The origins of the site's processes (`welcome.origins`)."""
         ...
 
+    def tournament_listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The site's tournaments, given this process's own."""
+        ...
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
@@ -417,7 +421,8 @@ class Transport:
     async def _dispatch(self, conn: _Conn, msg: M.ClientMessage, frame: bytes | str, *,
                         forwarded: bool = False) -> None:
         outbox = conn.outbox
-        if (self.cluster is not None and not forwarded and getattr(msg, "table", None)
+        if (self.cluster is not None and not forwarded
+                and (getattr(msg, "table", None) or getattr(msg, "tournament", None))
                 and await self.cluster.forward(outbox, msg, frame)):
             return
         match msg:
@@ -427,7 +432,7 @@ class Transport:
                 if table is None:
                     self._refuse(conn, msg.id, "table/unknown", f"there is no table {msg.table!r}")
                     return
-                if isinstance(msg, M.Spectate) and table.id in self.lobby.withheld:
+                if isinstance(msg, M.Spectate) and await self.lobby.is_withheld(table.id):
                     conn.outbox.put(encode(M.error(msg.id, "table/withheld", WITHHELD)))
                     return
                 if isinstance(msg, M.Resume | M.Spectate) and not self._charge_history(conn, msg, table.seq):
@@ -521,13 +526,16 @@ class Transport:
                     out = await director.direct(msg.tournament, msg.token, msg.action, args)
                     outbox.put(encode(M.ok(msg.id, **out)))
                 case M.ListTournaments():
-                    outbox.put(encode(M.ok(msg.id, tournaments=director.listing())))
+                    listed = director.listing()
+                    if self.cluster is not None:  # the site's: the other processes' too
+                        listed = self.cluster.tournament_listing(listed)
+                    outbox.put(encode(M.ok(msg.id, tournaments=listed)))
         except DirectorError as exc:  # not a strike: the request was well formed (PROTOCOL.md 21)
             self.metrics.error(exc.code)
             outbox.put(encode(M.error(msg.id, exc.code, exc.message)))
 
     async def _record(self, conn: _Conn, msg: M.GetRecord) -> None:
-        if msg.table in self.lobby.withheld:
+        if await self.lobby.is_withheld(msg.table):
             conn.outbox.put(encode(M.error(msg.id, "table/withheld", WITHHELD)))
             return
         table = self.lobby.get(msg.table)

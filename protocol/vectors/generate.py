@@ -920,6 +920,9 @@ class _Site:
     def origins(self) -> list[str]:
         return ["ws://10.0.0.1:8765", "ws://10.0.0.2:8765"]
 
+    def tournament_listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return local
+
 
 async def _samurai_table(book: Book, s: Session) -> None:
     """A table of Samurai (PROTOCOL.md 21): two seats, the tile choice with

@@ -36,7 +36,14 @@ actor stops with `Stop(hand_over=True)` or when the store fences it.
   whoever reaches Redis can neither read what goes over it (seat tokens,
   nonces, hands) nor forge, nor replay it. Clients follow `moved` only to
   the origins of the site's processes, which `welcome` lists (`origins`).
-- **Rules versions** (issue 16 item 3): a process adopts only tables of the
+- **Tournaments**: each is directed by one process, its owner in the
+  store; its messages are forwarded there like a table's, its listing goes
+  over the bus with the tables', its exports are read from the store by
+  any process. When its owner dies another process takes it over (`take`)
+  with its tables, which no other process adopts; a draining process
+  hands each tournament on with its tables; a table a director needs that
+  another process holds is asked for (`handover`).
+- **Rules versions**: a process adopts only tables of the
   rules it plays (`versions`); a table whose log replays differently is
   refused by `Table.restore`, so a deploy that changes the rules leaves
   old tables to the processes that still run the old rules.
@@ -136,6 +143,7 @@ class ClusterNode:
         self.lobby: Any = None
         self.transport: Any = None
         self.bots: Any = None
+        self.director: Any = None
         self.draining = False
         self.live: dict[str, tuple[str, bool]] = {}  # node -> (url, draining), from the leases
         self.node_versions: dict[str, set[str]] = {}  # node -> the rules versions it replays
@@ -146,6 +154,7 @@ class ClusterNode:
         self._remote: dict[tuple[str, int], _Remote] = {}
         self._adopting: dict[str, trio.Event] = {}
         self._listings: dict[str, list[dict[str, Any]]] = {}
+        self._tournament_listings: dict[str, list[dict[str, Any]]] = {}
         self._last_listing: bytes = b""
         self._heard_self = trio.Event()
         self._nursery: trio.Nursery | None = None
@@ -156,6 +165,9 @@ class ClusterNode:
 
     def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
         self.lobby, self.transport, self.bots = lobby, transport, bots
+        self.director = getattr(transport, "director", None)
+        if self.director is not None:
+            self.director.adopt_table = self.bring
         transport.cluster = self
         transport.metrics.sources.append(self._metrics)
         self.replays = frozenset().union(*(replayable(port) for port in lobby.ports.values()))
@@ -180,6 +192,7 @@ class ClusterNode:
             with trio.move_on_after(5):
                 await self._heard_self.wait()
             task_status.started()
+            await self.adopt_tournaments()
             await self.adopt_orphans()
             nursery.start_soon(self._lease_loop)
 
@@ -199,6 +212,8 @@ class ClusterNode:
             await self._renew()
             self._forget_dead()
             if not self.draining:
+                await self._check_tournaments()
+                await self.adopt_tournaments()
                 await self.adopt_orphans()
             self._publish_listing()
 
@@ -217,6 +232,67 @@ class ClusterNode:
             self._drop_remote(key)
         for node in [n for n in self._listings if n not in self.live]:
             del self._listings[node]
+        for node in [n for n in self._tournament_listings if n not in self.live]:
+            del self._tournament_listings[node]
+
+    # -- tournaments -------------------------------------------------------------------
+
+    async def adopt_tournaments(self) -> int:
+        """Direct the tournaments nobody directs (claimed in the store first,
+        so one process takes each); how many."""
+        if self.director is None or self.draining:
+            return 0
+        count = 0
+        for tournament_id in await self.store.orphan_tournaments():
+            if await self.take_tournament(tournament_id):
+                count += 1
+        return count
+
+    async def take_tournament(self, tournament_id: str) -> bool:
+        if self.director is None or self.draining:
+            return False
+        if tournament_id in self.director.live:
+            return True
+        if not await self.store.claim_tournament(tournament_id):
+            return False
+        log.info("tournament %s: directed here from now on", tournament_id)
+        return bool(await self.director.take(tournament_id))
+
+    async def _check_tournaments(self) -> None:
+        """Let go of the tournaments another process took while this one
+        could not renew its lease (it was paused or cut off): that process
+        directs them now, and this one must not act on them."""
+        if self.director is None or not self.director.live:
+            return
+        mine = await self.store.tournaments_directed()
+        for tournament_id in [t for t in self.director.live if t not in mine]:
+            self.director.stop(tournament_id)
+
+    async def bring(self, table_id: str) -> Any:
+        """A table a tournament directed here needs in this process: taken
+        over if nobody owns it, else asked of the process that has it (it
+        hands it on as in a drain), waiting up to a few leases. None if the
+        table has ended or cannot be had."""
+        for _ in range(16):
+            table = await self.adopt(table_id)
+            if table is not None:
+                return table
+            row = await self.store.owner_of(table_id)
+            if row is None or row[0] not in ("open", "running"):
+                return None
+            _, owner, _, live = row
+            if live and owner != self.name:
+                self.to_node(owner, {"k": "handover", "table": table_id, "to": self.name})
+            await trio.sleep(self.lease_s / 4)
+        log.error("table %s: its tournament is directed here, but it could not be brought here", table_id)
+        return None
+
+    def tournament_listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The site's tournaments: this process's, then the others' as they
+        last published them."""
+        rest = [info for node, infos in sorted(self._tournament_listings.items()) if node in self.live
+                for info in infos]
+        return local + rest
 
     async def adopt_orphans(self) -> int:
         """Take over the open and running tables nobody owns; how many."""
@@ -294,18 +370,46 @@ class ClusterNode:
                 return None
         return None
 
+    async def _route(self, msg: Any) -> tuple[str, str] | None:
+        """(what it is for: a table or tournament id, the process serving it)
+        for a message another process serves; None: serve it here."""
+        if isinstance(msg, M.TournamentRegister | M.TournamentWatch | M.TournamentWithdraw | M.TournamentDirect):
+            owner = await self._tournament_owner(msg.tournament)
+            return (msg.tournament, owner) if owner is not None else None
+        table_id = getattr(msg, "table", None)
+        if isinstance(table_id, str) and table_id:
+            owner = await self._owner(table_id)
+            return (table_id, owner) if owner is not None else None
+        return None
+
+    async def _tournament_owner(self, tournament_id: str) -> str | None:
+        """The process directing a tournament, or None to serve it here (it
+        is here, unknown, or was just taken over by this process)."""
+        if self.director is None or tournament_id in self.director.live or not 0 < len(tournament_id) <= 64:
+            return None
+        row = await self.store.tournament_owner(tournament_id)
+        if row is None:
+            return None
+        owner, live = row
+        if live and owner != self.name:
+            return str(owner)
+        await self.take_tournament(tournament_id)
+        return None
+
     async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
-        """Send the message to its table's owner if that is another process."""
+        """Send the message to the process serving its table or tournament,
+        if that is another process."""
         if isinstance(outbox, RemoteOutbox):
             return False
-        owner = await self._owner(msg.table)
-        if owner is None or not isinstance(frame, bytes):
+        route = await self._route(msg)
+        if route is None or not isinstance(frame, bytes):
             return False
+        key, owner = route
         link = self._links.get(outbox)
         if link is None:
             link = self._links[outbox] = _Link(next(self._ids))
             self._by_id[link.id] = outbox
-        link.tables[msg.table] = owner
+        link.tables[key] = owner
         self.to_node(owner, {"k": "fwd", "from": self.name, "conn": link.id, "frame": frame})
         return True
 
@@ -337,7 +441,9 @@ class ClusterNode:
 
     def _publish_listing(self) -> None:
         tables = self.lobby.listing()
-        body = encode({"k": "list", "from": self.name, "url": self.url, "tables": tables})
+        tournaments = self.director.listing() if self.director is not None else []
+        body = encode({"k": "list", "from": self.name, "url": self.url, "tables": tables,
+                       "tournaments": tournaments})
         if body != self._last_listing:
             self._last_listing = body
             self.bus.publish(f"{self.prefix}.site", body)
@@ -372,9 +478,20 @@ class ClusterNode:
                     self._listings[message["from"]] = [t for t in tables if isinstance(t, dict)]
                     if message["from"] not in self.live and isinstance(message.get("url"), str):
                         self.live[message["from"]] = (message["url"], False)  # sealed: the site's own
+                    tournaments = message.get("tournaments")
+                    if isinstance(tournaments, list):
+                        self._tournament_listings[message["from"]] = [t for t in tournaments if isinstance(t, dict)]
             case "adopt":
                 if self._nursery is not None:
                     self._nursery.start_soon(self.adopt, message["table"])
+            case "take":
+                if self._nursery is not None:
+                    self._nursery.start_soon(self.take_tournament, message["tournament"])
+            case "handover":
+                table = self.lobby.get(message["table"])
+                if (self._nursery is not None and table is not None and table.status not in ENDED
+                        and message["to"] in self.live and message["to"] != self.name):
+                    self._nursery.start_soon(self._hand_on, table, message["to"])
             case other:
                 log.warning("unknown bus message %r on %s", other, channel)
 
@@ -401,11 +518,11 @@ class ClusterNode:
                     msg = decode_client(frame)
                 except ProtocolError:
                     msg = None
-                table_id = getattr(msg, "table", None)
-                if table_id and await self._owner(table_id) is not None:
+                route = await self._route(msg) if msg is not None else None
+                if route is not None:
                     # Not (or no longer) ours: the client resumes through its
                     # process, which finds the owner again.
-                    remote.conn.outbox.put(encode(M.moved(table_id)))
+                    remote.conn.outbox.put(encode(M.moved(route[0])))
                     remote.conn.outbox.evict("server/moved")
                     continue
                 await self.transport.forwarded(remote.conn, frame)
@@ -429,26 +546,49 @@ class ClusterNode:
         await self._renew()
         handed = 0
         targets = itertools.count()
+
+        def target_for(rules: set[str]) -> str | None:
+            # A process that replays the tables' rules (a deploy that
+            # changes the rules drains to the old ones).
+            others = sorted(n for n, (_, draining) in self.live.items() if n != self.name and not draining
+                            and all(r in self.node_versions.get(n, {r}) for r in rules))
+            return others[next(targets) % len(others)] if others else None
+
+        # A tournament goes on with its tables to one process, which directs it.
+        for tournament_id in list(self.director.live) if self.director is not None else []:
+            ids = self.director.stop(tournament_id)
+            tables = [t for i in ids if (t := self.lobby.get(i)) is not None and t.status not in ENDED]
+            target = target_for({t.rules for t in tables})
+            if target is None:
+                log.error("drain: no other process to take tournament %s; it waits for one", tournament_id)
+                await self.store.release_tournament(tournament_id)
+                continue
+            for table in tables:
+                await self._hand_on(table, target)
+                handed += 1
+            await self.store.release_tournament(tournament_id)
+            self.to_node(target, {"k": "take", "tournament": tournament_id})
         for table in list(self.lobby.tables.values()):
             if table.status in ENDED:
                 continue
-            # A process that replays the table's rules (issue 16 item 3: a
-            # deploy that changes the rules drains to the old ones).
-            others = sorted(n for n, (_, draining) in self.live.items() if n != self.name and not draining
-                            and table.rules in self.node_versions.get(n, {table.rules}))
-            if not others:
+            target = target_for({table.rules})
+            if target is None:
                 log.error("drain: no other process to take table %s; it stays here", table.id)
                 continue
-            target = others[next(targets) % len(others)]
-            await table.send(None, Stop(hand_over=True, url=self.live[target][0] or None))
-            while table.id in self.lobby.tables:
-                await trio.sleep(0.002)
-            await self.store.release(table.id)
-            self.to_node(target, {"k": "adopt", "table": table.id})
+            await self._hand_on(table, target)
             handed += 1
-            self.handed += 1
         log.info("drain: handed %d tables on", handed)
         return handed
+
+    async def _hand_on(self, table: Any, target: str) -> None:
+        """Stop a table's actor (its last step stored; its viewers told
+        `moved`), release it, and ask `target` to adopt it."""
+        await table.send(None, Stop(hand_over=True, url=self.live[target][0] or None))
+        while table.id in self.lobby.tables:
+            await trio.sleep(0.002)
+        await self.store.release(table.id)
+        self.to_node(target, {"k": "adopt", "table": table.id})
+        self.handed += 1
 
     async def leave(self) -> None:
         """Give up the lease (on a clean stop): the others may take any table

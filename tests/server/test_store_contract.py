@@ -358,3 +358,15 @@ async def test_tournaments_are_saved_by_head_and_rounds(make_store: StoreFactory
     if isinstance(again, SQLiteStore):  # the same file (a PostgreSQL factory opens a fresh schema)
         async with running(again) as store:
             assert await store.tournament("t1") == (b"one", [b"one-r1", b"one-r2 again"])
+
+
+async def test_a_tournaments_tables_keep_their_withheld_state(make_store: StoreFactory) -> None:
+    """A tournament's tables are stored with whether they are withheld
+    (docs/tournaments.md TR3.2), so that any process serving one knows."""
+    async with running(make_store()) as store:
+        assert await store.withheld("tA") is False
+        await store.save_tournament("t1", b"head", now=1.0, rounds={1: b"r1"}, tables={"tA": True, "tB": False})
+        assert (await store.withheld("tA"), await store.withheld("tB")) == (True, False)
+        await store.save_tournament("t1", None, now=2.0, tables={"tA": False})
+        assert await store.withheld("tA") is False
+        assert await store.withheld("unknown") is False

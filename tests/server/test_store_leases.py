@@ -110,3 +110,43 @@ async def test_a_process_of_a_site_never_claims_a_table_by_writing(postgres_sche
         await a.append("t", [rec(0)], now=1.0)
         await a.end_lease()
         assert await b.claim("t") == 0.0, "an owner with no lease row at all was never known alive"
+
+
+async def test_a_tournament_is_directed_by_one_process_and_the_old_one_is_fenced(
+        postgres_schemas: Schemas) -> None:
+    """A tournament is written by its owner only: another process takes it
+    only once the owner's lease has ended (or it released it), and the old
+    owner's next write is refused. Its tables are orphans only for the
+    process directing it."""
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
+    async with running(a, b):
+        await a.renew_lease(url="ws://a", lease_s=0.5, alive_at=1.0)
+        await b.renew_lease(url="ws://b", lease_s=60, alive_at=1.0)
+        await a.create_table("tt", "open", b"m", 1.0)
+        await a.save_tournament("T", b"head", now=1.0, rounds={1: b"r"}, tables={"tt": True})
+        assert await a.tournaments_directed() == {"T"} and await b.tournaments_directed() == set()
+        assert await b.tournament_owner("T") == (a.owner, True)
+        assert not await b.claim_tournament("T")
+        with pytest.raises(StoreFenced):
+            await b.save_tournament("T", b"not mine", now=2.0)
+        await trio.sleep(0.6)  # a's lease ends
+        assert await b.orphan_tournaments() == ["T"]
+        assert "tt" not in await b.orphans()  # its tournament's table: for whoever directs it
+        assert await b.claim_tournament("T")
+        assert await b.orphans() == ["tt"]
+        await b.save_tournament("T", b"head 2", now=3.0, tables={"tt": False})
+        with pytest.raises(StoreFenced):
+            await a.save_tournament("T", b"stale", rounds={1: b"stale"}, now=4.0)
+        assert await a.tournament("T") == (b"head 2", [b"r"])
+        assert await a.withheld("tt") is False
+        await b.release_tournament("T")
+        assert await a.orphan_tournaments() == ["T"]
+
+
+async def test_the_site_key_is_made_once(postgres_schemas: Schemas) -> None:
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
+    async with running(a, b):
+        keys = [await s.site_key("bus", lambda: bytes([i]) * 32) for i, s in enumerate((a, b))]
+        assert keys == [bytes([0]) * 32] * 2
