@@ -69,6 +69,14 @@ class ClusterSeam(Protocol):
         """The site's tournaments, given this process's own."""
         ...
 
+    async def open_tables_created_by(self, address: str) -> int:
+        """The open tables of the whole site that a client address created."""
+        ...
+
+    async def created(self, table_id: str, address: str) -> None:
+        """Note the client address that created a table, for the site's count."""
+        ...
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
@@ -232,9 +240,11 @@ class Transport:
         forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
         return client_address(peer, forwarded, self.trusted_proxies)
 
-    def _creation_refused(self, conn: _Conn) -> str | None:
+    async def _creation_refused(self, conn: _Conn) -> str | None:
         """Why this connection may not create a table now (T6.2), or None.
-        Only open tables count: one that started or was abandoned frees its place."""
+        Only open tables count: one that started or was abandoned frees its place.
+        On a site of many processes an address's tables are counted over all
+        of them (a creation at two processes at once may pass one over)."""
         conn.created[:] = [t for t in conn.created if t.status == "open"]
         by_address = self._created_from.get(conn.address, [])
         by_address[:] = [t for t in by_address if t.status == "open"]
@@ -243,8 +253,11 @@ class Transport:
         if len(conn.created) >= self.limits.tables_per_connection:
             return (f"this connection has {len(conn.created)} open tables it created, the most it may "
                     f"({self.limits.tables_per_connection}); start or leave one, or wait until nobody holds it")
-        if len(by_address) >= self.limits.tables_per_address:
-            return (f"your address has {len(by_address)} open tables it created, the most it may "
+        count = len(by_address)
+        if self.cluster is not None and conn.address and count < self.limits.tables_per_address:
+            count = max(count, await self.cluster.open_tables_created_by(conn.address))
+        if count >= self.limits.tables_per_address:
+            return (f"your address has {count} open tables it created, the most it may "
                     f"({self.limits.tables_per_address}); start or leave one, or wait until nobody holds it")
         return None
 
@@ -468,7 +481,7 @@ class Transport:
                     return
                 outbox.put(encode(M.ok(msg.id, tables=tables, next=after)))
             case M.CreateTable():
-                refusal = self._creation_refused(conn)
+                refusal = await self._creation_refused(conn)
                 if refusal is not None:
                     self._refuse(conn, msg.id, "lobby/too_many", refusal)
                     return
@@ -483,6 +496,8 @@ class Transport:
                     self._refuse(conn, msg.id, exc.code, exc.message)
                     return
                 self._created(conn, table)
+                if self.cluster is not None and conn.address:
+                    await self.cluster.created(table.id, conn.address)
                 outbox.put(encode(M.ok(msg.id, table=table.id, info=table.info())))
             case M.AddBots():
                 await self._add_bots(conn, msg)

@@ -923,6 +923,12 @@ class _Site:
     def tournament_listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return local
 
+    async def open_tables_created_by(self, address: str) -> int:
+        return 0
+
+    async def created(self, table_id: str, address: str) -> None:
+        pass
+
 
 async def _samurai_table(book: Book, s: Session) -> None:
     """A table of Samurai (PROTOCOL.md 21): two seats, the tile choice with

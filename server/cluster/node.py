@@ -287,6 +287,13 @@ class ClusterNode:
         log.error("table %s: its tournament is directed here, but it could not be brought here", table_id)
         return None
 
+    async def open_tables_created_by(self, address: str) -> int:
+        """Per-address limits count the whole site (docs/table.md T6.2)."""
+        return await self.store.open_tables_created_by(address)
+
+    async def created(self, table_id: str, address: str) -> None:
+        await self.store.note_creator(table_id, address)
+
     def tournament_listing(self, local: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The site's tournaments: this process's, then the others' as they
         last published them."""

@@ -51,8 +51,8 @@ def bus_url() -> str:
 class Node:
     """One `oriente serve --cluster` process on a free port."""
 
-    def __init__(self, store: str, bus: str, lease_s: float = LEASE_S) -> None:
-        self.store, self.bus, self.lease_s = store, bus, lease_s
+    def __init__(self, store: str, bus: str, lease_s: float = LEASE_S, extra: tuple[str, ...] = ()) -> None:
+        self.store, self.bus, self.lease_s, self.extra = store, bus, lease_s, extra
         self.proc: subprocess.Popen | None = None
         self.port = 0
         self.stderr = ""
@@ -60,7 +60,7 @@ class Node:
     async def start(self) -> Node:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet",
-             "--cluster", self.bus, "--lease", str(self.lease_s)],
+             "--cluster", self.bus, "--lease", str(self.lease_s), *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = await trio.to_thread.run_sync(self.proc.stdout.readline)
         assert line.startswith("serving ws://"), (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
@@ -95,9 +95,9 @@ def site(postgres_schemas, bus_url):
     store = postgres_schemas.store_url(postgres_schemas.fresh())
     nodes: list[Node] = []
 
-    async def make(n: int) -> list[Node]:
+    async def make(n: int, *extra: str) -> list[Node]:
         for _ in range(n):
-            nodes.append(await Node(store, bus_url).start())
+            nodes.append(await Node(store, bus_url, extra=extra).start())
         return nodes
 
     make.store = store  # type: ignore[attr-defined]

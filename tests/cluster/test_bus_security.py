@@ -180,3 +180,4 @@ async def test_the_bus_holds_no_secret_and_handles_no_forgery(site) -> None:
             assert names == ["Shadowed"], names
     finally:
         sniffer.stop()
+
