@@ -161,6 +161,7 @@ class Client:
         self._failed: BaseException | None = None
         self._down_at: float | None = None
         self.welcome: dict[str, Any] | None = None
+        self._moved_to: str | None = None  # where the last `moved` sent us, until we got there
 
     @classmethod
     @asynccontextmanager
@@ -257,9 +258,10 @@ class Client:
                 # were given.
                 site = (self.welcome or {}).get("origins") or []
                 urls = list(dict.fromkeys([*self._urls, *(o for o in site if isinstance(o, str) and origin_of(o))]))
-                if len(urls) > 1 or self.url not in urls:
+                if len(urls) > 1 or self.url == self._moved_to:
                     index = urls.index(self.url) if self.url in urls else -1
                     self.url = urls[(index + 1) % len(urls)]
+                self._moved_to = None
             log.info("connection lost (%s); reconnecting", reason)
             await trio.sleep(min(5.0, 0.1 * 2 ** failures))
 
@@ -347,7 +349,7 @@ class Client:
                 origins = {origin_of(o) for o in (self.welcome or {}).get("origins") or [] if isinstance(o, str)}
                 if origin_of(url) in origins - {None}:
                     log.info("table %s moved to %s", frame.get("table"), url)
-                    self.url = url
+                    self.url = self._moved_to = url
                 else:
                     log.warning("table %s moved to %s, which is not one of this site's origins: "
                                 "reconnecting where we were", frame.get("table"), url)

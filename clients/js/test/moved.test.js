@@ -43,7 +43,9 @@ async function bounce(target, { listed }) {
   const bot = new Bot({ server: site.url, table: 'T', apiToken: 'api-secret', name: 'b' });
   bot.play().catch(() => {});
   const deadline = Date.now() + 10000;
-  while (site.connections + target.connections < 2 && Date.now() < deadline) {
+  // Until it came back, or reached `target` and said something there (it signs in first).
+  while ((site.connections + target.connections < 2 || (target.connections && !target.frames.length))
+         && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 20));
   }
   bot.done = true;
