@@ -88,10 +88,12 @@ async def test_a_tournament_is_directed_from_any_process_and_withheld_in_all(sit
 
 
 @pytest.mark.slow
-async def test_the_director_of_a_tournament_dies_and_another_process_takes_it_over(site) -> None:
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGUSR1], ids=["killed", "drained"])
+async def test_the_director_of_a_tournament_dies_and_another_process_takes_it_over(site, how) -> None:
     """A swiss round of two tables directed by A, played through B; A is
-    killed mid-round; B takes the tournament over with both tables, and the
-    round and the event finish there."""
+    killed (or drained: `oriente drain PID`) mid-round; B takes the
+    tournament over with both tables, and the round and the event finish
+    there."""
     a, b = await site(2)
     tid, org = await organiser(a.port, {"name": "Failover", "format": "swiss", "rounds": 1, "table_sizes": [4],
                                         "timers": BOT_TIMERS, "show_up_s": 300.0, "seed": 9})
@@ -107,7 +109,7 @@ async def test_the_director_of_a_tournament_dies_and_another_process_takes_it_ov
                 if "started" in statuses and set(statuses) <= {"started", "finished"}:
                     break
                 await trio.sleep(0.1)
-        a.signal(signal.SIGKILL)
+        a.signal(how)
         await a.wait()
         with trio.fail_after(60 + 8 * LEASE_S):  # B directs it now; the round ends
             while True:
