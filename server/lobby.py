@@ -93,6 +93,9 @@ class Lobby:
         # Tables whose record, spectating and replay wait (a tournament's
         # duplicate board still played elsewhere); kept by the director.
         self.withheld: set[str] = set()
+        # On a site of many processes another process's director may withhold
+        # a table: then `is_withheld` asks the store (set by the cluster node).
+        self.withheld_elsewhere = False
         # The listing's order: public tables by the serial they got on entering memory.
         self._serial = 0
         self._order: list[int] = []
@@ -392,7 +395,7 @@ class Lobby:
         stored with the table (any process of the site may)."""
         if table_id in self.withheld:
             return True
-        return 0 < len(table_id) <= 64 and await self.store.withheld(table_id)
+        return self.withheld_elsewhere and 0 < len(table_id) <= 64 and await self.store.withheld(table_id)
 
     def listing(self) -> list[dict[str, Any]]:
         return [t.info() for t in self.tables.values() if t.settings.public and t.id not in self.withheld]

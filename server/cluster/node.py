@@ -165,6 +165,7 @@ class ClusterNode:
 
     def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
         self.lobby, self.transport, self.bots = lobby, transport, bots
+        lobby.withheld_elsewhere = True
         self.director = getattr(transport, "director", None)
         if self.director is not None:
             self.director.adopt_table = self.bring
@@ -365,6 +366,7 @@ class ClusterNode:
         cached = self._owners.get(table_id)
         if cached is not None and cached in self.live:
             return cached
+        owner = ""
         for _ in range(2):
             row = await self.store.owner_of(table_id)
             if row is None or row[0] not in ("open", "running"):
@@ -372,10 +374,14 @@ class ClusterNode:
             _, owner, _, live = row
             if live and owner != self.name:
                 self._owners[table_id] = owner
-                return owner
+                return str(owner)
             if await self.adopt(table_id) is not None:
                 return None
-        return None
+        # Not ours to take (a tournament's table, for the process directing
+        # it): to its owner if this process still counts it alive (a lease
+        # renewed late under load), else here (the client hears the table is
+        # unknown and asks again).
+        return str(owner) if owner and owner != self.name and owner in self.live else None
 
     async def _route(self, msg: Any) -> tuple[str, str] | None:
         """(what it is for: a table or tournament id, the process serving it)

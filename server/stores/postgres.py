@@ -329,13 +329,16 @@ _CLAIM: Final = "UPDATE tables SET epoch = epoch + 1, owner = %s WHERE id = ANY(
 _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 
 # A claim on a many-process site: only a table whose owner released it (no
-# owner) or holds no live lease moves; the row lock taken by the UPDATE
-# makes two claimants queue, and the second finds the lease of the first.
+# owner) or holds no live lease moves, and a tournament's table only to the
+# process directing the tournament; the row lock taken by the UPDATE makes
+# two claimants queue, and the second finds the lease of the first.
 _LEASED_CLAIM: Final = """
 WITH prev AS (SELECT t.id, n.alive_at FROM tables t LEFT JOIN nodes n ON n.name = t.owner WHERE t.id = %(id)s)
 UPDATE tables AS t SET epoch = t.epoch + 1, owner = %(me)s FROM prev
 WHERE t.id = prev.id AND t.status = ANY(%(statuses)s) AND t.owner <> %(me)s
   AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now())
+  AND NOT EXISTS (SELECT 1 FROM tournament_tables tt JOIN tournaments u ON u.id = tt.tournament_id
+                  WHERE tt.table_id = t.id AND u.owner <> %(me)s)
 RETURNING t.epoch, prev.alive_at
 """
 _RENEW: Final = """

@@ -133,8 +133,10 @@ async def test_a_tournament_is_directed_by_one_process_and_the_old_one_is_fenced
         await trio.sleep(0.6)  # a's lease ends
         assert await b.orphan_tournaments() == ["T"]
         assert "tt" not in await b.orphans()  # its tournament's table: for whoever directs it
+        assert await b.claim("tt") is None
         assert await b.claim_tournament("T")
         assert await b.orphans() == ["tt"]
+        assert await b.claim("tt") is not None
         await b.save_tournament("T", b"head 2", now=3.0, tables={"tt": False})
         with pytest.raises(StoreFenced):
             await a.save_tournament("T", b"stale", rounds={1: b"stale"}, now=4.0)
