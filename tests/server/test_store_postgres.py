@@ -152,7 +152,7 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
             ("c1", "192.0.2.1", ""), ("c2", "", "192.0.2.9")]
         await store.save_throttles([ThrottleRow("in:ana", 1, 5.0, 5.0)])
     assert sql(postgres_schemas, schema, "SELECT max(version) FROM schema_version") == [(SCHEMA_VERSION,)]
-    assert SCHEMA_VERSION == 5
+    assert SCHEMA_VERSION == 6  # 6: what the processes of a site share (site keys, tournament owners...)
 
 
 async def test_one_server_per_site(postgres_schemas: Schemas) -> None:
