@@ -58,6 +58,7 @@ from .stores import Store, StoreFenced
 from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
 from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
+from .tournament.seeds import KEY_BYTES, key_of_seed
 from .tournament.standings import standings, withheld
 
 log = logging.getLogger("oriente.director")
@@ -79,7 +80,8 @@ class DirectorError(Exception):
 @dataclass(slots=True)
 class _Live:
     """What the director keeps in memory for one tournament beside its
-    stored state: its secret, who follows it, who waits in the arena."""
+    stored state: its secret (seat tokens), who follows it, who waits in
+    the arena. Its seed key is `t.seed_key` (stored beside the secret)."""
 
     t: Tournament
     secret: str
@@ -125,7 +127,8 @@ class Director:
         if len(self.live) >= MAX_TOURNAMENTS:
             raise DirectorError("tournament/full", "this server holds as many tournaments as it can")
         settings = dict(settings)
-        settings.setdefault("seed", secrets.randbits(63))
+        if "seed_scheme" in settings:
+            raise DirectorError("tournament/bad_settings", "the server sets seed_scheme, not the organiser")
         try:
             config = Config.from_plain(settings)
             config.validate()
@@ -148,7 +151,11 @@ class Director:
         except SettingsError as exc:
             raise DirectorError("tournament/bad_settings", exc.message) from None
         token = "o" + secrets.token_urlsafe(24)  # never "-" first: a command line would take it for an option
-        t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token))
+        # The key every round seed and board comes from (tournament/seeds.py):
+        # drawn here unless the organiser chose the seed, kept in the store,
+        # never shown.
+        key = key_of_seed(config.seed) if config.seed is not None else secrets.token_bytes(KEY_BYTES)
+        t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token), seed_key=key)
         live = _Live(t=t, secret=secrets.token_urlsafe(32))
         self.live[t.id] = live
         await self._save(live, head=True)
@@ -346,7 +353,8 @@ class Director:
             shown = t.rounds
         rounds = [self.round_plain(r, held) for r in shown]
         state: dict[str, Any] = {
-            "tournament": t.id, "config": {k: v for k, v in t.config.to_plain().items() if k != "seed"},
+            "tournament": t.id, "config": {**{k: v for k, v in t.config.to_plain().items() if k != "seed"},
+                                           "seeded": t.config.seeded},
             "finished": t.finished,
             "entrants": [{k: v for k, v in e.to_plain().items() if k != "token_hash"} for e in t.entrants.values()],
             "rounds_played": len(t.rounds), "rounds": rounds, "standings": [row.plain() for row in standings(t)],
@@ -357,12 +365,13 @@ class Director:
 
     @staticmethod
     def round_plain(rnd: Round, held: set[str]) -> dict[str, Any]:
-        """A round as anyone may see it: a board's seed (which fixes its
-        hidden cards) only once every table has played it (TR3.2)."""
+        """A round as anyone may see it: a board's commitment from the
+        seating on; its seed (which fixes its hidden cards) and salt only
+        once every table has played it (TR3.2)."""
         plain = rnd.to_plain()
         for x in plain["tables"]:
             if x["board"] is not None and (x["table_id"] in held or x["table_id"] is None or x["status"] == "seated"):
-                x["board_seed"] = None
+                x["board_seed"] = x["board_salt"] = None
         return plain
 
     def listing(self) -> list[dict[str, Any]]:
@@ -621,11 +630,14 @@ class Director:
 
     async def _save(self, live: _Live, *, head: bool = False, rounds: Iterable[int] = ()) -> None:
         """Store what changed: the head (settings, entrants, the finished
-        mark, the secret) and/or the rounds given, and the withheld state of
-        the tables whose state changed, in one commit. On a site of many
-        processes, refused (StoreFenced) once another process directs the
-        tournament: this one lets it go and says so."""
-        body = encode({"tournament": live.t.head_plain(), "secret": live.secret}) if head else None
+        mark, the secret and the seed key) and/or the rounds given, and the
+        withheld state of the tables whose state changed, in one commit. On a
+        site of many processes, refused (StoreFenced) once another process
+        directs the tournament: this one lets it go and says so."""
+        stored: dict[str, Any] = {"tournament": live.t.head_plain(), "secret": live.secret}
+        if live.t.seed_key is not None:
+            stored["seed_key"] = live.t.seed_key.hex()
+        body = encode(stored) if head else None
         blobs = {n: encode(live.t.rounds[n - 1].to_plain()) for n in rounds}
         changed = self._withhold(live)
         try:
@@ -677,7 +689,10 @@ class Director:
     @staticmethod
     def _loaded(body: bytes, rounds: list[bytes]) -> _Live:
         plain = decode_any(body)
-        t = Tournament.from_plain({**plain["tournament"], "rounds": [decode_any(r) for r in rounds]})
+        # An event stored without a seed key predates it: it goes on with its old seeds.
+        key = plain.get("seed_key")
+        t = Tournament.from_plain({**plain["tournament"], "rounds": [decode_any(r) for r in rounds]},
+                                  seed_key=bytes.fromhex(key) if isinstance(key, str) else None)
         return _Live(t=t, secret=plain["secret"])
 
     def stop(self, tournament_id: str) -> set[str]:
@@ -742,7 +757,10 @@ class Director:
             state = self.public(live, every_round=True)
             state["seating_ok"] = all(t.verify_seating(r.number) for r in t.rounds
                                       if t.config.format != "arena")
-            if t.finished:  # the event's seed fixes its duplicate boards: told once they are all played
+            if t.finished and t.config.seed is not None:
+                # The organiser's seed fixes every board: told once they are all
+                # played. A key the server drew is never told: each board's
+                # commitment, salt and seed prove it.
                 state["config"]["seed"] = t.config.seed
             return json.dumps(state, ensure_ascii=False).encode(), "application/json; charset=utf-8"
         if what == "records.json":

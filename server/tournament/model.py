@@ -6,9 +6,11 @@ No I/O, no clock, no global randomness: the director (server/director.py)
 calls these methods, stores `to_plain()` after each change, and does what
 the returned values ask (create tables, seat entrants, start them). A
 refused change raises `TournamentError` with a stable code and leaves the
-tournament as it was. Every random choice (seating, byes) comes from a
-seed derived from the event's seed and the round's number, kept in the
-round, so any round can be recomputed and checked from the stored data.
+tournament as it was. Every random choice (seating, byes) comes from the
+round's seed, kept in the round, so any round can be recomputed and
+checked from the stored data; round seeds and duplicate boards come from
+the event's secret key (`seeds.py`), so no board follows from a round's
+public seed.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..gamekit.rng import MASK64, splitmix64
 from . import scoring, seating
+from .seeds import HMAC_SCHEME, LEGACY_SCHEME, SCHEMES, EventSeeds, board_name, derive_seed, key_of_seed
 
 FORMATS = ("swiss", "duplicate", "arena")
 NO_SHOW = ("proxy", "forfeit")
@@ -63,8 +65,17 @@ class Config:
     points_table: tuple[float, ...] = ()
     bye_points: float | None = None
     apart: tuple[tuple[str, str], ...] = ()
-    seed: int = 0
+    seed: int | None = None  # the organiser's choice (then `seeded`); None: the server's secret key
     auto_rounds: bool = False  # TR5.6: start each next round as soon as the last one is played
+    # How the event's seeds are made (seeds.py): set by the server, never by
+    # the organiser; an event stored without it predates the keyed scheme.
+    seed_scheme: str = HMAC_SCHEME
+
+    @property
+    def seeded(self) -> bool:
+        """Whether somebody may know the event's boards: its organiser chose
+        its seed, or its seeds are of the old, invertible scheme."""
+        return self.seed is not None or self.seed_scheme == LEGACY_SCHEME
 
     def validate(self) -> None:
         def bad(message: str) -> TournamentError:
@@ -88,8 +99,11 @@ class Config:
             raise bad(f"scoring is one of {', '.join(scoring.KINDS)}")
         if self.scoring == "table" and not self.points_table:
             raise bad("scoring 'table' needs points_table, the points of each place")
-        if not 0 <= self.seed < 2**64:
+        if self.seed is not None and (not isinstance(self.seed, int) or isinstance(self.seed, bool)
+                                      or not 0 <= self.seed < 2**64):
             raise bad("the seed is an integer from 0 to 2**64-1")
+        if self.seed_scheme not in SCHEMES:
+            raise bad(f"seed_scheme is one of {', '.join(SCHEMES)}")
 
     def bye_value(self) -> float:
         if self.bye_points is not None:
@@ -103,7 +117,8 @@ class Config:
                 "table_sizes": list(self.table_sizes), "timers": self.timers, "options": self.options,
                 "rated": self.rated, "bots": self.bots, "no_show": self.no_show, "show_up_s": self.show_up_s,
                 "scoring": self.scoring, "points_table": list(self.points_table), "bye_points": self.bye_points,
-                "apart": [list(p) for p in self.apart], "seed": self.seed, "auto_rounds": self.auto_rounds}
+                "apart": [list(p) for p in self.apart], "seed": self.seed, "auto_rounds": self.auto_rounds,
+                "seed_scheme": self.seed_scheme}
 
     @classmethod
     def from_plain(cls, d: dict[str, Any]) -> Config:
@@ -159,6 +174,8 @@ class RoundTable:
     table_id: str | None = None
     board: str | None = None
     board_seed: int | None = None
+    board_salt: str | None = None  # with the seed, gives board_commitment (seeds.py)
+    board_commitment: str | None = None  # public from the seating on
     status: str = "seated"  # seated, started, finished, adjudicated
     ranks: list[int] | None = None
     forfeits: list[int] = field(default_factory=list)
@@ -170,7 +187,8 @@ class RoundTable:
 
     def to_plain(self) -> dict[str, Any]:
         return {"index": self.index, "entrants": self.entrants, "table_id": self.table_id, "board": self.board,
-                "board_seed": self.board_seed, "status": self.status, "ranks": self.ranks,
+                "board_seed": self.board_seed, "board_salt": self.board_salt,
+                "board_commitment": self.board_commitment, "status": self.status, "ranks": self.ranks,
                 "forfeits": self.forfeits, "absent": self.absent}
 
 
@@ -194,15 +212,6 @@ class Round:
                 "attempt": self.attempt}
 
 
-def derive_seed(seed: int, *parts: int) -> int:
-    """A seed for one use (a round's seating, a board) from the event's seed."""
-    x = seed & MASK64
-    for p in parts:
-        x, out = splitmix64((x ^ (p * 0x9E3779B97F4A7C15)) & MASK64)
-        x = out
-    return x & (2**63 - 1)
-
-
 @dataclass(slots=True)
 class Tournament:
     """The whole event; see the module docstring."""
@@ -213,6 +222,19 @@ class Tournament:
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     finished: bool = False
+    # The event's secret key (seeds.py): kept by the director beside the
+    # stored state, never in to_plain. None: the organiser's seed gives it.
+    seed_key: bytes | None = field(default=None, repr=False)
+
+    def seeds(self) -> EventSeeds:
+        """Where this event's round seeds and boards come from."""
+        c = self.config
+        if c.seed_scheme == LEGACY_SCHEME:
+            return EventSeeds(self.id, LEGACY_SCHEME, legacy_seed=c.seed or 0)
+        key = self.seed_key if self.seed_key is not None else key_of_seed(c.seed) if c.seed is not None else None
+        if not key:
+            raise TournamentError("tournament/no_key", "this event has neither a seed nor a key to seat rounds from")
+        return EventSeeds(self.id, HMAC_SCHEME, key=key)
 
     # -- entries -------------------------------------------------------------------
 
@@ -288,19 +310,21 @@ class Tournament:
         if not sizes:
             raise TournamentError("tournament/too_few", f"{len(present)} active entrants cannot fill a table "
                                   f"of {min(self.config.table_sizes)}")
-        seed = derive_seed(self.config.seed, number, *([attempt] if attempt else []))
+        seeds = self.seeds()
+        seed = seeds.round(number, attempt)
         byes = self._byes(present, bye_count, seed)
         seated = [e for e in present if e not in byes]
         boards: list[str | None] = [None] * len(sizes)
-        board_seeds: dict[str, int] = {}
         if self.config.format == "duplicate":
-            for t, size in enumerate(sizes):
-                boards[t] = f"r{number}s{size}"
-                board_seeds[f"r{number}s{size}"] = derive_seed(self.config.seed, number, size, 1)
+            boards = [board_name(number, size) for size in sizes]
         result = self.seat_round(seated, sizes, seed, number, boards, iterations)
-        tables = [RoundTable(index=t, entrants=ids, board=boards[t],
-                             board_seed=board_seeds.get(boards[t] or ""))
-                  for t, ids in enumerate(result.tables)]
+        tables = []
+        for t, ids in enumerate(result.tables):
+            board = seeds.board(number, sizes[t]) if boards[t] is not None else None
+            tables.append(RoundTable(index=t, entrants=ids, board=boards[t],
+                                     board_seed=board.seed if board else None,
+                                     board_salt=board.salt if board else None,
+                                     board_commitment=board.commitment if board else None))
         bye_value = self.config.bye_value()
         rnd = Round(number=number, seed=seed, tables=tables, byes=dict.fromkeys(byes, bye_value), attempt=attempt,
                     seating={k: v for k, v in result.plain().items() if k != "tables"})
@@ -407,7 +431,7 @@ class Tournament:
             return None
         sizes, _ = seating.split(len(ids), self.config.table_sizes)
         number = len(self.rounds) + 1
-        seed = derive_seed(self.config.seed, number)
+        seed = self.seeds().round(number)
         chosen = ids[:sum(sizes)]  # the longest waiting first
         result = seating.seat(chosen, sizes, seed=seed, history=self.history(), apart=self._apart_ids(),
                               group_weight=0.0, iterations=1_000 + 100 * len(chosen))
@@ -478,9 +502,13 @@ class Tournament:
                 "rounds": [r.to_plain() for r in self.rounds]}
 
     @classmethod
-    def from_plain(cls, d: dict[str, Any]) -> Tournament:
-        t = cls(id=d["id"], config=Config.from_plain(d["config"]), organiser_hash=d["organiser_hash"],
-                finished=d["finished"])
+    def from_plain(cls, d: dict[str, Any], *, seed_key: bytes | None = None) -> Tournament:
+        """The stored state; an event stored without `seed_scheme` predates
+        the keyed scheme and keeps its old one to its end (seeds.py)."""
+        config = dict(d["config"])
+        config.setdefault("seed_scheme", LEGACY_SCHEME)
+        t = cls(id=d["id"], config=Config.from_plain(config), organiser_hash=d["organiser_hash"],
+                finished=d["finished"], seed_key=seed_key)
         for e in d["entrants"]:
             t.entrants[e["id"]] = Entrant(**e)
         for r in d["rounds"]:

@@ -11,7 +11,8 @@ from oriente.server.tournament.standings import board_scores, standings, totals,
 
 
 def event(n: int, **config: object) -> Tournament:
-    t = Tournament(id="t", config=Config(name="Cup", **config), organiser_hash="o")  # type: ignore[arg-type]
+    t = Tournament(id="t", config=Config(name="Cup", **config), organiser_hash="o",  # type: ignore[arg-type]
+                   seed_key=b"k" * 32)
     for i in range(n):
         t.register(f"p{i + 1}", token_hash=f"h{i + 1}")
     return t
