@@ -102,9 +102,12 @@ def parse_viewer(text: str) -> Viewer:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Check a finished game's record: the commitment published before play,
-    the seed from the salt and the seats' nonces, the config that seed deals,
-    and every event replayed through the game's port. Exit 0 when all hold,
+    """Check a finished game's record: the commitment published before play
+    (against the one you saw live, with --commitment), the nonces the server
+    supplied, your own seat's nonce (--seat, --nonce), the seed from the salt
+    and the seats' nonces, the config that seed deals, every event and the
+    result replayed through the game's port, and the table events as far as
+    the record proves them. Says what it cannot prove. Exit 0 when all hold,
     1 when one does not (saying which), 2 when the record cannot be verified
     (an old record, a seed a player chose, not a record)."""
     from oriente.clients.sdk import verify_record
@@ -117,11 +120,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         print(f"oriente verify: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
-    verdict = verify_record(record)
+    verdict = verify_record(record, commitment=args.commitment, seat=args.seat, nonce=args.nonce)
     for line in verdict["checked"]:
         print(f"ok: {line}")
     for line in verdict["problems"]:
         print(f"{'FAILED' if verdict['ok'] is False else 'note'}: {line}")
+    for line in verdict["unproven"]:
+        print(f"not proven: {line}")
     if verdict["ok"] is True:
         print(f"verified: {args.path} was dealt as committed before play")
         return 0
@@ -439,6 +444,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     ver = sub.add_parser("verify", help="check that a finished game was dealt as the server committed to before play")
     ver.add_argument("path", metavar="RECORD", help="a game record (JSON), e.g. from oriente demo")
+    ver.add_argument("--commitment", metavar="HEX", default=None,
+                     help="the commitment the table showed before you took your seat (its settings.commitment, "
+                          "or the one its rematch was announced with): the record must carry it")
+    ver.add_argument("--seat", type=int, default=None, metavar="N",
+                     help="your seat: with --nonce, the record's nonce for it must be yours; without, you brought "
+                          "none, and the record must say the server supplied it")
+    ver.add_argument("--nonce", default=None, metavar="SECRET",
+                     help="the secret nonce your join, rematch or resume sent for --seat")
     ver.set_defaults(func=cmd_verify)
 
     play = sub.add_parser("play", help="play at a table server in the terminal (lobby, then the table)")

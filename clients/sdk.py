@@ -121,7 +121,8 @@ class _Sub:
     send: trio.MemorySendChannel | None = None
     receive: trio.MemoryReceiveChannel | None = None
     unacked: dict[str, Any] | None = None
-    nonce: str | None = None  # the secret nonce our join carried (its hash seeds the table: my_nonce)
+    nonce: str | None = None  # the secret nonce our seat brought (its hash seeds the table: my_nonce)
+    commitment: str | None = None  # the table's commitment as this client saw it before bringing the nonce
 
 
 @dataclass
@@ -156,6 +157,13 @@ class Client:
         self._subs: dict[str, _Sub] = {}
         # Followed tournaments: id -> (entry token or None, channel of states)
         self._tournaments: dict[str, tuple[str | None, bool, trio.MemorySendChannel[dict[str, Any]]]] = {}
+        # The commitment each table showed this client first (docs/table.md T7):
+        # from create_table, list_tables, a snapshot, or an ended table's
+        # announcement of its rematch. Never overwritten: a later record is
+        # checked against what was shown before the seat was taken.
+        self.commitments: dict[str, str | None] = {}
+        self._announced: dict[str, dict[str, str]] = {}  # ended table -> its rematch's {table, commitment}
+        self._peeks: dict[str, trio.Event] = {}
         self._connected = trio.Event()
         self._closing = False
         self._failed: BaseException | None = None
@@ -354,6 +362,12 @@ class Client:
                     log.warning("table %s moved to %s, which is not one of this site's origins: "
                                 "reconnecting where we were", frame.get("table"), url)
             return
+        if t == "snapshot":
+            self._note(frame.get("table"), frame.get("table_info"))
+        elif t == "events":
+            for e in frame.get("events") or []:
+                if e.get("type") == "TableFinished" and isinstance(e.get("rematch"), dict):
+                    self._announce(str(frame.get("table")), e["rematch"])
         sub = self._subs.get(frame.get("table"))  # type: ignore[arg-type]
         if sub is None:
             return
@@ -396,6 +410,37 @@ class Client:
             if fresh or not history:
                 self._push(sub, Update("history" if history else "events", fresh, sub.prompt, sub.view,
                                        prompt_changed=bool(frame.get("prompt_changed", True)) and not history))
+
+    def _note(self, table: Any, info: Any) -> None:
+        """Keep the first commitment a table showed (a table's information)."""
+        if isinstance(table, str) and isinstance(info, dict) and isinstance(info.get("settings"), dict):
+            self.commitments.setdefault(table, info["settings"].get("commitment"))
+            peek = self._peeks.get(table)
+            if peek is not None:
+                peek.set()
+
+    def _announce(self, table: str, rematch: dict[str, Any]) -> None:
+        """An ended table's rematch, committed to before anyone asks for it (T7.4)."""
+        if isinstance(rematch.get("table"), str) and isinstance(rematch.get("commitment"), str):
+            self._announced.setdefault(table, {"table": rematch["table"], "commitment": rematch["commitment"]})
+            self.commitments.setdefault(rematch["table"], rematch["commitment"])
+
+    async def _commitment(self, table: str) -> str | None:
+        """The table's commitment as shown before this client brings a nonce
+        to it: the one already seen, else the one a `spectate` shows now (the
+        join or resume that follows takes this connection's subscription)."""
+        if table in self.commitments:
+            return self.commitments[table]
+        peek = self._peeks.setdefault(table, trio.Event())
+        try:
+            await self.request({"t": "spectate", "table": table, "views": False}, resend=True)
+            with trio.move_on_after(10):
+                await peek.wait()
+        except ServerError:
+            return None  # no such table: the join itself says so
+        finally:
+            self._peeks.pop(table, None)
+        return self.commitments.get(table)
 
     def _push(self, sub: _Sub, update: Update) -> None:
         if sub.send is None:
@@ -461,6 +506,8 @@ class Client:
         while most is None or len(tables) < most:
             reply = await self.request({"t": "list_tables", "cursor": cursor, "limit": page})
             tables += reply["tables"]
+            for info in reply["tables"]:
+                self._note(info.get("table") if isinstance(info, dict) else None, info)
             cursor = reply.get("next")
             if cursor is None:
                 break
@@ -471,7 +518,9 @@ class Client:
         auto_start, proxy_after, game (the server's default when left out:
         oriente) and that game's options (for oriente: deal,
         max_open_proposals), e.g. ``options={"max_open_proposals": 2}``."""
-        return (await self.request({"t": "create_table", "seats": seats, **settings}))["table"]
+        reply = await self.request({"t": "create_table", "seats": seats, **settings})
+        self._note(reply["table"], reply.get("info"))
+        return str(reply["table"])
 
     # -- accounts (PROTOCOL.md 19) ----------------------------------------------------
 
@@ -549,9 +598,13 @@ class Client:
         connection drops before the reply, the SDK sends it again on the next
         connection and gets the same seat and token back (PROTOCOL.md 3). Its
         hash is also the seat's contribution to the table's seed
-        (`Seat.seed_nonce`; docs/table.md T7)."""
+        (`Seat.seed_nonce`; docs/table.md T7): the commitment the table
+        showed before it (`Seat.commitment`) is what `Seat.verify` checks
+        the record against."""
+        commitment = await self._commitment(table)
         sub = self._subscribe(table, -1, None, views)
         sub.nonce = secrets.token_urlsafe(24)
+        sub.commitment = commitment
         try:
             reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views,
                                         "nonce": sub.nonce}, resend=True)
@@ -561,12 +614,20 @@ class Client:
         sub.viewer, sub.token = reply["seat"], reply["token"]
         return Seat(self, sub)
 
-    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True) -> Seat:
+    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True,
+                     nonce: str | None = None) -> Seat:
+        """Take a seat again with its token. `nonce`: the seat's secret share
+        of the seed, for a seat that has none yet at a table that has not
+        started (a tournament's reserved seat; PROTOCOL.md resume)."""
+        commitment = await self._commitment(table) if nonce is not None else None
         sub = self._subscribe(table, -1, token, views)
         sub.last_seq = after or 0
+        sub.nonce, sub.commitment = nonce, commitment
+        message: dict[str, Any] = {"t": "resume", "table": table, "token": token, "after": after, "views": views}
+        if nonce is not None:
+            message["nonce"] = nonce
         try:
-            reply = await self.request({"t": "resume", "table": table, "token": token, "after": after,
-                                        "views": views})
+            reply = await self.request(message)
         except BaseException:
             self._subs.pop(table, None)
             raise
@@ -651,7 +712,36 @@ class Client:
             table = you.get("table")
             if table and table not in played:
                 played.add(table)
-                yield await self.resume(table, you["token"])
+                # The seat was reserved before we came: we bring our own
+                # share of its seed (docs/table.md T7.1).
+                yield await self.resume(table, you["token"], nonce=secrets.token_urlsafe(24))
+
+    async def rematch(self, table: str, token: str, *, views: bool = True) -> Seat:
+        """Take this seat again at ended table `table`'s rematch (PROTOCOL.md
+        rematch): the first request makes it, the others join it. The
+        request brings a fresh nonce, the seat's share of the new table's
+        seed; the rematch's commitment is the one the ended table announced
+        as it ended (T7.4), which `Seat.verify` checks."""
+        announced = self._announced.get(table)
+        nonce = secrets.token_urlsafe(24)
+        sub = self._subscribe(announced["table"], -1, None, views) if announced else None
+        try:
+            reply = await self.request({"t": "rematch", "table": table, "token": token, "views": views,
+                                        "nonce": nonce}, resend=True)
+        except BaseException:
+            if sub is not None:
+                self._subs.pop(sub.table, None)
+            raise
+        if sub is None or announced is None or reply["table"] != sub.table:
+            if sub is not None:
+                self._subs.pop(sub.table, None)
+            # Nothing was announced: the snapshot may have come before the
+            # subscription existed, so take the seat again for a fresh one.
+            seat = await self.resume(reply["table"], reply["token"], views=views)
+            seat._sub.nonce = nonce
+            return seat
+        sub.viewer, sub.token, sub.nonce, sub.commitment = reply["seat"], reply["token"], nonce, announced["commitment"]
+        return Seat(self, sub)
 
     async def spectate(self, table: str, *, after: int | None = None, views: bool = True) -> Watch:
         sub = self._subscribe(table, "spectator", None, views)
@@ -663,18 +753,25 @@ class Client:
         return Watch(self, sub)
 
 
-def verify_record(record: dict[str, Any]) -> dict[str, Any]:
+def verify_record(record: dict[str, Any], *, commitment: str | None = None, seat: int | None = None,
+                  nonce: str | None = None) -> dict[str, Any]:
     """Verify a finished game's record (docs/table.md T7): the commitment the
     table published before anyone joined, the seed from its revealed salt and
-    the seats' nonces, and every event replayed through the game's rules.
-    ``{"ok": True | False | None, "problems": [...], "checked": [...]}``:
-    None when the record cannot be verified (an old record, or a seed a
-    player chose); the problems say why. The check runs here, on the
-    player's machine, with the same ports the server plays through."""
+    the seats' nonces, every event and the result replayed through the
+    game's rules. `commitment`: the one you saw before you took your seat
+    (`Seat.commitment`): without it only the record's own copy is compared,
+    which a rewritten record carries too; `seat` and `nonce`: your seat and
+    the secret nonce it brought (check that your share is in the seed).
+    ``{"ok": True | False | None, "problems": [...], "checked": [...],
+    "unproven": [...]}``: None when the record cannot be verified (an old
+    record, or a seed a player chose); `unproven` says what no check here
+    proves (for instance that the deal was the server's to choose, when no
+    seat brought a nonce of its own). The check runs here, on the player's
+    machine, with the same ports the server plays through."""
     from oriente.server.games import PORTS
     from oriente.server.verify import verify_record as check
 
-    return check(record, PORTS).plain()
+    return check(record, PORTS, commitment=commitment, seat=seat, nonce=nonce).plain()
 
 
 def my_nonce(table: str, join_nonce: str) -> str:
@@ -837,6 +934,19 @@ class Seat(Watch):
     def token(self) -> str | None:
         """Keep it to resume the seat from another process or connection."""
         return self._sub.token
+
+    @property
+    def commitment(self) -> str | None:
+        """The table's commitment as this client saw it before the seat
+        brought its nonce (None: none seen, or a seeded table)."""
+        return self._sub.commitment
+
+    async def verify(self) -> dict[str, Any]:
+        """Fetch the finished table's record and verify it (`verify_record`)
+        against what this client saw live: the commitment shown before the
+        seat was taken, and this seat's own nonce."""
+        record = await self.client.record(self.table)
+        return verify_record(record, commitment=self._sub.commitment, seat=self.seat, nonce=self._sub.nonce)
 
     async def act(self, command: dict[str, Any]) -> dict[str, Any] | None:
         """Send a game command. Returns the ok reply, or None for a late

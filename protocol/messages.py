@@ -109,12 +109,16 @@ class Start(_Msg, tag="start"):
 
 class Resume(_Msg, tag="resume"):
     """Take one's seat again (after join, or on reconnect): the token
-    authorises; `after` is the last sequence number the client saw."""
+    authorises; `after` is the last sequence number the client saw.
+    `nonce`: the seat's secret share of the table's seed, for a seat that
+    has none yet at a table that has not started (a tournament's reserved
+    seat, a join without a nonce); otherwise not looked at."""
 
     table: str
     token: str
     after: int | None = None
     views: bool = False
+    nonce: str | None = None
 
 
 class Spectate(_Msg, tag="spectate"):
@@ -168,11 +172,14 @@ class Rematch(_Msg, tag="rematch"):
     (the token): a new table with the same settings and a new seed, the
     server's bots at their seats again. The first request creates it and
     the old table's viewers hear of it (RematchOffered); every request is
-    answered as a join of the requester's own seat at the new table."""
+    answered as a join of the requester's own seat at the new table, with
+    `nonce` as that join's (its retry nonce, and the seat's share of the
+    new table's seed)."""
 
     table: str
     token: str
     views: bool = False
+    nonce: str | None = None
 
 
 class SignUp(_Msg, tag="sign_up"):

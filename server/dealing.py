@@ -146,20 +146,29 @@ def verify_record(record: Mapping[str, Any]) -> bool | None:
 #
 # Before anyone joins, the server draws a secret salt and publishes the
 # commitment `deal_commitment(game, seats, options, salt)`. Each seat adds a
-# nonce when it joins: `seat_nonce` of the secret nonce of its `join` (the
-# join's own retry nonce, hashed so the record never shows the secret), or
-# `server_nonce()` for a join without one and for the server's own bots.
-# When the game starts, its seed is `derive_seed(salt, nonces)` over the
-# seats' nonces in seat order: the server, having committed to the salt
-# before it saw any nonce, cannot choose the cards; a player, who never sees
-# the salt before the end, cannot either. The record reveals the salt, the
-# nonces and the seed; `server/verify.py` checks them and replays the game.
+# nonce: `seat_nonce` of the secret nonce its holder brought (its `join`'s
+# retry nonce, or the `nonce` of a `rematch` or of a `resume` of a seat
+# that has none yet), hashed so the record never shows the secret. A seat
+# whose holder brought none (a join without a nonce, the server's own
+# bots, a reserved seat nobody came to) gets `supplied_nonce(salt, seat)`:
+# fixed by the committed salt before anyone joined, so the server has no
+# choice left in it. When the game starts, its seed is
+# `derive_seed(salt, nonces)` over the seats' nonces in seat order, and the
+# record lists the seats whose nonce the server supplied (`supplied`).
+# The server, having committed to the salt before it saw any nonce a
+# player brought, cannot steer the cards; a player, who never sees the
+# salt before the end, cannot either. When no seat brought a nonce of its
+# own, the seed is a function of the salt alone, which the server chose:
+# the deal was then the server's to choose, and verifiers say so. The
+# record reveals the salt, the nonces and the seed; `server/verify.py`
+# checks them and replays the game.
 
 DEAL_SCHEME = "reveal.v1"
 SETUP_SCHEME = "setup.v1"  # a setup the server chose and committed to (`committed` above)
 DEAL_PREFIX = b"oriente.reveal.v1\0"
 SEED_PREFIX = b"oriente.seed.v1\0"
 NONCE_PREFIX = b"oriente.nonce.v1\0"
+SUPPLIED_PREFIX = b"oriente.server-nonce.v1\0"
 
 
 def deal_commitment(game: str, seats: int, options: Mapping[str, Any], salt: str) -> str:
@@ -181,8 +190,18 @@ def seat_nonce(table_id: str, nonce: str) -> str:
     return hashlib.sha256(NONCE_PREFIX + table_id.encode() + b"\0" + nonce.encode()).hexdigest()
 
 
+def supplied_nonce(salt: str, seat: int) -> str:
+    """The contribution of a seat whose holder brought no nonce (a server
+    bot, a join without one, a reserved seat): SHA-256 hex of
+    `SUPPLIED_PREFIX + salt + "\0" + seat` (decimal). The salt is committed
+    before anyone joins, so the server cannot choose it afterwards."""
+    return hashlib.sha256(SUPPLIED_PREFIX + salt.encode("ascii") + b"\0" + str(seat).encode()).hexdigest()
+
+
 def server_nonce() -> str:
-    """The contribution of a seat whose join carried no nonce (a server bot's)."""
+    """A nonce the server drew itself: how a table created before
+    `supplied_nonce` filled a seat whose holder brought none (such a
+    table's record has no `supplied`, and says nothing of who chose it)."""
     return secrets.token_hex(32)
 
 
@@ -194,7 +213,12 @@ def derive_seed(salt: str, nonces: list[str]) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
-def deal_committed(game: str, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """A new table's commit-and-reveal state: its scheme, commitment and secret salt."""
-    salt = new_salt()
-    return {"scheme": DEAL_SCHEME, "sha256": deal_commitment(game, seats, options, salt), "salt": salt}
+def deal_committed(game: str, seats: int, options: Mapping[str, Any], salt: str | None = None) -> dict[str, Any]:
+    """A new table's commit-and-reveal state: its scheme, commitment and
+    secret salt (a new one unless given: a rematch's, drawn and committed
+    to when the table before it ended), and `supplied`, the seats whose
+    nonce the server supplies, filled in at the start (a table created
+    before supplied nonces has no `supplied`)."""
+    salt = new_salt() if salt is None else salt
+    return {"scheme": DEAL_SCHEME, "sha256": deal_commitment(game, seats, options, salt), "salt": salt,
+            "supplied": []}

@@ -30,7 +30,17 @@ from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
 from .stores import Store, TableRow
-from .table import ABANDON_AFTER_S, ENDED, LOG_SOFT_CAP, Abandon, Table, TableError, TableSettings, token_hash
+from .table import (
+    ABANDON_AFTER_S,
+    ENDED,
+    LOG_SOFT_CAP,
+    Abandon,
+    Table,
+    TableError,
+    TableSettings,
+    rematch_setup,
+    token_hash,
+)
 
 log = logging.getLogger("oriente.lobby")
 
@@ -66,6 +76,9 @@ class Rematch:
     name: str
     bots: dict[int, str]
     created: bool
+    # Dealt by the salt the ended table committed to as it ended (T7.4): the
+    # creating request's nonce reached the server after it was bound.
+    precommitted: bool = False
 
 
 class Lobby:
@@ -251,13 +264,16 @@ class Lobby:
             raise LobbyError("table/bad_settings", "this server keeps no accounts, so no table is rated")
         return settings, setup
 
-    async def create(self, settings: TableSettings, setup: GameSetup, *, commit_setup: bool = False) -> Table:
+    async def create(self, settings: TableSettings, setup: GameSetup, *, commit_setup: bool = False,
+                     table_id: str | None = None, salt: str | None = None) -> Table:
         """Create and host a table. `commit_setup`: a table the server itself
         creates with a seed or setup of its choosing (a tournament's
         duplicate setup). The server commits to the setup (`dealing.committed`
         over `setup.record`) and the digest is in the table's public
         settings from its first event on; the record reveals the salt.
-        Such a table is not `seeded`: no player chose its cards."""
+        Such a table is not `seeded`: no player chose its cards. `table_id`
+        and `salt`: a rematch's, committed to when the table before it
+        ended (T7.4)."""
         if len(self.tables) >= self.max_tables:
             await self._make_room()
         if commit_setup:
@@ -267,8 +283,8 @@ class Lobby:
             # T7.1: commit and reveal. The seed is made at the start from this
             # salt and the seats' nonces; the commitment is public from now on.
             settings = replace(settings, commitment=dealing.deal_committed(settings.game, settings.seats,
-                                                                           settings.options))
-        table_id = secrets.token_urlsafe(9)
+                                                                           settings.options, salt))
+        table_id = table_id or secrets.token_urlsafe(9)
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
                       abandon_after=self.abandon_after, log_cap=self.log_cap)
         await table.create()
@@ -375,19 +391,35 @@ class Lobby:
                 raise LobbyError("table/unknown_game", f"this server does not play {settings.game!r} any more")
             seed = dealing.fresh_seed()
             # A rematch is a new table: it plays the game's current rules.
-            options = {**getattr(port, "new_table_options", {}), **settings.options}
             try:
-                setup = port.configure(settings.seats, seed, options, {})
+                setup = rematch_setup(port, settings, seed)
             except SettingsError as exc:
                 raise LobbyError(exc.code, exc.message) from None
+            nxt = await self._precommitted(meta.get("rematch"), settings, setup)
             # A configured setup is kept (and the table stays seeded); a commitment is not:
             # the rematch is a player's table, not the server's.
             table = await self.create(replace(settings, seed=seed, options=setup.options,
-                                              seeded=setup.configured, commitment=None), setup)
+                                              seeded=setup.configured, commitment=None), setup,
+                                      table_id=nxt["table"] if nxt else None, salt=nxt["salt"] if nxt else None)
             self.rematches[table_id] = table.id
             while len(self.rematches) > MAX_TABLES:
                 del self.rematches[next(iter(self.rematches))]
-        return Rematch(table, seat, slots[seat][0], bots, created=True)
+        return Rematch(table, seat, slots[seat][0], bots, created=True, precommitted=nxt is not None)
+
+    async def _precommitted(self, nxt: Any, settings: TableSettings, setup: GameSetup) -> dict[str, str] | None:
+        """The rematch an ended table committed to as it ended (T7.4), if it
+        still holds: not made yet, and its commitment is what the rematch's
+        settings give (the game's rules may have changed since). None: the
+        rematch gets a fresh salt, and its creating request's nonce does not
+        count (transport: PreCommitJoin)."""
+        if not isinstance(nxt, dict) or setup.configured or not all(isinstance(nxt.get(k), str)
+                                                                   for k in ("table", "salt", "commitment")):
+            return None
+        if nxt["table"] in self.tables or await self.store.table(nxt["table"]) is not None:
+            return None
+        if dealing.deal_commitment(settings.game, settings.seats, setup.options, nxt["salt"]) != nxt["commitment"]:
+            return None
+        return nxt
 
     async def is_withheld(self, table_id: str) -> bool:
         """Whether a tournament withholds the table's record, spectating and

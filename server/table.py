@@ -108,6 +108,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def rematch_setup(port: GamePort, settings: TableSettings, seed: int) -> GameSetup:
+    """How a table's rematch is set up: the same settings on the game's
+    current rules (its options for new tables under the table's own).
+    Raises SettingsError if the stored options no longer configure."""
+    return port.configure(settings.seats, seed, {**getattr(port, "new_table_options", {}), **settings.options}, {})
+
+
 def nonce_token(table_id: str, nonce: str) -> str:
     """The seat token of a join that carried a nonce: derived from the
     table and the nonce, so that a retried join (even after a restart) gets
@@ -218,6 +225,17 @@ class AccountJoin:
 
     join: M.Join
     account: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PreCommitJoin:
+    """A join whose nonce reached the server before the table's commitment
+    existed (the request that created a rematch without one committed in
+    advance): the nonce makes the join safe to retry, but is not the
+    seat's share of the seed, since the server could have drawn the salt
+    knowing it. The server supplies that seat's nonce (docs/table.md T7.2)."""
+
+    join: M.Join | AccountJoin
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +363,9 @@ class Table:
         self._chat_at = [-math.inf] * settings.seats
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()  # set once the game finished, the table failed or was abandoned
+        # The rematch this table committed to when its game ended (T7.4):
+        # {table, salt, commitment}; the salt stays secret until that game ends.
+        self.rematch_next: dict[str, Any] | None = None
         self.abandon_after = abandon_after
         # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
         self.unattended_since: float | None = None
@@ -519,6 +540,10 @@ class Table:
                 await self._join(outbox, msg)
             case AccountJoin():
                 await self._join(outbox, msg.join, msg.account)
+            case PreCommitJoin():
+                inner = msg.join
+                await self._join(outbox, inner.join if isinstance(inner, AccountJoin) else inner,
+                                 inner.account if isinstance(inner, AccountJoin) else None, own_nonce=False)
             case ResumeBot():
                 await self._resume_bot(outbox, msg)
             case M.Leave():
@@ -698,6 +723,8 @@ class Table:
                                 "slots": [None if s is None else _slot_plain(s) for s in self.slots]}
         if any(s is not None and s.nonce is not None for s in self.slots):
             meta["nonces"] = [None if s is None else s.nonce for s in self.slots]
+        if self.rematch_next is not None:
+            meta["rematch"] = self.rematch_next
         return encode(meta)
 
     async def create(self) -> None:
@@ -707,7 +734,8 @@ class Table:
 
     # -- lobby phase -----------------------------------------------------------------
 
-    async def _join(self, outbox: Outbox, msg: M.Join | SeatBot, account: dict[str, Any] | None = None) -> None:
+    async def _join(self, outbox: Outbox, msg: M.Join | SeatBot, account: dict[str, Any] | None = None, *,
+                    own_nonce: bool = True) -> None:
         bot = msg.policy if isinstance(msg, SeatBot) else None
         token: str | None = None
         nonce = msg.nonce if isinstance(msg, M.Join) else None
@@ -765,8 +793,9 @@ class Table:
         if token is None:
             token = secrets.token_urlsafe(24)
         # T7.1: the seat's nonce for the seed, from its join's secret nonce (hashed:
-        # the record shows it) or, for a join without one, drawn by the server.
-        contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None else dealing.server_nonce()
+        # the record shows it); without one, the server supplies it at the start
+        # from the committed salt (T7.2).
+        contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None and own_nonce else None
         self.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot, account=account,
                                 nonce=contribution)
         meta = self._meta()
@@ -863,6 +892,8 @@ class Table:
         started: dict[str, Any] = {"type": "TableStarted"}
         if self.settings.commitment is not None and self.settings.commitment.get("scheme") == dealing.DEAL_SCHEME:
             started["nonces"] = self._reveal_seed()
+            if "supplied" in self.settings.commitment:
+                started["supplied"] = self.settings.commitment["supplied"]
         self.state, game_events = self.port.start(self.setup.config)
         self.status = "running"
         meta = self._meta()
@@ -877,13 +908,25 @@ class Table:
         """T7.2: the seed of a commit-and-reveal table, from its committed salt
         and its seats' nonces in seat order; the game is configured with it
         (the port is determined by its seed and options), and the settings
-        keep it (the meta saved at the start, so recovery sets up the same game)."""
-        assert self.settings.commitment is not None
-        nonces = [s.nonce if s is not None and s.nonce is not None else dealing.server_nonce() for s in self.slots]
-        seed = dealing.derive_seed(self.settings.commitment["salt"], nonces)
+        keep it (the meta saved at the start, so recovery sets up the same game).
+        A seat whose holder brought no nonce gets the one the salt fixes for
+        it (`dealing.supplied_nonce`), and is listed in `supplied`; a table
+        created before supplied nonces (no `supplied` in its commitment)
+        draws one as it did then."""
+        c = self.settings.commitment
+        assert c is not None
+        salt = c["salt"]
+        derived = "supplied" in c
+        supplied = [i for i, s in enumerate(self.slots) if s is None or s.nonce is None]
+        nonces = [s.nonce if s is not None and s.nonce is not None
+                  else dealing.supplied_nonce(salt, i) if derived else dealing.server_nonce()
+                  for i, s in enumerate(self.slots)]
+        seed = dealing.derive_seed(salt, nonces)
         self.setup = self.port.configure(self.settings.seats, seed, self.settings.options, {})
-        self.settings = replace(self.settings, seed=seed,
-                                commitment={**self.settings.commitment, "nonces": nonces, "seed": seed})
+        revealed = {**c, "nonces": nonces, "seed": seed}
+        if derived:
+            revealed["supplied"] = supplied
+        self.settings = replace(self.settings, seed=seed, commitment=revealed)
         return nonces
 
     # -- subscriptions -------------------------------------------------------------
@@ -973,7 +1016,26 @@ class Table:
         if seat is None:
             self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
             return
+        if msg.nonce is not None:
+            if not NONCE_MIN <= len(msg.nonce) <= NONCE_MAX:
+                self._reply(outbox, M.error(msg.id, "message/invalid",
+                                            f"a resume nonce has {NONCE_MIN} to {NONCE_MAX} characters"))
+                return
+            await self._bring_nonce(seat, msg.nonce)
         await self._subscribe(outbox, seat, msg)
+
+    async def _bring_nonce(self, seat: int, nonce: str) -> None:
+        """T7.1: the holder of a seat that has no nonce of its own yet (a
+        reserved tournament seat, a join without one) brings one before the
+        start. The first one counts; later ones change nothing."""
+        slot = self.slots[seat]
+        c = self.settings.commitment
+        if slot is None or slot.nonce is not None or self.status != "open" or c is None \
+                or c.get("scheme") != dealing.DEAL_SCHEME:
+            return
+        slot.nonce = dealing.seat_nonce(self.id, nonce)
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
 
     async def _resume_bot(self, outbox: Outbox, msg: ResumeBot) -> None:
         slot = self.slots[msg.seat] if 0 <= msg.seat < len(self.slots) else None
@@ -1138,7 +1200,11 @@ class Table:
         if finished:
             self.result = result
             self.status = "finished"
-            new.append({"type": "TableFinished", "result": self.result})
+            ending: dict[str, Any] = {"type": "TableFinished", "result": self.result}
+            announced = await self._commit_rematch()
+            if announced is not None:
+                ending["rematch"] = announced
+            new.append(ending)
         await self._commit(command, new)
         self._publish(new, also=sender)
         if finished:
@@ -1213,6 +1279,26 @@ class Table:
         await self._commit(None, [event])
         self._publish([event])
         self._reply(outbox, M.ok(msg.id, seq=self.seq))
+
+    async def _commit_rematch(self) -> dict[str, str] | None:
+        """T7.4: as the game ends, draw its rematch's table id and salt, store
+        them, and announce the table and its commitment: a player asking for
+        the rematch sends its nonce after the server is bound, as at any
+        table. None where the rematch would not be dealt by commit and
+        reveal (a configured setup: the rematch is seeded) or would not set up."""
+        if self.setup.configured:
+            return None
+        try:
+            options = rematch_setup(self.port, self.settings, 0).options
+        except SettingsError:
+            return None
+        salt = dealing.new_salt()
+        nxt = {"table": secrets.token_urlsafe(9), "salt": salt,
+               "commitment": dealing.deal_commitment(self.settings.game, self.settings.seats, options, salt)}
+        self.rematch_next = nxt
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
+        return {"table": nxt["table"], "commitment": nxt["commitment"]}
 
     async def _offer_rematch(self, msg: OfferRematch) -> None:
         """Everyone who watched this game hears of its rematch, once."""
@@ -1298,6 +1384,7 @@ class Table:
         for slot, nonce in zip(table.slots, m.get("nonces") or [], strict=False):
             if slot is not None:
                 slot.nonce = nonce
+        table.rematch_next = m.get("rematch")
         regenerated: list[dict[str, Any]] = []
         recorded: list[dict[str, Any]] = []
         for rec in records:

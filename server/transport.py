@@ -31,7 +31,7 @@ from .lobby import Lobby, LobbyError
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
-from .table import ENDED, AccountJoin, Disconnected, OfferRematch, Table, history_frames
+from .table import ENDED, AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
 from .web import WebSite, download, origin_allowed
 
 log = logging.getLogger("oriente.transport")
@@ -595,12 +595,18 @@ class Transport:
             old = self.lobby.get(msg.table)
             if old is not None:
                 await old.send(None, OfferRematch(table=table.id, seat=rematch.seat))
-        join = M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat, views=msg.views)
-        signed = None if conn.account is None else await self._signed_join(conn, join)
-        if conn.account is not None and signed is None:
-            return
+        join = M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat, views=msg.views,
+                      nonce=msg.nonce)
+        was_signed_in = conn.account is not None
+        signed = await self._signed_join(conn, join) if was_signed_in else None
+        if was_signed_in and signed is None:
+            return  # its session ended: refused, and the connection signed out
         conn.tables.add(table.id)
-        await table.send(conn.outbox, join if signed is None else signed)
+        inner: M.Join | AccountJoin = join if signed is None else signed
+        # The request that made a rematch nobody committed to in advance brought
+        # its nonce before the salt existed: it keeps the seat, not the seed (T7.4).
+        await table.send(conn.outbox, PreCommitJoin(inner) if rematch.created and not rematch.precommitted
+                         else inner)
 
     # -- accounts (PROTOCOL.md 19) -------------------------------------------------------
 

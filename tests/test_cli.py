@@ -232,3 +232,64 @@ def test_verify_passes_an_honest_demo_and_fails_a_changed_seed_salt_nonce_or_car
         assert "FAILED" in run.stdout and says in run.stdout, (name, run.stdout)
     old = changed("old", lambda r: r.pop("commitment"))
     assert old.returncode == 2 and "predates commitments" in old.stdout, old.stdout
+
+
+def _served_record(nonces: list[str | None]) -> dict[str, Any]:
+    """A finished 4-seat table's record, joined with these nonces (None: a
+    join without one), from the lobby on the memory store under MockClock."""
+    import trio
+    import trio.testing
+
+    from oriente.protocol import messages as M
+    from oriente.server.games import PORTS
+    from oriente.server.lobby import Lobby
+    from oriente.server.outbox import Outbox
+    from oriente.server.stores import MemoryStore
+
+    timers = M.Timers(prompt_ms=2000, window_ms=0, bank_ms=0, bank_refill_ms=0, zero_wait=True, away_after=3)
+
+    async def main() -> dict[str, Any]:
+        async with trio.open_nursery() as nursery:
+            store = MemoryStore()
+            await nursery.start(store.run)
+            lobby = Lobby(PORTS, store, nursery)
+            table = await lobby.create(*lobby.settings_from(M.CreateTable(seats=4, timers=timers)))
+            for i, nonce in enumerate(nonces):
+                await table.send(Outbox(1000), M.Join(id=i, table=table.id, name=f"p{i}", nonce=nonce))
+            await table.ended.wait()
+            nursery.cancel_scope.cancel()
+            return table.record()
+
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_verify_binds_the_record_to_what_was_seen_and_says_what_it_cannot_prove(tmp_path: Path) -> None:
+    """`oriente verify --commitment --seat --nonce` (docs/table.md T7.3): the
+    record must carry the commitment you saw before joining and your nonce;
+    its result must be the replay's end; and it says plainly what no check
+    proves, the server's free hand when no seat brought a nonce included."""
+    def verify(record: dict[str, Any], *flags: str) -> subprocess.CompletedProcess[str]:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        return _oriente("verify", str(path), *flags, cwd=tmp_path)
+
+    nobody = _served_record([None] * 4)
+    run = verify(nobody)
+    assert run.returncode == 0 and "not proven: no seat brought a nonce of its own" in run.stdout, run.stdout
+    assert "not proven: that the commitment is the one shown before anyone joined" in run.stdout
+    assert verify(nobody, "--seat", "1").returncode == 0, "seat 1 brought none: the server's nonce is the salt's"
+
+    record = _served_record(["n" * 20 + str(i) for i in range(4)])
+    shown = record["commitment"]["sha256"]
+    run = verify(record, "--commitment", shown, "--seat", "2", "--nonce", "n" * 20 + "2")
+    assert run.returncode == 0, run.stdout
+    assert "ok: the record's commitment is the one shown before the joins" in run.stdout
+    assert "no seat brought a nonce of its own" not in run.stdout
+    other = verify(record, "--commitment", "ab" * 32)
+    assert other.returncode == 1 and "is not the one shown before the joins" in other.stdout, other.stdout
+    assert verify(record, "--seat", "2", "--nonce", "n" * 21).returncode == 1
+    reversed_ranks = json.loads(json.dumps(record))
+    ranks = reversed_ranks["result"]["ranks"]
+    reversed_ranks["result"]["ranks"] = [5 - r for r in ranks]
+    run = verify(reversed_ranks)
+    assert run.returncode == 1 and "is not the end the replay reaches" in run.stdout, run.stdout

@@ -863,3 +863,72 @@ async def test_sessions_sign_out_everywhere_and_a_sign_in_told_to_wait(tmp_path)
         async with Client.connect(url, token=made["token"]) as bot:
             assert bot.account is not None and bot.account["bot"] is True
         app.stop()
+
+
+# -- fair dealing through the SDK (docs/table.md T7) ---------------------------------------------
+
+
+async def _play_out(seat: Seat, rng: random.Random) -> None:
+    async for turn in seat.turns():
+        await turn.answer(rng.choice(turn.legal))
+
+
+async def test_a_seat_verifies_its_record_against_what_it_saw_before_joining(app: App) -> None:
+    """The SDK keeps the commitment a table showed before the join (here
+    learnt by a look at a table it was only told the id of), and checks the
+    record's against it, and the seat's own nonce in the seed."""
+    url = url_of(app)
+    table = await new_table(url, 4, timers=PATIENT)
+    async with Client.connect(url) as a, Client.connect(url) as b:
+        ana = await a.join(table, "ana")
+        ben = await b.join(table, "ben")
+        assert ana.commitment is not None and ana.commitment == ben.commitment
+        live = app.lobby.get(table) if app.lobby is not None else None
+        assert live is not None and live.settings.commitment is not None
+        assert ana.commitment == live.settings.commitment["sha256"]
+        await a.add_bots(table, ana.token or "", "random")
+        async with trio.open_nursery() as n:
+            n.start_soon(_play_out, ana, random.Random(1))
+            n.start_soon(_play_out, ben, random.Random(2))
+        verdict = await ana.verify()
+        assert verdict["ok"] is True, verdict
+        assert "the record's commitment is the one shown before the joins" in verdict["checked"]
+        assert any(line.startswith(f"seat {ana.seat}'s nonce is the one") for line in verdict["checked"])
+        record = await a.record(table)
+        assert record["commitment"]["supplied"] == [2, 3]
+        assert sdk.verify_record(record, commitment="00" * 32)["ok"] is False
+
+
+async def test_a_rematch_through_the_sdk_brings_its_nonce_to_the_announced_table(app: App) -> None:
+    url = url_of(app)
+    table = await new_table(url, 4, timers=PATIENT)
+    async with Client.connect(url) as a:
+        ana = await a.join(table, "ana")
+        await a.add_bots(table, ana.token or "", "random")
+        await _play_out(ana, random.Random(3))
+        again = await a.rematch(table, ana.token or "")
+        assert again.table != table and again.commitment == a.commitments[again.table]
+        assert again.seat == ana.seat
+        await _play_out(again, random.Random(4))
+        verdict = await again.verify()
+        assert verdict["ok"] is True, verdict
+        assert any(line.startswith(f"seat {again.seat}'s nonce is the one") for line in verdict["checked"])
+
+
+async def test_a_tournament_seat_brings_the_entrants_own_nonce(app: App) -> None:
+    url = url_of(app)
+    async with Client.connect(url) as org, Client.connect(url) as me:
+        tid, token = await org.create_tournament(name="Cup", rounds=1, table_sizes=[4], timers=PATIENT,
+                                                 show_up_s=60.0)
+        _, entry = await me.register(tid, "me", kind="bot")
+        for i in range(3):
+            await org.register(tid, f"b{i}", policy="random", organiser_token=token)
+        await org.direct(tid, token, "start_round")
+        async for seat in me.tournament_seats(tid, entry):
+            assert seat.seed_nonce is not None and seat.commitment is not None
+            await _play_out(seat, random.Random(5))
+            record = await me.record(seat.table)
+            assert record["commitment"]["nonces"][seat.seat] == seat.seed_nonce
+            assert seat.seat not in record["commitment"]["supplied"]
+            assert (await seat.verify())["ok"] is True
+            break

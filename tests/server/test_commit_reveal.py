@@ -11,6 +11,7 @@ on a demo's record: tests/test_cli.py."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from oriente.server.games import PORTS
 from oriente.server.lobby import Lobby
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
-from oriente.server.verify import verify_record
+from oriente.server.verify import SERVERS_CHOICE, verify_record
 
 from .test_ended_tables import BOTS
 
@@ -58,11 +59,16 @@ async def test_an_honest_record_verifies_and_each_seat_finds_its_nonce(autojump_
         c = record["commitment"]
         for seat in (0, 1, 3):
             assert c["nonces"][seat] == dealing.seat_nonce(record["table"], NONCES[seat])
-        assert len(c["nonces"][2]) == 64, "a join without a nonce gets one from the server"
+        assert c["supplied"] == [2], "the record says which nonce the server supplied"
+        assert c["nonces"][2] == dealing.supplied_nonce(c["salt"], 2), "fixed by the salt, not drawn after the joins"
         assert c["seed"] == dealing.derive_seed(c["salt"], c["nonces"]) == record["config"]["seed"]
         verdict = verify_record(record, PORTS)
         assert verdict.ok is True, verdict
-        assert len(verdict.checked) == 4
+        assert any("seats [2]" in line for line in verdict.checked)
+        assert not any(line == SERVERS_CHOICE for line in verdict.unproven)
+        mine = verify_record(record, PORTS, commitment=c["sha256"], seat=0, nonce=NONCES[0])
+        assert mine.ok is True and "seat 0's nonce is the one your nonce gives" in mine.checked, mine
+        assert verify_record(record, PORTS, seat=2).ok is True, "seat 2 brought none: the server's is fixed"
         nursery.cancel_scope.cancel()
 
 
@@ -190,3 +196,125 @@ async def test_a_table_brought_back_from_its_log_keeps_its_seed(autojump_clock: 
         assert restored.settings.commitment == table.settings.commitment
         assert [s.nonce for s in restored.slots if s is not None] == table.settings.commitment["nonces"]
         nursery.cancel_scope.cancel()
+
+
+# -- the nonces the server supplies (T7.2), and binding a record to what was shown (T7.3) ----------
+
+
+def _reseed(record: dict[str, Any]) -> None:
+    """Make a changed nonce consistent where a record shows it: the seed and
+    TableStarted follow (the config and events then do not: not needed)."""
+    c = record["commitment"]
+    c["seed"] = dealing.derive_seed(c["salt"], c["nonces"])
+    started = next(e for e in record["table_events"] if e["type"] == "TableStarted")
+    started["nonces"] = list(c["nonces"])
+
+
+async def test_a_nonce_the_server_supplied_is_fixed_by_the_salt_and_a_changed_one_is_refused(
+        autojump_clock: Any) -> None:
+    """400 tries of a bot's nonce used to give 40 different deals, each record
+    verifying. Now the server's nonce for a seat is fixed by the committed
+    salt: a record with any other is refused, saying so."""
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=[NONCES[0], NONCES[1], None, NONCES[3]])
+        chosen = copy.deepcopy(record)
+        chosen["commitment"]["nonces"][2] = dealing.server_nonce()
+        _reseed(chosen)
+        verdict = verify_record(chosen, PORTS)
+        assert verdict.ok is False and "seat 2's nonce is not the one the server must supply" in verdict.problems[0]
+        # Nor may the record say that a server bot brought a nonce of its own.
+        claimed = copy.deepcopy(record)
+        claimed["commitment"]["supplied"] = []
+        next(e for e in claimed["table_events"] if e["type"] == "SeatTaken" and e["seat"] == 2)["bot"] = "random"
+        verdict = verify_record(claimed, PORTS)
+        assert verdict.ok is False and "bots at seats [2]" in verdict.problems[0], verdict
+        # And a seat that brought none (given without --nonce) must be one the server supplied.
+        assert verify_record(record, PORTS, seat=1).ok is False
+        nursery.cancel_scope.cancel()
+
+
+async def test_when_no_seat_brought_a_nonce_the_verifier_says_the_deal_was_the_servers(autojump_clock: Any) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=[None] * 4)
+        assert record["commitment"]["supplied"] == [0, 1, 2, 3]
+        verdict = verify_record(record, PORTS)
+        assert verdict.ok is True and SERVERS_CHOICE in verdict.unproven, verdict
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_record_rewritten_with_a_later_salt_fails_against_the_commitment_shown_live(
+        autojump_clock: Any) -> None:
+    """The attack: a server shows one commitment before the joins, then deals
+    (and records) with a salt it picked after seeing the nonces. The record
+    is consistent in itself, so it verifies on its own; against the
+    commitment the player kept from before its join, it fails."""
+    async with trio.open_nursery() as nursery:
+        store = MemoryStore()
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        settings, setup = lobby.settings_from(M.CreateTable(seats=4, timers=BOTS))
+        table = await lobby.create(settings, setup)
+        shown = table.info()["settings"]["commitment"]
+        later = dealing.deal_committed("oriente", 4, table.settings.options)
+        table.settings = dataclasses.replace(table.settings, commitment=later)  # the server's later salt
+        for i in range(4):
+            await table.send(Outbox(1000), M.Join(id=i, table=table.id, name=f"p{i}", nonce=NONCES[i]))
+        with trio.fail_after(3600):
+            await table.ended.wait()
+        record = table.record()
+        next(e for e in record["table_events"] if e["type"] == "TableOpened")["settings"]["commitment"] = \
+            later["sha256"]  # ... and rewrites the record's first event to match
+        assert verify_record(record, PORTS).ok is True, "on its own the rewritten record is consistent"
+        verdict = verify_record(record, PORTS, commitment=shown, seat=0, nonce=NONCES[0])
+        assert verdict.ok is False and "is not the one shown before the joins" in verdict.problems[0], verdict
+        assert verify_record(record, PORTS, commitment=later["sha256"]).ok is True
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("what, says", [
+    ("ranks reversed", "is not the end the replay reaches"),
+    ("a name", "names are not the ones its SeatTaken events seated"),
+    ("a table event removed", "an event was added or removed"),
+    ("my nonce", "is not the one your nonce gives"),
+    ("TableOpened", "TableOpened shows another commitment"),
+])
+async def test_a_changed_result_name_or_table_event_fails(autojump_clock: Any, what: str, says: str) -> None:
+    async with trio.open_nursery() as nursery:
+        record = await _finished(nursery, "oriente", 4, nonces=NONCES)
+        changed = copy.deepcopy(record)
+        seat, nonce = 0, NONCES[0]
+        if what == "ranks reversed":
+            ranks = changed["result"]["ranks"]
+            changed["result"]["ranks"] = [len(ranks) + 1 - r for r in ranks]
+            assert changed["result"] != record["result"]
+        elif what == "a name":
+            changed["names"][1] = "someone else"
+        elif what == "a table event removed":
+            changed["table_events"] = [e for e in changed["table_events"]
+                                       if not (e["type"] == "SeatTaken" and e["seat"] == 3)]
+            changed["names"][3] = None
+        elif what == "my nonce":
+            nonce = NONCES[1]
+        elif what == "TableOpened":
+            changed["table_events"][0]["settings"]["commitment"] = "00" * 32
+        verdict = verify_record(changed, PORTS, seat=seat, nonce=nonce)
+        assert verdict.ok is False and any(says in p for p in verdict.problems), verdict
+        assert verify_record(record, PORTS, seat=0, nonce=NONCES[0]).ok is True
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_record_from_before_supplied_nonces_verifies_and_says_what_it_cannot_prove() -> None:
+    """tests/fixtures/record_reveal_v1.json: written by the server before the
+    record said which nonces it supplied (seat 0 joined with a nonce, seat 1
+    without, two server bots)."""
+    import json
+    from pathlib import Path
+
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    record = json.loads((fixtures / "record_reveal_v1.json").read_text())
+    keep = json.loads((fixtures / "fair_v1.json").read_text())["reveal"]
+    assert "supplied" not in record["commitment"]
+    verdict = verify_record(record, PORTS, commitment=record["commitment"]["sha256"], seat=0, nonce=keep["nonce0"])
+    assert verdict.ok is True, verdict
+    assert any("predates saying so" in line for line in verdict.unproven)
+    assert verify_record(record, PORTS, seat=0, nonce="x" * 20).ok is False
