@@ -246,7 +246,10 @@ export class Bot {
       this.join(); // the reply to our join was lost with the connection: retry it, same nonce
     } else if (this.token) {
       this.stats.resumes++;
-      this.request('resume', { table: this.table, token: this.token, after: this.lastSeq });
+      // The nonce is the seat's own share of the seed for a seat it did not
+      // join itself (a tournament's reserved seat): counted once, before the
+      // start, and ignored otherwise (PROTOCOL.md 3, resume).
+      this.request('resume', { table: this.table, token: this.token, after: this.lastSeq, nonce: this.nonce });
       for (const m of this.unacked.values()) { // same ids: applied at most once
         this.stats.resent++;
         this.send(m);

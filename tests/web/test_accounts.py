@@ -143,5 +143,30 @@ def test_a_finished_table_shows_that_its_cards_were_dealt_as_committed(server: A
         server.spawn(scripted.play, server.port, table, s, f"bot{s}", scripted.randomly(random.Random(s)))
     check = page.locator(".result .check")
     expect(check).to_have_attribute("data-check", "ok", timeout=60_000)
-    expect(check.locator("li.ok")).to_have_count(3)
+    # the commitment seen before the join, the nonces the server supplied
+    # (the scripted seats brought none), the seed, and the page's own nonce
+    expect(check.locator("li.ok")).to_have_count(4)
+    expect(check.locator("li.ok").first).to_contain_text("this page saw before your seat brought its nonce")
+    expect(check.locator("[data-not-live]")).to_have_count(0)
+    expect(check.locator("[data-servers-choice]")).to_have_count(0)
+    assert page.errors == []
+
+
+def test_a_table_where_no_seat_brought_a_nonce_says_the_deal_was_the_servers(server: Any, page: Any) -> None:
+    """A spectator's check of a game whose four seats all joined without a
+    nonce: every nonce is the server's, from the salt it chose, and the
+    panel says plainly that the deal was the server's to choose."""
+    import random
+
+    from ..e2e.wsclient import BOT_TIMERS
+    from . import scripted
+
+    table = server.call(lambda: scripted.create(server.port, seats=4, name="nobody", timers=BOT_TIMERS))
+    for s in range(4):
+        server.spawn(scripted.play, server.port, table, s, f"bot{s}", scripted.randomly(random.Random(s)))
+    page.goto(f"{server.url}#/t/{table}")
+    check = page.locator(".result .check")
+    expect(check).to_have_attribute("data-check", "ok", timeout=60_000)
+    expect(check.locator("[data-servers-choice]")).to_contain_text("the deal was the server's to choose")
+    expect(check.locator("[data-not-live]")).to_be_visible()
     assert page.errors == []

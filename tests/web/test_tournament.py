@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from oriente.server.dealing import seat_nonce
+
 pytestmark = pytest.mark.browser
 
 
@@ -35,6 +37,32 @@ def test_enter_a_tournament_see_the_standings_and_sit_down_at_the_next_table(ser
 
     server.call(start)
     expect(page.locator("#tournament-table")).to_be_visible(timeout=15_000)
+    expect(page.locator("#tournament-seeded")).to_have_count(0)
     page.click("#tournament-table")
     expect(page.locator(".seat.me")).to_contain_text("ana")
+    # The reserved seat's share of the seed is the page's own nonce, brought
+    # after the page saw the table's commitment (docs/table.md T7.1).
+    table_id = page.url.split("#/t/")[1]
+    table = server.app.lobby.get(table_id)
+    seat = next(i for i, s in enumerate(table.slots) if s is not None and s.name == "ana")
+    for _ in range(100):
+        if table.slots[seat].nonce is not None:
+            break
+        page.wait_for_timeout(100)
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('oriente.seats'))['{table_id}']")
+    assert kept["commitment"] == table.settings.commitment["sha256"]
+    assert table.slots[seat].nonce == seat_nonce(table_id, kept["nonce"])
+    assert page.errors == []
+
+
+def test_an_event_whose_organiser_chose_the_seed_says_so_on_its_page(server: Any, page: Any) -> None:
+    director = server.app.director
+
+    async def create() -> str:
+        t, _ = await director.create({"name": "Seeded Cup", "rounds": 1, "table_sizes": [4], "seed": 7})
+        return t.id
+
+    tid = server.call(create)
+    page.goto(f"{server.url}#/tournament/{tid}")
+    expect(page.locator("#tournament-seeded")).to_be_visible()
     assert page.errors == []

@@ -271,4 +271,8 @@ test('four bots enter a tournament and play its two rounds through to the standi
   assert.equal(state.finished, true);
   const total = state.standings.reduce((s, r) => s + r.points, 0);
   assert.ok(Math.abs(total - 4) < 1e-4, `two tables of 4 hand out 2 points each, not ${total}`);
+  // Every reserved seat got the bot's own nonce (its resume), none the server's (docs/table.md T7).
+  const records = await (await fetch(`${server.url.replace('ws://', 'http://')}/tournament/${tournament}/records.json`)).json();
+  assert.equal(records.records.length, 2);
+  for (const { record } of records.records) assert.deepEqual(record.commitment.supplied, [], record.table);
 });

@@ -2,7 +2,7 @@
 // subscription (snapshot, events, prompt, view), nothing else.
 import { Narrator } from "./narrate.js";
 import { gameUi } from "./games.js";
-import { app, changed, errorText, say, seats } from "./state.js";
+import { app, changed, errorText, newNonce, say, seats } from "./state.js";
 
 // Oriente's answers to a decision (its deal commands left out).
 export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
@@ -21,6 +21,7 @@ export class TableState {
     this.seq = 0;
     this.proxied = new Set();
     this.rematch = null; // {table, seat} once someone asked for a rematch (RematchOffered)
+    this.rematchNext = null; // {table, commitment}: the rematch committed to as the game ended (TableFinished)
     this.loaded = false;
     this.lines = new Map();
     this.linesLang = null;
@@ -88,6 +89,7 @@ export class TableState {
     if (e.type === "ProxyOn") this.proxied.add(e.seat);
     if (e.type === "ProxyOff") this.proxied.delete(e.seat);
     if (e.type === "RematchOffered") this.rematch = { table: e.table, seat: e.seat };
+    if (e.type === "TableFinished" && e.rematch) this.rematchNext = e.rematch;
   }
 
   frame(f) {
@@ -142,7 +144,20 @@ export function onFrame(f) {
   const ts = app.tables.get(f.table);
   if (!ts) return;
   ts.frame(f);
+  if (f.t === "snapshot") bringNonce(ts);
   changed();
+}
+
+// A seat this browser holds by its token alone (a tournament's reserved
+// seat) brings its own share of the seed once the page has seen the
+// table's commitment, before the game starts (PROTOCOL.md resume).
+function bringNonce(ts) {
+  const mine = seats.get(ts.id);
+  if (!mine || !mine.reserved || !mine.nonce || mine.commitment !== undefined || !ts.seated || !ts.info) return;
+  if (ts.info.status !== "open") { seats.put(ts.id, { ...mine, nonce: null, commitment: null }); return; }
+  seats.put(ts.id, { ...mine, commitment: ts.info.settings.commitment ?? null });
+  app.net.request({ t: "resume", table: ts.id, token: mine.token, after: ts.seq, views: true, nonce: mine.nonce })
+    .catch(() => {});
 }
 
 // Subscribe this page to a table: as its seat when the browser holds the
@@ -181,15 +196,22 @@ export function leaveTable(id) {
   app.net.request({ t: "unsubscribe", table: id }).catch(() => {});
 }
 
-export async function joinTable(id, seat = null) {
+// The commitment a table has shown this page (its listing, or its page).
+function commitmentSeen(id) {
+  const ts = app.tables.get(id);
+  const info = (ts && ts.info) || app.listing.find((x) => x.table === id);
+  return info && info.settings ? info.settings.commitment ?? null : null;
+}
+
+export async function joinTable(id, seat = null, seen = undefined) {
   const name = (app.name || "").trim();
   if (!name) { say(app.t("lobby.need_name")); return null; }
   try {
-    // A secret nonce: it makes a retried join safe, and its hash is this
-    // seat's share of the table's seed (PROTOCOL.md join; verify.js checks it).
-    const nonce = Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0")).join("");
+    // The commitment shown before the join: the record is checked against it.
+    const commitment = seen !== undefined ? seen : commitmentSeen(id);
+    const nonce = newNonce();
     const ok = await app.net.request({ t: "join", table: id, name, seat, views: true, nonce });
-    seats.put(id, { token: ok.token, seat: ok.seat, name, nonce });
+    seats.put(id, { token: ok.token, seat: ok.seat, name, nonce, commitment });
     let ts = app.tables.get(id);
     if (!ts) { ts = new TableState(id); app.tables.set(id, ts); }
     ts.you = ok.seat;
@@ -209,8 +231,14 @@ export async function rematchTable(ts) {
   const mine = seats.get(ts.id);
   if (!mine) return ts.rematch ? ts.rematch.table : null;
   try {
-    const ok = await app.net.request({ t: "rematch", table: ts.id, token: mine.token, views: true });
-    seats.put(ok.table, { token: ok.token, seat: ok.seat, name: mine.name });
+    // The rematch was committed to as this game ended (TableFinished): our
+    // nonce counts when it goes to that table (docs/table.md T7.4).
+    const nonce = newNonce();
+    const announced = ts.rematchNext;
+    const ok = await app.net.request({ t: "rematch", table: ts.id, token: mine.token, views: true, nonce });
+    const counts = Boolean(announced && announced.table === ok.table);
+    seats.put(ok.table, { token: ok.token, seat: ok.seat, name: mine.name, nonce: counts ? nonce : null,
+                          commitment: counts ? announced.commitment : null });
     let next = app.tables.get(ok.table);
     if (!next) { next = new TableState(ok.table); app.tables.set(ok.table, next); }
     next.you = ok.seat;

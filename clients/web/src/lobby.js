@@ -71,7 +71,7 @@ export async function createTable(form) {
     say(errorText(err));
     return null;
   }
-  const joined = await joinTable(ok.table, 0);
+  const joined = await joinTable(ok.table, 0, ok.info && ok.info.settings ? ok.info.settings.commitment ?? null : null);
   if (!joined) return null;
   const kinds = botKinds(form.game);
   const kind = kinds.includes(form.kind) ? form.kind : kinds[0];

@@ -53,7 +53,15 @@ export function botKinds(game = GAME) {
   return (bots && bots[game]) || [];
 }
 
-// Tokens are kept in the browser: the only way back to a seat.
+// A secret nonce for a seat: it makes a retried join safe, and its hash is
+// the seat's share of the table's seed (PROTOCOL.md join; verify.js checks it).
+export function newNonce() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(18)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Tokens are kept in the browser: the only way back to a seat. With each,
+// the seat's secret `nonce` and the `commitment` the table showed before
+// the nonce was sent: the record is checked against that one (verify.js).
 export const seats = {
   all() {
     try { return JSON.parse(localStorage.getItem("oriente.seats") || "{}"); } catch (e) { return {}; }

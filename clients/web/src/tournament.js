@@ -6,7 +6,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
-import { app, changed, errorText, say, seats } from "./state.js";
+import { app, changed, errorText, newNonce, say, seats } from "./state.js";
 
 const html = htm.bind(h);
 const KEY = "oriente.entries"; // tournament -> entry token
@@ -33,9 +33,11 @@ function listen() {
     states.set(frame.tournament, frame.state);
     const you = frame.state.you;
     if (you && you.table && you.token) {
-      // The seat is this browser's: the table page resumes it with its token.
+      // The seat is this browser's: the table page resumes it with its token,
+      // and brings a nonce of our own to it once it has seen its commitment.
       const mine = seats.get(you.table);
-      if (!mine) seats.put(you.table, { seat: you.seat, token: you.token, name: entrantName(frame.state, you.entrant) });
+      if (!mine) seats.put(you.table, { seat: you.seat, token: you.token, name: entrantName(frame.state, you.entrant),
+                                          reserved: true, nonce: newNonce() });
     }
     changed();
   });
@@ -88,7 +90,7 @@ export function TournamentPage({ id }) {
   };
   const board = config.format === "duplicate";
   return html`<main class="page tournament" data-ready="1">
-    <h1>${config.name}</h1>
+    <h1>${config.name}${config.seeded && html` <span class="tag seeded" id="tournament-seeded" title=${t("tournament.seeded_help")}>${t("table.seeded")}</span>`}</h1>
     <p class="muted">${t("tournament.summary", { game: t(`game.${config.game}`), format: t(`tournament.format_${config.format}`),
       played: state.rounds_played, rounds: config.rounds })}${state.finished ? ` · ${t("tournament.finished")}` : ""}</p>
     ${you ? html`<section class="you" id="tournament-you" aria-live="polite">
