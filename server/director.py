@@ -54,7 +54,7 @@ from .clock import TimerSettings
 from .game_port import SettingsError
 from .lobby import Lobby
 from .outbox import Outbox
-from .stores import Store, StoreFenced
+from .stores import AccountRow, Store, StoreFenced
 from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
 from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
@@ -212,10 +212,21 @@ class Director:
     # -- entries -------------------------------------------------------------------
 
     async def register(self, tournament_id: str, name: str, *, kind: str = "player", policy: str | None = None,
-                       organiser_token: str | None = None) -> tuple[str, str]:
+                       organiser_token: str | None = None, account: AccountRow | None = None) -> tuple[str, str]:
         """TR1.2: a new entrant; returns its id and its entry token. A server
-        bot (a `policy`) is entered by the organiser only."""
+        bot (a `policy`) is entered by the organiser only. An entrant signed
+        in to an `account` enters under the account's name, once, and its
+        entry is the account's; nobody else may enter under an account's name."""
         live = self.get(tournament_id)
+        if account is not None and policy is None:
+            name = account.name
+            kind = "bot" if account.kind == "bot" else kind
+            if any(e.account == account.id for e in live.t.entrants.values()):
+                raise DirectorError("tournament/already_entered", f"the account {account.name!r} has an entry here "
+                                    "already: follow the tournament with its entry token")
+        elif await self._account_named(name) is not None:
+            raise DirectorError("tournament/name_reserved", f"{name.strip()!r} is an account's name: sign in to that "
+                                "account to enter under it, or choose another name")
         if policy is not None:
             self.organiser(tournament_id, organiser_token)
             port = self.lobby.ports[live.t.config.game]
@@ -226,12 +237,30 @@ class Director:
         token = "e" + secrets.token_urlsafe(24)  # never "-" first (a command line's option)
         async with live.lock:
             entrant = self._do(lambda: live.t.register(name, kind=kind, token_hash=token_hash(token),
-                                                       policy=policy))
+                                                       policy=policy,
+                                                       account=account.id if account and not policy else None))
             await self._save(live, head=True)
         if policy is not None and live.t.config.format == "arena":
             await self._arena_wait(live, entrant.id)
         self._broadcast(live)
         return entrant.id, token
+
+    async def _account_named(self, name: str) -> AccountRow | None:
+        """The account whose name `name` is (as accounts compare names:
+        case-folded), if this server keeps accounts."""
+        if self.lobby.accounts is None:
+            return None
+        key = name.strip().casefold()
+        return await self.store.account_by_key(key) if key else None
+
+    async def _card(self, account_id: str | None) -> dict[str, Any] | None:
+        """The card a reserved seat shows of its entrant's account (as a
+        signed-in join's seat does), or None."""
+        accounts = self.lobby.accounts
+        if account_id is None or accounts is None:
+            return None
+        row = await self.store.account(account_id)
+        return await accounts.card(row) if row is not None else None
 
     def entrant_of(self, live: _Live, token: str) -> str:
         e = live.t.by_token(token_hash(token))
@@ -492,7 +521,8 @@ class Director:
                 server_bots[seat], names[seat] = entrant.policy, entrant.name
             else:
                 token = self._seat_token(live, table.id, seat)
-                await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token)))
+                await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token),
+                                               account=await self._card(entrant.account)))
         if server_bots:
             await self.bots.seat(table, server_bots, names=names)
         live.ready.add(table.id)
@@ -508,7 +538,8 @@ class Director:
                 entrant = live.t.entrants[e]
                 if table.slots[seat] is None and entrant.policy is None:
                     token = self._seat_token(live, table.id, seat)
-                    await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token)))
+                    await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token),
+                                                   account=await self._card(entrant.account)))
                 elif table.slots[seat] is None and self.bots is not None:
                     await self.bots.seat(table, {seat: entrant.policy}, names={seat: entrant.name})
         live.ready.add(spot.table_id)

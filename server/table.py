@@ -271,6 +271,7 @@ class Reserve:
     seat: int
     name: str
     token_hash: str
+    account: dict[str, Any] | None = None  # the entrant's account card, when its entry is an account's
 
 
 @dataclass(frozen=True, slots=True)
@@ -819,9 +820,11 @@ class Table:
         if self.status != "open" or not 0 <= msg.seat < self.settings.seats or self.slots[msg.seat] is not None:
             log.warning("table %s: seat %d cannot be reserved", self.id, msg.seat)
             return
-        self.slots[msg.seat] = Slot(name=msg.name, token_hash=msg.token_hash)
+        self.slots[msg.seat] = Slot(name=msg.name, token_hash=msg.token_hash, account=msg.account)
         await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
         event: dict[str, Any] = {"type": "SeatTaken", "seat": msg.seat, "name": msg.name}
+        if msg.account is not None:
+            event["account"] = msg.account
         await self._commit(None, [event])
         self._publish([event])
 

@@ -526,7 +526,8 @@ class Transport:
                     outbox.put(encode(M.ok(msg.id, tournament=t.id, organiser_token=token)))
                 case M.TournamentRegister():
                     entered, token = await director.register(msg.tournament, msg.name, kind=msg.kind,
-                                                             policy=msg.policy, organiser_token=msg.organiser_token)
+                                                             policy=msg.policy, organiser_token=msg.organiser_token,
+                                                             account=conn.account)
                     outbox.put(encode(M.ok(msg.id, tournament=msg.tournament, entrant=entered, token=token)))
                 case M.TournamentWatch():
                     live, entrant = director.watch(msg.tournament, outbox, msg.token, msg.full)

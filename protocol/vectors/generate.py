@@ -1047,6 +1047,14 @@ def _static_client(book: Book, table: str) -> None:
     book.client("client/resume_no_after", {"t": "resume", "id": 9, "table": table,
                                            "token": "token-from-join"},
                 "Resume without history: ok, then the snapshot.")
+    book.client("client/resume_nonce", {"t": "resume", "id": 12, "table": table, "token": "token-of-a-reserved-seat",
+                                        "nonce": "m7-own-share-of-the-seed"},
+                "Resume a seat that has no nonce yet (a tournament's reserved seat) before the start, bringing "
+                "the seat's own secret nonce: its hash becomes the seat's share of the seed.")
+    book.client("client/rematch_nonce", {"t": "rematch", "id": 13, "table": table, "token": "token-of-the-old-seat",
+                                         "nonce": "r4-rematch-retry-and-share"},
+                "A rematch with a nonce: the join it makes is safe to retry, and the nonce is the seat's share "
+                "of the rematch's seed (the table the ended game announced in TableFinished.rematch).")
     book.client("client/spectate_after", {"t": "spectate", "id": 10, "table": table, "after": 0},
                 "Spectate with the whole history (after=0).")
     book.client("client/join_views", {"t": "join", "id": 11, "table": table, "name": "vic", "views": True},

@@ -201,3 +201,34 @@ async def test_an_event_whose_organiser_chose_the_seed_says_so(server: App) -> N
     refused = await call(server.port, {"t": "tournament_create",
                                        "settings": {"name": "Old", "seed_scheme": "splitmix64.v0"}})
     assert refused["t"] == "error" and refused["code"] == "tournament/bad_settings", refused
+
+
+async def test_a_signed_in_entry_is_bound_to_its_account_and_its_name_is_its_own(server: App) -> None:
+    """A signed-in entrant enters under its account: the entry carries the
+    account and its name, once per account. Nobody else, signed out or
+    signed in as another account, can enter under an account's name."""
+    assert server.port is not None
+    tid, _ = await organiser(server.port, {"name": "Cup"})
+    async with open_client(server.port) as wa, open_client(server.port) as wb:
+        ana, bob = Client(wa), Client(wb)
+        await ana.recv()
+        await bob.recv()
+        signed = await ana.request({"t": "sign_up", "name": "ana", "password": "correct horse 1"})
+        assert signed["t"] == "ok", signed
+        await bob.request({"t": "sign_up", "name": "bob", "password": "correct horse 2"})
+        for name in ("bob", "BOB", " Bob"):
+            taken = await call(server.port, {"t": "tournament_register", "tournament": tid, "name": name})
+            assert taken["t"] == "error" and taken["code"] == "tournament/name_reserved", taken
+        entry = await ana.request({"t": "tournament_register", "tournament": tid, "name": "whatever"})
+        assert entry["t"] == "ok", entry
+        again = await ana.request({"t": "tournament_register", "tournament": tid, "name": "ana2"})
+        assert again["t"] == "error" and again["code"] == "tournament/already_entered", again
+        own = await bob.request({"t": "tournament_register", "tournament": tid, "name": "someone"})
+        assert own["t"] == "ok", own
+        anyone = await call(server.port, {"t": "tournament_register", "tournament": tid, "name": "Carol"})
+        assert anyone["t"] == "ok", "a name no account holds is anyone's"
+    state = json.loads(await fetch(server.port, f"/tournament/{tid}/export.json"))
+    entrants = {e["name"]: e for e in state["entrants"]}
+    assert entrants["ana"]["account"] == signed["account"]["id"], "the entry is the account's, under its name"
+    assert entrants["bob"]["account"] is not None and entrants["Carol"]["account"] is None
+    assert "whatever" not in entrants
