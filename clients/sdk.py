@@ -601,6 +601,7 @@ class Client:
         (`Seat.seed_nonce`; docs/table.md T7): the commitment the table
         showed before it (`Seat.commitment`) is what `Seat.verify` checks
         the record against."""
+        peeked = table not in self.commitments
         commitment = await self._commitment(table)
         sub = self._subscribe(table, -1, None, views)
         sub.nonce = secrets.token_urlsafe(24)
@@ -608,6 +609,12 @@ class Client:
         try:
             reply = await self.request({"t": "join", "table": table, "name": name, "seat": seat, "views": views,
                                         "nonce": sub.nonce}, resend=True)
+        except ServerError:
+            self._subs.pop(table, None)
+            if peeked:  # the look at the table subscribed this connection: stop its frames
+                with contextlib.suppress(ServerError, Disconnected):
+                    await self.request({"t": "unsubscribe", "table": table})
+            raise
         except BaseException:
             self._subs.pop(table, None)
             raise
@@ -735,11 +742,12 @@ class Client:
         if sub is None or announced is None or reply["table"] != sub.table:
             if sub is not None:
                 self._subs.pop(sub.table, None)
-            # Nothing was announced: the snapshot may have come before the
-            # subscription existed, so take the seat again for a fresh one.
-            seat = await self.resume(reply["table"], reply["token"], views=views)
-            seat._sub.nonce = nonce
-            return seat
+            # Nothing was announced for this table: the snapshot may have come
+            # before the subscription existed, so take the seat again for a
+            # fresh one. Our nonce reached the server before it was bound to
+            # this table's salt (or the table was made by another's request
+            # we saw no announcement of): it is not claimed as our share.
+            return await self.resume(reply["table"], reply["token"], views=views)
         sub.viewer, sub.token, sub.nonce, sub.commitment = reply["seat"], reply["token"], nonce, announced["commitment"]
         return Seat(self, sub)
 

@@ -232,3 +232,50 @@ async def test_a_signed_in_entry_is_bound_to_its_account_and_its_name_is_its_own
     assert entrants["ana"]["account"] == signed["account"]["id"], "the entry is the account's, under its name"
     assert entrants["bob"]["account"] is not None and entrants["Carol"]["account"] is None
     assert "whatever" not in entrants
+
+
+async def test_the_key_survives_a_restart_and_seeds_the_rounds_after_it(tmp_path: Any,
+                                                                         nursery: trio.Nursery) -> None:
+    """The event's key is kept in the store: a server started again on it
+    seats round 2 and deals its board from the same key (its round seed and
+    board are the key's), and the board's commitment checks."""
+    from oriente.server.tournament.seeds import HMAC_SCHEME, EventSeeds
+
+    store = str(tmp_path / "store.sqlite")
+    app = App(store, port=0, bot_delay=0.0)
+    await nursery.start(app.run)
+    assert app.port is not None
+    tid, org = await organiser(app.port, {"name": "Dup", "format": "duplicate", "rounds": 2, "table_sizes": [4],
+                                          "timers": BOT_TIMERS, "show_up_s": 1.0})
+    for i in range(4):
+        await call(app.port, {"t": "tournament_register", "tournament": tid, "name": f"bot{i}", "policy": "random",
+                              "organiser_token": org})
+
+    async def played(port: int, number: int) -> dict[str, Any]:
+        with trio.fail_after(120):
+            while True:
+                state = json.loads(await fetch(port, f"/tournament/{tid}/export.json"))
+                if len(state["rounds"]) >= number and state["rounds"][number - 1]["tables"][0]["status"] == "finished":
+                    return state
+                await trio.sleep(0.1)
+
+    await direct_start(app.port, tid, org)
+    await played(app.port, 1)
+    await app.aclose()
+    app = App(store, port=0, bot_delay=0.0)
+    await nursery.start(app.run)
+    assert app.port is not None
+    await direct_start(app.port, tid, org)
+    state = await played(app.port, 2)
+    await app.aclose()
+    db = sqlite3.connect(store)
+    key = bytes.fromhex(decode_any(db.execute("SELECT body FROM tournaments WHERE id = ?", (tid,)).fetchone()[0])
+                        ["seed_key"])
+    db.close()
+    seeds = EventSeeds(tid, HMAC_SCHEME, key=key)
+    for number in (1, 2):
+        table = state["rounds"][number - 1]["tables"][0]
+        assert state["rounds"][number - 1]["seed"] == seeds.round(number)
+        assert table["board_seed"] == seeds.board(number, 4).seed
+        assert table["board_commitment"] == seeds.board(number, 4).commitment
+    assert state["seating_ok"] is True

@@ -92,7 +92,7 @@ async def _take_and_play(c: Client, table: str, seat: int, rnd: random.Random) -
             if frame["t"] == "error":
                 assert frame["code"] in ("decision/closed", "decision/answered", "game/over"), frame
                 continue
-            if _over(frame) or frame["t"] == "snapshot" and frame["table_info"]["status"] == "finished":
+            if _over(frame) or (frame["t"] == "snapshot" and frame["table_info"]["status"] == "finished"):
                 return
             prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
             cmd = pick(prompt, seat, rnd)
@@ -164,14 +164,14 @@ async def test_tables_from_before_still_play_verify_and_rematch(tmp_path: Path) 
             assert any("predates saying so" in line for line in verdict.unproven)
 
             old = keep["reveal"]["table"]
-            rematch = await first.request({"t": "rematch", "table": old, "token": nonce_token(old, keep["reveal"]["nonce0"]),
+            old_token = nonce_token(old, keep["reveal"]["nonce0"])
+            rematch = await first.request({"t": "rematch", "table": old, "token": old_token,
                                            "nonce": "late-request-nonce-0"})
             assert rematch["t"] == "ok" and rematch["seat"] == 0, rematch
             table = app.lobby.get(rematch["table"]) if app.lobby is not None else None
             assert table is not None and table.slots[0] is not None
             assert table.slots[0].nonce is None, "the request's nonce came before the salt: the server supplies it"
-            retried = await first.request({"t": "rematch", "table": old,
-                                           "token": nonce_token(old, keep["reveal"]["nonce0"]),
+            retried = await first.request({"t": "rematch", "table": old, "token": old_token,
                                            "nonce": "late-request-nonce-0"})
             assert retried["t"] == "ok" and retried.get("duplicate") is True and retried["token"] == rematch["token"]
         await app.aclose()
