@@ -100,8 +100,9 @@ class _Seeds:
 
 
 class _Reveal:
-    """Commit and reveal (docs/table.md T7), made repeatable: salts and the
-    server's nonces are counted, and the seed a table's salt and nonces
+    """Commit and reveal (docs/table.md T7), made repeatable: salts are
+    counted (the nonces the server supplies follow from them; a nonce drawn
+    as tables before supplied nonces did is counted too), and the seed a table's salt and nonces
     would give is replaced by the seed the server drew when the table was
     made (9, 10, ...), so the scripted games keep their cards. The record
     vector's `commitment` therefore shows the shape, not a seed that
