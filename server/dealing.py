@@ -159,7 +159,7 @@ def verify_record(record: Mapping[str, Any]) -> bool | None:
 # player brought, cannot steer the cards; a player, who never sees the
 # salt before the end, cannot either. When no seat brought a nonce of its
 # own, the seed is a function of the salt alone, which the server chose:
-# the deal was then the server's to choose, and verifiers say so. The
+# the cards were then the server's to choose, and verifiers say so. The
 # record reveals the salt, the nonces and the seed; `server/verify.py`
 # checks them and replays the game.
 

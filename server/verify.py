@@ -34,7 +34,7 @@ serves is verified the same way:
 What no record can prove is said in `unproven`: who stood behind a name,
 what chat and presence events say, and, when the verifier gave nothing it
 saw live, that the record is the one the table showed. When no seat
-brought a nonce of its own the deal was the server's to choose: that too.
+brought a nonce of its own the cards were the server's to choose: that too.
 
 A record with no commitment (written before commitments, or at a table
 whose creator chose the seed) is replayed all the same, and is reported as
@@ -55,7 +55,7 @@ from .game_port import GamePort, RulesRejection, SettingsError
 __all__ = ["Verdict", "verify_record"]
 
 SERVERS_CHOICE = ("no seat brought a nonce of its own: every nonce is the server's, made from the salt it "
-                  "chose, so the deal was the server's to choose")
+                  "chose, so the cards were the server's to choose")
 
 
 @dataclass
@@ -237,7 +237,7 @@ def _supplied(record: Mapping[str, Any], revealed: Mapping[str, Any], salt: str,
     None: a record from before `supplied`."""
     if "supplied" not in revealed:
         verdict.unproven.append("which seats' nonces the server supplied: the record predates saying so, and "
-                                "a nonce the server drew itself could have been chosen to steer the deal")
+                                "a nonce the server drew itself could have been chosen to steer the cards")
         return None
     supplied = revealed["supplied"]
     if not isinstance(supplied, list) or not all(isinstance(s, int) and 0 <= s < len(nonces) for s in supplied) \

@@ -33,9 +33,12 @@ SERVER = Path(__file__).resolve().parents[1] / "server"
 PURE_PACKAGES = ("gamekit", "rules", "oro", "samurai", "tournament")
 SHARED = "gamekit"
 # What a pure package may import from the standard library: data structures,
-# and (for its own data files) json and importlib.resources.
+# (for its own data files) json and importlib.resources, and hashing
+# (hashlib, hmac: deterministic functions of their input; a tournament's
+# seeds are HMACs of its key, server/tournament/seeds.py).
 STDLIB = {"__future__", "dataclasses", "enum", "typing", "collections", "collections.abc", "itertools",
-          "functools", "math", "operator", "bisect", "heapq", "json", "importlib", "importlib.resources"}
+          "functools", "math", "operator", "bisect", "heapq", "json", "importlib", "importlib.resources",
+          "hashlib", "hmac"}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__", "hash", "id"}
 
 
