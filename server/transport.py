@@ -48,9 +48,11 @@ class ClusterSeam(Protocol):
     """What the transport asks of the site when this process is one of
     many (`server.cluster`); None on a lone server."""
 
-    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
-        """Send a table's message to the process that owns the table; False:
-        serve it here."""
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str, *,
+                      who: tuple[str, str] | None = None) -> bool:
+        """Send a table's (or tournament's) message to the process that owns
+        it, with the account and credential ids the connection is signed in
+        with (`who`); False: serve it here."""
         ...
 
     def disconnected(self, outbox: Outbox) -> None:
@@ -413,13 +415,28 @@ class Transport:
         what it is owed goes into `outbox`."""
         return _Conn(outbox=outbox, tokens=self.limits.burst, last=trio.current_time())
 
-    async def forwarded(self, conn: Any, frame: bytes) -> None:
+    async def forwarded(self, conn: Any, frame: bytes, *, who: tuple[str, str] | None = None) -> None:
         """Serve a frame forwarded by the process that holds the connection.
         It is admitted here as a direct frame is (the rate, the burst, the
         history it costs, the strikes, all on this connection's own bucket,
         which refills with time): the process in front admitted it too, but
-        a table's limits do not rest on another process."""
+        a table's limits do not rest on another process. `who`: the account
+        and credential the connection is signed in with there, so that its
+        joins and tournament entries here are that account's."""
+        await self._signed_in_as(conn, who)
         await self._one_frame(conn, frame, forwarded=True)
+
+    async def _signed_in_as(self, conn: _Conn, who: tuple[str, str] | None) -> None:
+        """A forwarded connection's account, as the process in front knows it."""
+        if who is None or self.lobby.accounts is None:
+            conn.account = conn.credential = None
+            return
+        if conn.account is not None and conn.credential is not None and (conn.account.id, conn.credential.id) == who:
+            return
+        store = self.lobby.store
+        account = await store.account(who[0])
+        credential = next((c for c in await store.credentials(who[0]) if c.id == who[1]), None)
+        conn.account, conn.credential = (account, credential) if account and credential else (None, None)
 
     async def disconnect(self, conn: Any) -> None:
         """The connection is gone: its tables (and tournaments) hear of it."""
@@ -436,7 +453,9 @@ class Transport:
         outbox = conn.outbox
         if (self.cluster is not None and not forwarded
                 and (getattr(msg, "table", None) or getattr(msg, "tournament", None))
-                and await self.cluster.forward(outbox, msg, frame)):
+                and await self.cluster.forward(outbox, msg, frame, who=(conn.account.id, conn.credential.id)
+                                               if conn.account is not None and conn.credential is not None
+                                               else None)):
             return
         match msg:
             case (M.Join() | M.Leave() | M.Start() | M.Resume() | M.Spectate() | M.Unsubscribe() | M.Act()

@@ -909,7 +909,8 @@ class _Site:
     """The transport's view of a site of two processes (server.cluster's
     seam), for the welcome such a process sends; it serves every table here."""
 
-    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str, *,
+                      who: tuple[str, str] | None = None) -> bool:
         return False
 
     def disconnected(self, outbox: Outbox) -> None:

@@ -409,9 +409,12 @@ class ClusterNode:
         await self.take_tournament(tournament_id)
         return None
 
-    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str) -> bool:
+    async def forward(self, outbox: Outbox, msg: Any, frame: bytes | str, *,
+                      who: tuple[str, str] | None = None) -> bool:
         """Send the message to the process serving its table or tournament,
-        if that is another process."""
+        if that is another process. `who`: the account and credential ids
+        the connection is signed in with here (ids, never tokens), so that
+        the other process acts for the same account (the bus is sealed)."""
         if isinstance(outbox, RemoteOutbox):
             return False
         route = await self._route(msg)
@@ -423,7 +426,8 @@ class ClusterNode:
             link = self._links[outbox] = _Link(next(self._ids))
             self._by_id[link.id] = outbox
         link.tables[key] = owner
-        self.to_node(owner, {"k": "fwd", "from": self.name, "conn": link.id, "frame": frame})
+        self.to_node(owner, {"k": "fwd", "from": self.name, "conn": link.id, "frame": frame,
+                             "who": list(who) if who is not None else None})
         return True
 
     def disconnected(self, outbox: Outbox) -> None:
@@ -470,7 +474,9 @@ class ClusterNode:
         message = decode_any(body)
         match message.get("k"):
             case "fwd":
-                self._serve_forwarded(message["from"], message["conn"], message["frame"])
+                who = message.get("who")
+                self._serve_forwarded(message["from"], message["conn"], message["frame"],
+                                      (str(who[0]), str(who[1])) if isinstance(who, list) and len(who) == 2 else None)
             case "gone":
                 self._drop_remote((message["from"], message["conn"]))
             case "out":
@@ -508,7 +514,7 @@ class ClusterNode:
             case other:
                 log.warning("unknown bus message %r on %s", other, channel)
 
-    def _serve_forwarded(self, origin: str, conn: int, frame: bytes) -> None:
+    def _serve_forwarded(self, origin: str, conn: int, frame: bytes, who: tuple[str, str] | None = None) -> None:
         key = (origin, conn)
         remote = self._remote.get(key)
         if remote is None:
@@ -518,7 +524,7 @@ class ClusterNode:
             remote = self._remote[key] = _Remote(self.transport.remote_conn(RemoteOutbox(self, origin, conn)), send)
             self._nursery.start_soon(self._remote_conn, remote, receive)
         try:
-            remote.send.send_nowait((None, frame))
+            remote.send.send_nowait((who, frame))
         except trio.WouldBlock:
             remote.conn.outbox.evict("client/too_slow")
 
@@ -526,7 +532,7 @@ class ClusterNode:
         """Serve one remote connection's frames in order; when it goes, its
         tables hear of it as of any connection."""
         try:
-            async for _, frame in receive:
+            async for who, frame in receive:
                 try:
                     msg = decode_client(frame)
                 except ProtocolError:
@@ -538,7 +544,7 @@ class ClusterNode:
                     remote.conn.outbox.put(encode(M.moved(route[0])))
                     remote.conn.outbox.evict("server/moved")
                     continue
-                await self.transport.forwarded(remote.conn, frame)
+                await self.transport.forwarded(remote.conn, frame, who=who)
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(5):
                 await self.transport.disconnect(remote.conn)

@@ -122,3 +122,25 @@ async def test_the_director_of_a_tournament_dies_and_another_process_takes_it_ov
     finished = await direct(b.port, tid, org, "finish")
     assert finished["state"]["finished"]
     assert [row["games"] for row in finished["state"]["standings"]] == [1] * 8
+
+
+async def test_an_entry_made_through_another_process_is_its_signed_in_accounts(site) -> None:
+    """A tournament directed by A; people connected to B. The forwarded
+    `tournament_register` carries who the connection is signed in as (ids,
+    on the sealed bus), so that ana's entry is her account's under her name,
+    and nobody signed out can enter under it (docs/tournaments.md TR1.2)."""
+    from ..e2e.wsclient import Client, open_client
+
+    a, b = await site(2, "--lease", "6")
+    tid, _ = await organiser(a.port, {"name": "Site cup"})
+    async with open_client(b.port) as ws:
+        ana = Client(ws)
+        await ana.recv()
+        signed = await ana.request({"t": "sign_up", "name": "ana", "password": "correct horse 1"}, timeout=20)
+        assert signed["t"] == "ok", signed
+        entry = await ana.request({"t": "tournament_register", "tournament": tid, "name": "someone"}, timeout=20)
+        assert entry["t"] == "ok", entry
+    refused = await call(b.port, {"t": "tournament_register", "tournament": tid, "name": "Ana"}, timeout=20)
+    assert refused["t"] == "error" and refused["code"] == "tournament/name_reserved", refused
+    state = json.loads(await fetch(b.port, f"/tournament/{tid}/export.json"))
+    assert [(e["name"], e["account"]) for e in state["entrants"]] == [("ana", signed["account"]["id"])]
