@@ -78,6 +78,9 @@ def cmd_create(args: argparse.Namespace) -> int:
         return 1
     print(f"tournament {reply['tournament']}")
     print(f"organiser token {reply['organiser_token']}  (keep it: every director's action needs it)")
+    if args.seed is not None:
+        print("seeded: you chose the seed, so every board follows from it; entrants are told (docs/tournaments.md "
+              "TR2.5)")
     return 0
 
 
@@ -110,7 +113,9 @@ def cmd_direct(args: argparse.Namespace) -> int:
         names = {e["id"]: e["name"] for e in reply["state"]["entrants"]}
         print(f"round {rnd['number']} (seed {rnd['seed']}):")
         for t in rnd["tables"]:
-            print(f"  table {t['index'] + 1}: " + ", ".join(names[e] for e in t["entrants"]))
+            board = f"  (board {t['board']}, committed {t['board_commitment'][:16]}...)" \
+                if t.get("board_commitment") else ""
+            print(f"  table {t['index'] + 1}: " + ", ".join(names[e] for e in t["entrants"]) + board)
         for e, points in rnd["byes"].items():
             print(f"  bye: {names[e]} ({points:g} points)")
     elif "report" in reply:
