@@ -233,7 +233,7 @@ class PreCommitJoin:
     existed (the request that created a rematch without one committed in
     advance): the nonce makes the join safe to retry, but is not the
     seat's share of the seed, since the server could have drawn the salt
-    knowing it. The server supplies that seat's nonce (docs/table.md T7.2)."""
+    knowing it. The server supplies that seat's nonce (docs/table.md T7.4)."""
 
     join: M.Join | AccountJoin
 
