@@ -35,10 +35,8 @@ so that every process refuses their records, spectating and replays.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import hmac
-import io
 import json
 import logging
 import secrets
@@ -59,7 +57,7 @@ from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
 from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
 from .tournament.seeds import KEY_BYTES, key_of_seed
-from .tournament.standings import standings, withheld
+from .tournament.standings import standings, standings_csv, withheld
 
 log = logging.getLogger("oriente.director")
 
@@ -776,14 +774,7 @@ class Director:
             return None
         t = live.t
         if what == "standings.csv":
-            out = io.StringIO()
-            rows = standings(t)
-            fields = ["rank", "name", "kind", "status", "points", "games", "wins", "byes", "sos", "board_score", "id"]
-            writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: ("" if v is None else v) for k, v in row.plain().items()})
-            return out.getvalue().encode(), "text/csv; charset=utf-8"
+            return standings_csv(t).encode(), "text/csv; charset=utf-8"
         if what == "export.json":
             state = self.public(live, every_round=True)
             state["seating_ok"] = all(t.verify_seating(r.number) for r in t.rounds

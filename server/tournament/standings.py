@@ -135,6 +135,40 @@ def _row(t: Tournament, e: str, rank: int | None, pts: dict[str, float], games: 
                board_score=round(boards[e], 6) if boards is not None else None)
 
 
+# A cell a spreadsheet would read as a formula begins with one of these
+# (OWASP, "CSV Injection"): = + - @, a tab or a carriage return.
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+CSV_FIELDS = ("rank", "name", "kind", "status", "points", "games", "wins", "byes", "sos", "board_score", "id")
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that could start a
+    formula (an entrant named `=HYPERLINK(...)`, `@SUM(...)`, `-2+3`) gets
+    a leading apostrophe, as OWASP recommends; the others are as they are."""
+    return "'" + text if text.startswith(FORMULA_LEADS) else text
+
+
+def csv_cell(value: Any) -> str:
+    """One cell of the CSV (RFC 4180): a number bare, as the server wrote
+    it; any text (None as empty text) quoted, its quotes doubled, and made
+    formula-safe (`spreadsheet_text`), so that a comma, a quote or a line
+    break in a name can open neither a new cell nor a new row."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        text = spreadsheet_text("" if value is None else str(value))
+        return '"' + text.replace('"', '""') + '"'
+    return repr(value)
+
+
+def standings_csv(t: Tournament) -> str:
+    """The standings as CSV (`standings.csv`): a header, then one row per
+    entrant, in order."""
+    lines = [",".join(csv_cell(name) for name in CSV_FIELDS)]
+    for row in standings(t):
+        plain = row.plain()
+        lines.append(",".join(csv_cell(plain[name]) for name in CSV_FIELDS))
+    return "\n".join(lines) + "\n"
+
+
 def withheld(t: Tournament) -> set[str]:
     """TR3.2: the server tables whose duplicate board some table is still
     playing: their records, spectating and replays wait until it is done."""
