@@ -4,9 +4,9 @@ Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
     oriente demo [--game oriente|oro|samurai] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
-    oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--allow-origin ORIGIN]
-                  [--trusted-proxy ADDRESS] [--tables-per-connection N] [--tables-per-address N]
-                  [--max-tables N] [--abandon-after S]
+    oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--public-origin ORIGIN]
+                  [--allow-origin ORIGIN] [--trusted-proxy ADDRESS|NETWORK|none] [--metrics-port P]
+                  [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
     oriente drain PID
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
@@ -253,14 +253,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     accounts = AccountPolicy(sessions=SessionPolicy(idle=args.session_days * 86400.0,
                                                     most=args.session_max_days * 86400.0))
     app = App(args.store, host=args.host, port=args.port, web=mounts(), limits=limits,
-              allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
-              trusted_proxies=tuple(args.trusted_proxy), max_tables=args.max_tables,
-              abandon_after=args.abandon_after, cluster=cluster, accounts=accounts)
+              allow_origins=args.allow_origin, public_origins=args.public_origin, bot_delay=args.bot_delay,
+              trusted_proxies=args.trusted_proxy, max_tables=args.max_tables,
+              abandon_after=args.abandon_after, cluster=cluster, accounts=accounts,
+              metrics_port=args.metrics_port, metrics_host=args.metrics_host)
 
     def ready(app: App) -> None:
         # One machine-readable line, so scripts (and tests) can find the port.
+        metrics = f" metrics=http://{args.metrics_host}:{app.metrics_port}/metrics" if app.metrics_port else ""
         print(f"serving ws://{args.host}:{app.port} store={_without_password(args.store)} "
-              f"recovered={app.recovered}", flush=True)
+              f"recovered={app.recovered}{metrics}", flush=True)
         print(f"open http://{args.host}:{app.port}/ in a browser to play", flush=True)
 
     try:
@@ -276,6 +278,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"oriente serve: {_first_leaf(refused)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _origin(text: str) -> str:
+    """An --allow-origin or --public-origin value, checked when it is given."""
+    from oriente.server.origins import OriginError, origin_text, parse_origin
+
+    try:
+        return origin_text(parse_origin(text))
+    except OriginError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _trusted_proxy(text: str) -> str:
+    """A --trusted-proxy value, checked when it is given."""
+    from oriente.server.addresses import parse_trusted_proxy
+
+    try:
+        parse_trusted_proxy(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def cmd_drain(args: argparse.Namespace) -> int:
@@ -399,14 +422,25 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a SQLite file (default ./oriente.sqlite) or a PostgreSQL database, "
                           "postgresql://USER@HOST/DB[?schema=SITE] (needs the postgres extra)")
     srv.add_argument("--quiet", action="store_true", help="log warnings only")
-    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                     help="a web page origin besides this server's own that may open websockets "
-                          "(e.g. https://play.example.org); repeatable")
+    srv.add_argument("--public-origin", action="append", default=[], metavar="ORIGIN", type=_origin,
+                     help="the origin people open this site at, e.g. https://play.example.org behind a proxy "
+                          "(default: the addresses the server listens on); pages from it may open websockets; "
+                          "repeatable")
+    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", type=_origin,
+                     help="a page of another site that may open websockets too (e.g. https://www.example.org); "
+                          "repeatable")
     srv.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
                      help="seconds the server's bots wait before acting (default 1.0)")
-    srv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
-                     help="the address of a reverse proxy in front of this server; connections from it count "
-                          "under the client address its X-Forwarded-For names (repeat for several)")
+    srv.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDRESS|NETWORK|none",
+                     type=_trusted_proxy,
+                     help="a reverse proxy in front of this server (an address or a network); requests from it "
+                          "count under the client address its X-Forwarded-For names. Default: loopback (a proxy "
+                          "on this machine); 'none' trusts no proxy; repeatable")
+    srv.add_argument("--metrics-port", type=int, default=None, metavar="P",
+                     help="serve Prometheus /metrics on this port of --metrics-host (default: not served; "
+                          "0 picks a free port)")
+    srv.add_argument("--metrics-host", default="127.0.0.1", metavar="H",
+                     help="the interface of --metrics-port (default 127.0.0.1)")
     srv.add_argument("--tables-per-connection", type=int, default=5, metavar="N",
                      help="open tables one connection may have created (default 5)")
     srv.add_argument("--tables-per-address", type=int, default=20, metavar="N",

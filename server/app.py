@@ -10,29 +10,34 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import trio
 from argon2 import PasswordHasher
-from websockets.trio.server import Server, serve
+from websockets.http11 import Request, Response
+from websockets.trio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
 
 from ..protocol import messages as M
 from .accounts import AccountPolicy, Accounts
+from .addresses import TrustedProxies
 from .bots import BotRunner
+from .budget import AddressBudget
 from .director import Director
 from .game_port import SPECTATOR, GamePort
 from .games import PORTS
 from .lobby import MAX_TABLES, Lobby
 from .metrics import Metrics
-from .replays import replay_steps, viewer_of
+from .origins import OriginPolicy
+from .replay_cache import ReplayCache, Wait
+from .replays import viewer_of
 from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
 from .transport import Limits, Transport
-from .web import WebSite
+from .web import Asset, Refusal, WebSite
 
 log = logging.getLogger("oriente.server")
 
@@ -60,26 +65,38 @@ class App:
     def __init__(self, store_path: str, host: str = "127.0.0.1", port: int = 8765,
                  limits: Limits = Limits(), *, games: Mapping[str, GamePort] = PORTS,
                  web: Mapping[str, Path] | None = None,
-                 allow_origins: tuple[str, ...] = (), bots: bool = True, bot_delay: float = 1.0,
+                 allow_origins: Iterable[str] = (), public_origins: Iterable[str] = (),
+                 bots: bool = True, bot_delay: float = 1.0,
                  hasher: PasswordHasher | None = None,
-                 trusted_proxies: tuple[str, ...] = (), max_tables: int = MAX_TABLES,
+                 trusted_proxies: Iterable[str] | None = None, max_tables: int = MAX_TABLES,
                  abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None,
-                 accounts: AccountPolicy | None = None) -> None:
+                 accounts: AccountPolicy | None = None,
+                 metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
-        no web client, plain HTTP gets 426 as before); `allow_origins`: page
-        origins besides this host that may open a websocket; `bots`: run
-        server bots for `add_bots`, each waiting `bot_delay` s before acting;
-        `trusted_proxies`: reverse proxies whose X-Forwarded-For names the
-        client; `max_tables`, `abandon_after`: the lobby's (docs/table.md T6);
-        `accounts`: how long sessions last and how sign-ins are held back
-        (docs/accounts.md; None: the defaults)."""
-        self.trusted_proxies = trusted_proxies
+        no web client, plain HTTP gets 426 as before); `public_origins`: the
+        origins people open this site at (default: the addresses it listens
+        on) and `allow_origins` other pages, which may open a websocket
+        (server/origins.py); `bots`: run server bots for `add_bots`, each
+        waiting `bot_delay` s before acting; `trusted_proxies`: reverse
+        proxies whose X-Forwarded-For names the client (None: loopback,
+        server/addresses.py); `max_tables`, `abandon_after`: the lobby's
+        (docs/table.md T6); `metrics_port`: where /metrics is served (on
+        `metrics_host`; None: nowhere, 0: a free port, then in
+        `self.metrics_port`); `accounts`: how long sessions last and how
+        sign-ins are held back (docs/accounts.md; None: the defaults).
+        Raises ValueError for an origin or a proxy that is not one."""
+        self.trusted_proxies = TrustedProxies(None if trusted_proxies is None else tuple(trusted_proxies))
+        self.origins = OriginPolicy(public_origins, allow_origins)
+        self.metrics_host = metrics_host
+        self.requested_metrics_port = metrics_port
+        self.metrics_port: int | None = None
+        self.http_budget = AddressBudget()
+        self.replays: ReplayCache | None = None
         self.max_tables = max_tables
         self.abandon_after = abandon_after
         self.store_path = store_path
         self.games = games
         self.web = web
-        self.allow_origins = allow_origins
         self.bots = bots
         self.bot_delay = bot_delay
         self.hasher = hasher  # argon2's parameters for passwords (None: its defaults)
@@ -125,7 +142,7 @@ class App:
                     await self.director.recover()
                     site = self._site(self.lobby) if self.web is not None else None
                     transport = Transport(self.lobby, self.metrics, self.limits, web=site,
-                                          allow_origins=self.allow_origins, bots=bots,
+                                          origins=self.origins, bots=bots, http_budget=self.http_budget,
                                           trusted_proxies=self.trusted_proxies, director=self.director)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
@@ -133,7 +150,14 @@ class App:
                         process_request=transport.process_request, max_size=M.HARD_MAX_FRAME,
                         ping_interval=20, ping_timeout=20,
                     ))
-                    self.port = server.listeners[0].socket.getsockname()[1]
+                    bound = [listener.socket.getsockname()[:2] for listener in server.listeners]
+                    self.origins.listening(bound)
+                    self.port = bound[0][1]
+                    if self.requested_metrics_port is not None:
+                        metrics_server = await outer.start(functools.partial(
+                            serve, _no_websocket, self.requested_metrics_port, host=self.metrics_host,
+                            process_request=self._metrics_request, compression=None))
+                        self.metrics_port = metrics_server.listeners[0].socket.getsockname()[1]
                     tables.start_soon(transport.watchdog)
                     if self.cluster is not None:
                         await self._join_site(store, tables, transport, bots)
@@ -175,23 +199,41 @@ class App:
         self.stop()
         return handed
 
+    def _metrics_request(self, connection: ServerConnection, request: Request) -> Response:
+        """The metrics listener answers GET /metrics (Prometheus' text
+        format) and nothing else; it never opens a websocket."""
+        if request.path.split("?", 1)[0] != "/metrics" or self.lobby is None:
+            response = connection.respond(404, "This port serves /metrics only.\n")
+        else:
+            response = connection.respond(200, self.metrics.render(self.lobby))
+            del response.headers["Content-Type"]
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     def _site(self, lobby: Lobby) -> WebSite:
         """The web client's files, each game's reference data
         (`/data/GAME/reference.json`), and ended games step by step
-        (`/data/replay/TABLE.json?as=SEAT|spectator|all`)."""
+        (`/data/replay/TABLE.json?as=SEAT|spectator|all`, server/replay_cache.py)."""
 
-        async def replay(tail: str, query: Mapping[str, str]) -> dict[str, Any] | None:
-            table_id = tail.removesuffix(".json")
+        async def finished(table_id: str) -> dict[str, Any] | None:
             if await lobby.is_withheld(table_id):  # a duplicate board still played elsewhere (TR3.2)
                 return None
-            record = await lobby.record(table_id)
-            if record is None or record.get("result") is None:
+            return await lobby.record(table_id)
+
+        replays = self.replays = ReplayCache(dict(self.games), finished, self.http_budget,
+                                             default_game=M.DEFAULT_GAME)
+
+        async def replay(tail: str, query: Mapping[str, str], address: str) -> Asset | Refusal | None:
+            table_id = tail.removesuffix(".json")
+            # A withheld table has no replay to cache: `finished` finds none while it is.
+            got = await replays.get(table_id, query.get("as", SPECTATOR), address, viewer_of)
+            if isinstance(got, Wait):
+                return Refusal(got.status, got.reason, got.retry_after)
+            if got is None:
                 return None
-            port = self.games.get(record.get("game", M.DEFAULT_GAME))
-            viewer = viewer_of(query.get("as", SPECTATOR), len(record.get("names") or []))
-            if port is None or viewer is None:
-                return None
-            return await trio.to_thread.run_sync(replay_steps, port, record, viewer)
+            return Asset(body=None, gzipped=got.gzipped, etag=got.etag, content_type="application/json; charset=utf-8")
 
         assert self.web is not None
         data = {f"/data/{name}/reference.json": port.reference for name, port in self.games.items()}
@@ -206,6 +248,10 @@ class App:
             except StoreError as exc:  # a full or read-only store pauses tables; it never ends the process
                 log.warning("the store did not take the heartbeat: %s", exc)
             await trio.sleep(HEARTBEAT_S)
+
+
+async def _no_websocket(ws: ServerConnection) -> None:  # pragma: no cover - the metrics port never upgrades
+    await ws.aclose()
 
 
 def tune_runtime() -> None:

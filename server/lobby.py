@@ -29,6 +29,7 @@ from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
+from .query import whole_number
 from .stores import Store, TableRow
 from .table import (
     ABANDON_AFTER_S,
@@ -154,9 +155,10 @@ class Lobby:
         size = min(size, LIST_MAX_PAGE)
         after = 0
         if cursor is not None:
-            if not (cursor[:1] == "s" and cursor[1:].isdigit() and len(cursor) <= 20):
+            position = whole_number(cursor[1:], max_digits=19) if cursor[:1] == "s" else None
+            if position is None:
                 raise LobbyError("message/invalid", "field 'cursor' must be the `next` of an earlier page, or null")
-            after = int(cursor[1:])
+            after = position
         now = trio.current_time()
         i = bisect.bisect_right(self._order, after)
         parts: list[bytes] = []

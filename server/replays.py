@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .game_port import EVERYONE, SPECTATOR, GamePort, Viewer
+from .query import whole_number
 
 REPLAY_FORMAT = "oriente.replay.v1"
 
@@ -27,9 +28,8 @@ def viewer_of(text: str, seats: int) -> Viewer | None:
     None for one that is not at this table."""
     if text in (SPECTATOR, EVERYONE):
         return text
-    if text.isdigit() and int(text) < seats:
-        return int(text)
-    return None
+    seat = whole_number(text)
+    return seat if seat is not None and seat < seats else None
 
 
 def replay_steps(port: GamePort, record: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:

@@ -10,8 +10,9 @@ only that client.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
+import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol, assert_never
 from urllib.parse import parse_qs, unquote
@@ -24,15 +25,19 @@ from websockets.trio.server import ServerConnection
 from ..protocol import messages as M
 from ..protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode, unknown_fields
 from .accounts import AccountError, Accounts
-from .addresses import client_address
+from .addresses import TrustedProxies, address_key, client_address
 from .bots import BotError, BotRunner
+from .budget import AddressBudget
 from .director import Director, DirectorError
 from .lobby import Lobby, LobbyError
+from .lograte import RareWarning
 from .metrics import Metrics
+from .origins import OriginPolicy
 from .outbox import Outbox
+from .query import MAX_DIGITS, whole_number
 from .stores import AccountRow, CredentialRow
 from .table import ENDED, AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
-from .web import WebSite, download, origin_allowed
+from .web import Refusal, WebSite, download, json_response, plain_text, refused
 
 log = logging.getLogger("oriente.transport")
 
@@ -120,19 +125,26 @@ class _Conn:
 class Transport:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
                  server_name: str = "oriente", web: WebSite | None = None,
-                 allow_origins: tuple[str, ...] = (), bots: BotRunner | None = None,
-                 trusted_proxies: tuple[str, ...] = (), director: Director | None = None) -> None:
-        """`trusted_proxies`: peer addresses of reverse proxies whose
-        `X-Forwarded-For` names the client (server/addresses.py)."""
+                 origins: OriginPolicy | None = None, bots: BotRunner | None = None,
+                 trusted_proxies: Collection[str] | None = None, director: Director | None = None,
+                 http_budget: AddressBudget | None = None) -> None:
+        """`origins`: the pages that may open a websocket (server/origins.py);
+        `trusted_proxies`: reverse proxies whose `X-Forwarded-For` names the
+        client (server/addresses.py; None: loopback); `http_budget`: what plain
+        HTTP may cost per client address (server/budget.py)."""
         self.lobby = lobby
         self.director = director
-        self.trusted_proxies = frozenset(trusted_proxies)
+        self.trusted_proxies: Collection[str] = (TrustedProxies() if trusted_proxies is None
+                                                 else trusted_proxies)
+        self.origins = origins if origins is not None else OriginPolicy()
+        self.http_budget = http_budget if http_budget is not None else AddressBudget()
+        self._untrusted_forward = RareWarning(log)
+        self._refused_origin = RareWarning(log)
         self._created_from: dict[str, list[Table]] = {}  # client address -> tables it created, maybe open
         self.metrics = metrics
         self.limits = limits
         self.server_name = server_name
         self.web = web
-        self.allow_origins = allow_origins
         self.bots = bots
         self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
         self.cluster: ClusterSeam | None = None
@@ -140,41 +152,66 @@ class Transport:
     # -- HTTP on the same port --------------------------------------------------------
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Plain HTTP (PROTOCOL.md 13), and the checks of a websocket
+        handshake. Every answer says `nosniff`: a browser takes each body
+        for the type it is sent as, and never sniffs JSON into a page."""
+        response = await self._http(connection, request)
+        if response is not None and "X-Content-Type-Options" not in response.headers:
+            response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
+        host = request.headers.get("Host")
         if path == "/healthz":
             return connection.respond(200, "ok\n")
-        if path == "/metrics":
-            response = connection.respond(200, self.metrics.render(self.lobby))
-            del response.headers["Content-Type"]
-            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
-            return response
         if "upgrade" not in request.headers.get("Connection", "").lower():
+            address = self._http_address(connection, request)
+            wait = self.http_budget.take(address)
+            if wait is not None:
+                return refused(Refusal(429, f"this address sent more requests than the server answers for one "
+                                            f"address ({self.http_budget.rate:g} a second, bursts of "
+                                            f"{self.http_budget.burst:g})", max(1, math.ceil(wait))), host)
+            if path == "/metrics":
+                return plain_text(404, "Not Found", "The metrics are served on their own port "
+                                                    "(oriente serve --metrics-port), not on the game's.\n", host)
             if path.startswith("/tournament/") and self.director is not None:
                 found = await self.director.export(unquote(path.removeprefix("/tournament/")))
                 if found is not None:
-                    return download(*found, request.headers.get("Host"))
+                    return download(*found, host)
             if path in ("/leaderboard", "/leaderboard.json") or path.startswith("/account/"):
-                return await self._accounts_http(connection, path, request.path.partition("?")[2])
+                return await self._accounts_http(path, request.path.partition("?")[2], host)
             if self.web is not None:
-                return await self.web.respond(request)
+                return await self.web.respond(request, address)
             return connection.respond(426, "This is the Oriente websocket endpoint "
-                                           f"(subprotocol {M.SUBPROTOCOL}); see /healthz and /metrics.\n")
+                                           f"(subprotocol {M.SUBPROTOCOL}); see /healthz.\n")
         offered = ",".join(request.headers.get_all("Sec-WebSocket-Protocol"))
         if M.SUBPROTOCOL not in [p.strip() for p in offered.split(",")]:
             return connection.respond(400, f"Offer the subprotocol {M.SUBPROTOCOL} "
                                            "(Sec-WebSocket-Protocol header).\n")
-        if not origin_allowed(request.headers, self.allow_origins):
-            # A page from another site must not act with a player's token.
-            return connection.respond(403, "This origin may not open a websocket here "
-                                           "(the server's --allow-origin lists the others).\n")
+        origin = request.headers.get("Origin")
+        if not self.origins.allows(origin):
+            # A page from another site must not act with a player's token;
+            # nor one whose name was pointed at this server (DNS rebinding).
+            public = ", ".join(self.origins.describe())
+            self._refused_origin.warn("refused a websocket from the page origin %r: this site's origins are %s "
+                                      "(if that page is this site, start the server with --public-origin "
+                                      "naming it; another site's page, with --allow-origin)", origin, public)
+            return connection.respond(403, f"This page's origin may not open a websocket here: this site is "
+                                           f"{public} (the server's --public-origin and --allow-origin name "
+                                           "the pages that may).\n")
         return None
 
-    async def _accounts_http(self, connection: ServerConnection, path: str, query: str) -> Response:
+    def _http_address(self, connection: ServerConnection, request: Request) -> str:
+        remote = connection.remote_address
+        return self._client_address(str(remote[0]) if remote else "", request.headers.get_all("X-Forwarded-For"))
+
+    async def _accounts_http(self, path: str, query: str, host: str | None) -> Response:
         """GET /leaderboard?game=G&limit=N and /account/NAME: JSON reads of
         the accounts (PROTOCOL.md 13)."""
         accounts = self.lobby.accounts
         if accounts is None:
-            return connection.respond(404, "This server keeps no accounts.\n")
+            return plain_text(404, "Not Found", "This server keeps no accounts.\n", host)
         args = {k: v[-1] for k, v in parse_qs(query).items()}
         try:
             if path.startswith("/account/"):
@@ -182,16 +219,15 @@ class Transport:
             else:
                 game = args.get("game", M.DEFAULT_GAME)
                 if game not in self.lobby.ports:
-                    return connection.respond(404, f"This server does not play {game!r}.\n")
-                limit = int(args["limit"]) if args.get("limit", "").isdigit() else 50
+                    return plain_text(404, "Not Found", f"This server does not play {game!r}.\n", host)
+                limit = whole_number(args.get("limit", "50"))
+                if limit is None:
+                    return plain_text(400, "Bad Request",
+                                      f"limit is a whole number of at most {MAX_DIGITS} digits.\n", host)
                 data = {"game": game, "leaderboard": await accounts.leaderboard(game, limit)}
         except AccountError as exc:
-            return connection.respond(404, exc.message + "\n")
-        response = connection.respond(200, json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n")
-        del response.headers["Content-Type"]
-        response.headers["Content-Type"] = "application/json; charset=utf-8"
-        response.headers["Cache-Control"] = "no-store"
-        return response
+            return plain_text(404, "Not Found", exc.message + "\n", host)
+        return json_response(200, "OK", data, host)
 
     # -- one connection -------------------------------------------------------------------
 
@@ -237,9 +273,19 @@ class Transport:
 
     def _address_of(self, ws: ServerConnection) -> str:
         remote = ws.remote_address
-        peer = str(remote[0]) if remote else ""
         request = ws.request
         forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
+        return self._client_address(str(remote[0]) if remote else "", forwarded)
+
+    def _client_address(self, peer: str, forwarded: list[str]) -> str:
+        """The address limits count this client under (server/addresses.py).
+        A header from a peer that is no trusted proxy is ignored, and said so
+        in the log now and then: usually a proxy `--trusted-proxy` should name."""
+        if forwarded and peer not in self.trusted_proxies:
+            self._untrusted_forward.warn(
+                "X-Forwarded-For %r came from %s, which is not a trusted proxy: the header is ignored and its "
+                "limits count under %s (if %s is your reverse proxy, name it with --trusted-proxy)",
+                ", ".join(forwarded)[:200], peer, address_key(peer), peer)
         return client_address(peer, forwarded, self.trusted_proxies)
 
     async def _creation_refused(self, conn: _Conn) -> str | None:

@@ -16,10 +16,12 @@ Why each header is there:
   `X-Frame-Options`, `Cross-Origin-*`: no sniffing, no leaking table ids in
   referrers, no framing (click-jacking a seat), no cross-origin embedding.
 
-The websocket handshake checks `Origin` (`origin_allowed`): a page on
+The websocket handshake checks `Origin` (server/origins.py): a page on
 another site must not drive a player's seat through the player's browser.
-Handshakes without `Origin` come from programs (bots, the terminal client),
-which hold their own tokens and are allowed.
+
+Every plain request costs its client address a token of its HTTP budget
+(server/budget.py; the transport takes it); a dynamic provider may refuse
+with its own `Refusal` (a replay the server may not build now).
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ import json
 import logging
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
+import trio
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
@@ -44,9 +47,10 @@ log = logging.getLogger("oriente.web")
 # A provider of JSON data that depends on nothing but the code (the cards of
 # a game): called once, at start-up.
 StaticData = Callable[[], Any]
-# A provider of JSON data for one request: (path tail, query) -> data, or
-# None for 404 (a replay of a finished table).
-DynamicData = Callable[[str, Mapping[str, str]], Awaitable[Any]]
+# A provider for one request: (path tail, query, client address) -> JSON
+# data, a ready `Asset`, a `Refusal`, or None for 404 (a replay of a
+# finished table).
+DynamicData = Callable[[str, Mapping[str, str], str], Awaitable[Any]]
 
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -66,9 +70,11 @@ _HOST = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{
 
 @dataclass(frozen=True, slots=True)
 class Asset:
-    """One response body, ready to send: plain and gzip forms, its ETag."""
+    """One response body, ready to send: plain and gzip forms, its ETag.
+    `body` None: kept gzipped only, unpacked for a client that does not
+    take gzip."""
 
-    body: bytes
+    body: bytes | None
     gzipped: bytes | None
     etag: str
     content_type: str
@@ -82,22 +88,14 @@ class Asset:
         return cls(body=body, gzipped=packed, etag=etag, content_type=content_type)
 
 
-def origin_allowed(headers: Headers, allowed: Iterable[str] = ()) -> bool:
-    """May a websocket handshake with these headers proceed? No `Origin`:
-    a program, not a page; yes. Otherwise the page must come from this very
-    host (the `Host` it connected to), or from an origin the operator
-    allowed (`--allow-origin`). Browsers always send `Origin` on websocket
-    handshakes and scripts cannot forge it."""
-    origin = headers.get("Origin")
-    if origin is None:
-        return True
-    origin = origin.strip().rstrip("/")
-    if origin in {o.rstrip("/") for o in allowed}:
-        return True
-    host = headers.get("Host")
-    if host is None or not _HOST.match(host):
-        return False
-    return origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A request the server will not serve now: its status (429, 503), why,
+    and the seconds after which it may be asked again (`Retry-After`)."""
+
+    status: int
+    reason: str
+    retry_after: int
 
 
 def security_headers(host: str | None) -> list[tuple[str, str]]:
@@ -152,6 +150,7 @@ class WebSite:
         if "/index.html" in self.assets:
             self.assets["/"] = self.assets["/index.html"]
         self.dynamic = dict(dynamic or {})
+        self._unpackers = trio.CapacityLimiter(2)
         if "/" not in self.assets:
             log.warning("no index.html under %s: the web client is not installed", dict(mounts))
 
@@ -159,7 +158,8 @@ class WebSite:
     def has_page(self) -> bool:
         return "/" in self.assets
 
-    async def respond(self, request: Request) -> Response:
+    async def respond(self, request: Request, address: str = "") -> Response:
+        """The answer to a plain GET from a client at `address`."""
         path, _, query = request.path.partition("?")
         path = unquote(path)
         host = request.headers.get("Host")
@@ -168,12 +168,26 @@ class WebSite:
             for prefix, provider in self.dynamic.items():
                 if path.startswith(prefix):
                     args = {k: v[-1] for k, v in parse_qs(query).items()}
-                    data = await provider(path[len(prefix):], args)
+                    data = await provider(path[len(prefix):], args, address)
+                    if isinstance(data, Refusal):
+                        return refused(data, host)
+                    if isinstance(data, Asset):
+                        return await self._send_packed(data, request, host)
                     if data is not None:
                         asset = Asset.of(_json(data), _TYPES[".json"])
                         return self._send(asset, request, host, cache="no-store")
                     break
             return _plain(404, "Not Found", "Nothing here. The game is at /.\n", host)
+        return self._send(asset, request, host)
+
+    async def _send_packed(self, asset: Asset, request: Request, host: str | None) -> Response:
+        """An asset kept gzipped only: unpacked, off this thread, for a
+        client that does not take gzip (zlib lets other threads run meanwhile)."""
+        headers = request.headers
+        if (asset.body is None and asset.gzipped is not None and "gzip" not in headers.get("Accept-Encoding", "")
+                and asset.etag not in headers.get("If-None-Match", "")):
+            body = await trio.to_thread.run_sync(gzip.decompress, asset.gzipped, limiter=self._unpackers)
+            asset = Asset(body=body, gzipped=None, etag=asset.etag, content_type=asset.content_type)
         return self._send(asset, request, host)
 
     def _send(self, asset: Asset, request: Request, host: str | None, cache: str = "no-cache") -> Response:
@@ -188,9 +202,10 @@ class WebSite:
             return Response(304, "Not Modified", headers, b"")
         body = asset.body
         accept = request.headers.get("Accept-Encoding", "")
-        if asset.gzipped is not None and "gzip" in accept:
+        if asset.gzipped is not None and ("gzip" in accept or body is None):
             body = asset.gzipped
             headers["Content-Encoding"] = "gzip"
+        assert body is not None
         headers["Content-Type"] = asset.content_type
         headers["Content-Length"] = str(len(body))
         return Response(200, "OK", headers, body)
@@ -204,6 +219,32 @@ def download(body: bytes, content_type: str, host: str | None) -> Response:
     headers["Cache-Control"] = "no-store"
     headers["Connection"] = "close"
     return Response(200, "OK", headers, body)
+
+
+def refused(refusal: Refusal, host: str | None) -> Response:
+    """429 or 503 with `Retry-After`: not now, and when to ask again."""
+    reasons = {429: "Too Many Requests", 503: "Service Unavailable"}
+    response = _plain(refusal.status, reasons.get(refusal.status, "Refused"),
+                      f"{refusal.reason}. Retry after {refusal.retry_after} s.\n", host)
+    response.headers["Retry-After"] = str(refusal.retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def json_response(status: int, reason: str, data: Any, host: str | None) -> Response:
+    """JSON generated for one request (the accounts' reads), never cached."""
+    body = json.dumps(data, ensure_ascii=False, sort_keys=True).encode() + b"\n"
+    headers = Headers(security_headers(host))
+    headers["Content-Type"] = "application/json; charset=utf-8"
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-store"
+    headers["Connection"] = "close"
+    return Response(status, reason, headers, body)
+
+
+def plain_text(status: int, reason: str, text: str, host: str | None) -> Response:
+    """A short text answer (a refusal, a hint) with the security headers."""
+    return _plain(status, reason, text, host)
 
 
 def _json(data: Any) -> bytes:

@@ -293,3 +293,11 @@ def test_verify_binds_the_record_to_what_was_seen_and_says_what_it_cannot_prove(
     reversed_ranks["result"]["ranks"] = [5 - r for r in ranks]
     run = verify(reversed_ranks)
     assert run.returncode == 1 and "is not the end the replay reaches" in run.stdout, run.stdout
+
+
+def test_serve_refuses_a_trusted_proxy_or_an_origin_that_is_not_one(tmp_path: Path) -> None:
+    run = _oriente("serve", "--port", "0", "--trusted-proxy", "notanip", cwd=tmp_path)
+    assert run.returncode == 2 and "--trusted-proxy: 'notanip' is not an IP address or network" in run.stderr
+    run = _oriente("serve", "--port", "0", "--public-origin", "play.example.org", cwd=tmp_path)
+    assert run.returncode == 2 and "--public-origin" in run.stderr and "scheme://host[:port]" in run.stderr
+    assert "Traceback" not in run.stderr and not list(tmp_path.glob("*.sqlite*")), "refused before anything started"

@@ -27,15 +27,19 @@ class ServerProcess:
         self.store = store
         self.proc: subprocess.Popen | None = None
         self.port = 0
+        self.metrics_port = 0
 
-    async def start(self) -> None:
+    async def start(self, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet"],
+            [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         line = await trio.to_thread.run_sync(self.proc.stdout.readline)
         assert line.startswith("serving ws://"), (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
         self.port = int(line.split()[1].rsplit(":", 1)[1])
+        metrics = [word for word in line.split() if word.startswith("metrics=")]
+        if metrics:
+            self.metrics_port = int(metrics[0].rsplit(":", 1)[1].split("/", 1)[0])
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -222,12 +226,19 @@ async def http_get(port: int, path: str) -> tuple[int, str]:
 
 
 async def test_health_and_metrics_over_plain_http(server_process):
+    """/metrics is the operator's, on its own port (`--metrics-port`, on
+    127.0.0.1 by default); the game's port, which faces the internet,
+    does not serve it."""
     srv = server_process()
-    await srv.start()
+    await srv.start("--metrics-port", "0")
     status, body = await http_get(srv.port, "/healthz")
     assert (status, body) == (200, "ok\n")
-    status, body = await http_get(srv.port, "/metrics")
+    assert srv.metrics_port not in (0, srv.port)
+    status, body = await http_get(srv.metrics_port, "/metrics")
     assert status == 200 and "oriente_frames_out_total" in body and 'oriente_tables{status="open"} 0' in body
+    status, body = await http_get(srv.port, "/metrics")
+    assert status == 404 and "oriente_" not in body and "--metrics-port" in body
+    assert (await http_get(srv.metrics_port, "/"))[0] == 404
     # `oriente serve` serves the web client on the same port (PROTOCOL.md 13).
     status, body = await http_get(srv.port, "/")
     assert status == 200 and 'src="/app.js"' in body
