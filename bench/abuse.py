@@ -1,6 +1,6 @@
 """Abuse: the attacks of issue 8 measured against a real server.
 
-    python bench/abuse.py [--seconds 15] [--tables 2000] [--events 2400] [--quick]
+    python bench/abuse.py [--seconds 15] [--tables 2000] [--events 2400] [--quick] [--only replays]
 
 The server runs as `oriente serve` with its default limits, in its own
 process; each attack runs in a process of its own too (`--attack NAME`),
@@ -17,7 +17,14 @@ what they measure. Figures:
 - the history attack (item 5): a table whose log is `--events` long, five
   connections spectating it from seq 0 at the rate limit, reading;
 - a client that asks for listings and never reads: the server's resident
-  memory it holds (item 2).
+  memory it holds (item 2);
+- the replay attack: eight clients, each from an address of its own,
+  fetching `/data/replay/TABLE.json` in a loop over every finished table
+  and viewer (so that a cache alone would not save the server), without
+  gzip; the normal table's moves under it, as a ratio to the mean of the
+  unattacked ones just before and just after (`replay_moves_ratio`, the
+  target at least 0.5), its p99 (`p99_ms_replay_attack`, the target under
+  250 ms), and what the clients were answered (200, 429, 503).
 
 The last line is one line of JSON. To add an attack: an `attack_NAME(port,
 seconds, arg)` function below, its name in ATTACKS, and a phase in main().
@@ -143,9 +150,10 @@ def attack_result(proc: subprocess.Popen[str]) -> dict[str, Any]:
 # -- the normal table ------------------------------------------------------------------------
 
 
-async def normal_table(port: int, seconds: float, pid: int) -> dict[str, Any]:
+async def normal_table(port: int, seconds: float, pid: int, finished: list[str] | None = None) -> dict[str, Any]:
     """Four bots play tables back to back for `seconds`; each move's time
-    from its `act` to its `ok`, and the server's CPU share meanwhile."""
+    from its `act` to its `ok`, and the server's CPU share meanwhile. The
+    tables that finished are added to `finished`."""
     latencies: list[float] = []
     cpu = cpu_seconds(pid)
     end = trio.current_time() + seconds
@@ -161,6 +169,8 @@ async def normal_table(port: int, seconds: float, pid: int) -> dict[str, Any]:
             async with trio.open_nursery() as nursery:
                 for seat in range(4):
                     nursery.start_soon(_bot, port, table, seat, rng.random(), latencies)
+            if finished is not None:
+                finished.append(table)
     return {"moves": len(latencies), "p50_ms": percentile(latencies, 0.5) * 1000,
             "p99_ms": percentile(latencies, 0.99) * 1000, "server_cpu": (cpu_seconds(pid) - cpu) / seconds}
 
@@ -322,9 +332,47 @@ async def attack_history(port: int, seconds: float, table: str) -> dict[str, Any
     return {"requests": served[0], "rate_limited": limited[0]}
 
 
+REPLAY_CLIENTS = 8
+REPLAY_VIEWERS = ("spectator", "all", "0", "1", "2", "3")
+
+
+async def http_status(port: int, path: str, source: str) -> int:
+    """One GET without gzip, read to its end; its status."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
+    async with stream:
+        await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+                              .encode())
+        head = b""
+        while chunk := await stream.receive_some(1 << 16):
+            head = head or chunk[:16]
+    return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+
+
+async def attack_replays(port: int, seconds: float, tables: str) -> dict[str, Any]:
+    """Eight clients from eight addresses fetch replays in a loop: every
+    finished table, every viewer, over and over (a 429 or 503 is not
+    waited out: the next request follows at once)."""
+    paths = [f"/data/replay/{t}.json?as={v}" for t in tables.split(",") if t for v in REPLAY_VIEWERS]
+    statuses: dict[int, int] = {}
+
+    async def one(i: int) -> None:
+        n = i * len(paths) // REPLAY_CLIENTS
+        while True:
+            status = await http_status(port, paths[n % len(paths)], f"127.0.6.{i + 1}")
+            statuses[status] = statuses.get(status, 0) + 1
+            n += 1
+
+    with trio.move_on_after(seconds):
+        async with trio.open_nursery() as nursery:
+            for i in range(REPLAY_CLIENTS):
+                nursery.start_soon(one, i)
+    return {"paths": len(paths), "statuses": {str(k): v for k, v in sorted(statuses.items())}}
+
+
 ATTACKS: dict[str, Callable[[int, float, str], Awaitable[dict[str, Any]]]] = {
     "list": attack_list,
     "history": attack_history,
+    "replays": attack_replays,
 }
 
 
@@ -372,16 +420,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     proc, port = start_server(os.path.join(tmp, "s.sqlite"))
     try:
         figures: dict[str, Any] = {}
-        made, other = await tables_per_address(port)
-        print(f"item 1: one address created {made} tables, then lobby/too_many; another address "
-              f"{'could' if other else 'could not'} create one")
-        figures.update(tables_per_address=made, other_address_can_create=other)
+        if args.only != "replays":
+            made, other = await tables_per_address(port)
+            print(f"item 1: one address created {made} tables, then lobby/too_many; another address "
+                  f"{'could' if other else 'could not'} create one")
+            figures.update(tables_per_address=made, other_address_can_create=other)
 
-        base = await normal_table(port, args.seconds, proc.pid)
+        finished: list[str] = []
+        base = await normal_table(port, args.seconds, proc.pid, finished)
         print(f"normal table, unattacked: {base['moves']} moves in {args.seconds:g} s, "
               f"p50 {base['p50_ms']:.1f} ms, p99 {base['p99_ms']:.1f} ms; server CPU {base['server_cpu']:.0%}")
         figures.update(moves_unattacked=base["moves"], p50_ms_unattacked=round(base["p50_ms"], 2),
                        p99_ms_unattacked=round(base["p99_ms"], 2))
+
+        attack = start_attack("replays", port, args.seconds, ",".join(finished))
+        under = await normal_table(port, args.seconds, proc.pid)
+        result = attack_result(attack)
+        # Unattacked again: the ratio is to the mean of before and after, so
+        # that a machine whose load drifts meanwhile does not decide it.
+        after = await normal_table(port, args.seconds, proc.pid)
+        statuses = result.get("statuses", {})
+        unattacked = (base["moves"] + after["moves"]) / 2
+        ratio = under["moves"] / unattacked if unattacked else float("nan")
+        print(f"item 10: {REPLAY_CLIENTS} clients fetching {result.get('paths', 0)} replays in a loop "
+              f"(answers: {statuses}): {under['moves']} moves ({ratio:.2f} of unattacked, {after['moves']} "
+              f"unattacked just after), p50 {under['p50_ms']:.1f} ms, p99 {under['p99_ms']:.1f} ms; "
+              f"server CPU {under['server_cpu']:.0%}")
+        figures.update(replay_paths=result.get("paths", 0), replay_answers=statuses,
+                       moves_replay_attack=under["moves"], moves_unattacked_after_replays=after["moves"],
+                       replay_moves_ratio=round(ratio, 3), p50_ms_replay_attack=round(under["p50_ms"], 2),
+                       p99_ms_replay_attack=round(under["p99_ms"], 2))
+
+        if args.only == "replays":
+            return figures
 
         listed = await fill_lobby(port, args.tables)
         attack = start_attack("list", port, args.seconds, "")
@@ -425,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=2000, help="public tables for the listing attack (default 2000)")
     p.add_argument("--events", type=int, default=2400, help="log length for the history attack (default 2400)")
     p.add_argument("--quick", action="store_true", help="a sample in about a minute: 3 s phases, 200 tables, 600 events")
+    p.add_argument("--only", choices=("replays",), default=None,
+                   help="only the normal table, unattacked and under the replay attack")
     p.add_argument("--attack", choices=sorted(ATTACKS), help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--arg", default="", help=argparse.SUPPRESS)

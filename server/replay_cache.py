@@ -20,7 +20,8 @@ loop took a table from 40 moves a second to 4. So:
 - **Builds share the CPU.** One build runs at a time, and all of them
   together may take BUILD_SHARE of the time on average (bursts of
   BUILD_BURST_S seconds), however many addresses ask: past that the
-  request gets 503 with `Retry-After`. Tables are what the server is for.
+  request waits (two seconds at most, server/budget.py) or gets 503 with
+  `Retry-After`. Tables are what the server is for.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ from .replays import replay_steps
 REPLAY_CACHE_ENTRIES = 2048
 REPLAY_CACHE_BYTES = 64 * 1024 * 1024
 REPLAY_BUILD_COST = 20.0
-BUILD_SHARE = 0.25
-BUILD_BURST_S = 2.0
+BUILD_SHARE = 0.1
+BUILD_BURST_S = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,11 @@ class ReplayCache:
     def __init__(self, ports: dict[str, GamePort], load: LoadRecord, budget: AddressBudget, *,
                  max_entries: int = REPLAY_CACHE_ENTRIES, max_bytes: int = REPLAY_CACHE_BYTES,
                  build_cost: float = REPLAY_BUILD_COST, share: float = BUILD_SHARE,
-                 burst_s: float = BUILD_BURST_S, default_game: str = "oriente") -> None:
+                 burst_s: float = BUILD_BURST_S, default_game: str = "oriente",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """`load` gives the record of a finished table that may be shown
+        (None: there is none); `budget` is the HTTP budget of the client
+        addresses, which builds are charged to; `clock` measures builds."""
         self.ports = ports
         self.load = load
         self.budget = budget
@@ -98,6 +103,7 @@ class ReplayCache:
         self.share = share
         self.burst_s = burst_s
         self.default_game = default_game
+        self.clock = clock
         self._cache: OrderedDict[tuple[str, Viewer], Built] = OrderedDict()
         self.bytes = 0
         self._building: dict[tuple[str, Viewer], trio.Event] = {}
@@ -147,7 +153,7 @@ class ReplayCache:
         return keys
 
     def _cpu_left(self) -> float:
-        now = time.monotonic()
+        now = self.clock()
         if self._cpu_at is not None:
             self._cpu = min(self.burst_s, self._cpu + (now - self._cpu_at) * self.share)
         self._cpu_at = now
@@ -155,27 +161,32 @@ class ReplayCache:
 
     async def _build(self, key: tuple[str, Viewer], port: GamePort, record: dict[str, Any], viewer: Viewer,
                      address: str) -> Built | Wait:
-        wait = self.budget.take(address, self.build_cost)
+        if self._cpu_left() <= 0 and (not await self.budget.hold(self._busy().seconds) or self._cpu_left() <= 0):
+            return self._busy()
+        wait = await self.budget.spend(address, self.build_cost)
         if wait is not None:
             return Wait(429, "this address has asked for more replays than the server builds for one address "
                              "(one every two seconds, after a burst); the ones built are served at once", wait)
-        left = self._cpu_left()
-        if left <= 0:
-            return Wait(503, "the server is building as many replays as it may while its tables play; "
-                             "ask again in a moment", -left / self.share)
         done = self._building[key] = trio.Event()
         try:
             async with self._builder:
-                started = time.perf_counter()
+                if self._cpu_left() <= 0:  # builds queued meanwhile spent it: this one is not charged
+                    self.budget.owe(address, -self.build_cost)
+                    return self._busy()
+                started = self.clock()
                 built = await trio.to_thread.run_sync(build, port, record, viewer)
                 self._cpu_left()
-                self._cpu -= time.perf_counter() - started
+                self._cpu -= self.clock() - started
             self.builds += 1
             self._keep(key, built)
             return built
         finally:
             del self._building[key]
             done.set()
+
+    def _busy(self) -> Wait:
+        return Wait(503, "the server is building as many replays as it may while its tables play; "
+                         "ask again in a moment", -self._cpu / max(self.share, 1e-9) + 0.1)
 
     def _keep(self, key: tuple[str, Viewer], built: Built) -> None:
         old = self._cache.pop(key, None)

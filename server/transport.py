@@ -122,6 +122,16 @@ class _Conn:
     created: list[Table] = field(default_factory=list)  # tables it created that may still be open
 
 
+def _peer(connection: ServerConnection) -> str:
+    """The TCP peer's address; empty for a client already gone (its
+    socket closed while the request waited)."""
+    try:
+        remote = connection.remote_address
+    except OSError:
+        return ""
+    return str(remote[0]) if remote else ""
+
+
 class Transport:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
                  server_name: str = "oriente", web: WebSite | None = None,
@@ -167,7 +177,7 @@ class Transport:
             return connection.respond(200, "ok\n")
         if "upgrade" not in request.headers.get("Connection", "").lower():
             address = self._http_address(connection, request)
-            wait = self.http_budget.take(address)
+            wait = await self.http_budget.spend(address)
             if wait is not None:
                 return refused(Refusal(429, f"this address sent more requests than the server answers for one "
                                             f"address ({self.http_budget.rate:g} a second, bursts of "
@@ -203,8 +213,7 @@ class Transport:
         return None
 
     def _http_address(self, connection: ServerConnection, request: Request) -> str:
-        remote = connection.remote_address
-        return self._client_address(str(remote[0]) if remote else "", request.headers.get_all("X-Forwarded-For"))
+        return self._client_address(_peer(connection), request.headers.get_all("X-Forwarded-For"))
 
     async def _accounts_http(self, path: str, query: str, host: str | None) -> Response:
         """GET /leaderboard?game=G&limit=N and /account/NAME: JSON reads of
@@ -272,10 +281,9 @@ class Transport:
                         await table.send(None, Disconnected(outbox))
 
     def _address_of(self, ws: ServerConnection) -> str:
-        remote = ws.remote_address
         request = ws.request
         forwarded = request.headers.get_all("X-Forwarded-For") if request is not None else []
-        return self._client_address(str(remote[0]) if remote else "", forwarded)
+        return self._client_address(_peer(ws), forwarded)
 
     def _client_address(self, peer: str, forwarded: list[str]) -> str:
         """The address limits count this client under (server/addresses.py).

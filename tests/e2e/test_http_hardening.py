@@ -15,6 +15,8 @@ hand, since the attacker's browser sends whatever Host its URL names."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from oriente.server.app import App
 from oriente.server.origins import OriginPolicy
 
 from .test_web_http import http_get
-from .wsclient import Client, open_client
+from .wsclient import BOT_TIMERS, Client, open_client
 
 pytestmark = pytest.mark.trio
 
@@ -132,3 +134,43 @@ async def test_numbers_in_a_query_are_digits_of_a_bounded_length(site: App) -> N
             reply = await c.request({"t": "list_tables", "cursor": cursor})
             assert reply["t"] == "error" and reply["code"] == "message/invalid", reply
         assert (await c.request({"t": "ping"}))["t"] == "ok", "the connection is still there"
+
+
+async def finished_table(port: int) -> str:
+    async with open_client(port) as ws:
+        c = Client(ws)
+        await c.recv()
+        table = (await c.request({"t": "create_table", "seats": 4, "seed": 8, "timers": BOT_TIMERS}))["table"]
+        me = await c.request({"t": "join", "table": table, "name": "ana"})
+        await c.request({"t": "add_bots", "table": table, "token": me["token"], "policy": "random"})
+        await c.request({"t": "unsubscribe", "table": table})  # seat 0 times out and goes away
+        await c.request({"t": "spectate", "table": table})
+        await c.until(lambda f: f["t"] == "events" and any(e["type"] == "TableFinished" for e in f["events"]),
+                      timeout=90)
+    return str(table)
+
+
+async def test_replays_are_built_once_and_within_the_budget_of_each_address(site: App) -> None:
+    table = await finished_table(site.port)
+    status, headers, body = await http_get(site.port, f"/data/replay/{table}.json?as=all",
+                                           {"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["x-content-type-options"] == "nosniff"
+    steps = json.loads(gzip.decompress(body))["steps"]
+    status, plain_headers, plain = await http_get(site.port, f"/data/replay/{table}.json?as=all")
+    assert status == 200 and "content-encoding" not in plain_headers and json.loads(plain)["steps"] == steps
+    status, _, body = await http_get(site.port, f"/data/replay/{table}.json?as=all",
+                                     {"If-None-Match": headers["etag"]})
+    assert status == 304 and body == b""
+    assert site.replays is not None and site.replays.builds == 1, "one build, served three times"
+    # One address that asks for replay after replay is held a while, then
+    # told to wait, and how long. For a short test: a budget of two builds,
+    # and a slow refill (the defaults allow six, then one every two seconds).
+    site.http_budget.burst, site.http_budget.rate = 45.0, 1.0
+    answers = []
+    for viewer in ("spectator", "0", "1", "2", "3"):
+        status, headers, body = await http_get(site.port, f"/data/replay/{table}.json?as={viewer}")
+        answers.append(status)
+        if status == 429:
+            assert int(headers["retry-after"]) >= 1 and b"replays" in body
+            break
+    assert answers == [200, 200, 429]

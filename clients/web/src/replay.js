@@ -18,12 +18,27 @@ export function ReplayPage({ id, as }) {
   const [error, setError] = useState(null);
   const [step, setStep] = useState(0);
   const viewer = as || "spectator";
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
     setData(null);
-    fetch(`/data/replay/${encodeURIComponent(id)}.json?as=${encodeURIComponent(viewer)}`)
-      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
-      .then((d) => { setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); })
-      .catch(() => setError(t("replay.missing")));
+    setError(null);
+    let gone = false;
+    // A server busy building replays (429, 503) says when to ask again
+    // (Retry-After): the page waits and asks, a few times, saying so.
+    const load = (tries) => fetch(`/data/replay/${encodeURIComponent(id)}.json?as=${encodeURIComponent(viewer)}`)
+      .then((r) => {
+        if (r.ok) return r.json();
+        if ((r.status === 429 || r.status === 503) && tries > 0) {
+          const wait = Math.min(30, Math.max(1, Number(r.headers.get("Retry-After")) || 2));
+          setBusy(true);
+          return new Promise((done) => setTimeout(done, wait * 1000)).then(() => (gone ? null : load(tries - 1)));
+        }
+        return Promise.reject(r.status);
+      });
+    load(5)
+      .then((d) => { if (d && !gone) { setBusy(false); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); } })
+      .catch(() => { if (!gone) { setBusy(false); setError(t("replay.missing")); } });
+    return () => { gone = true; };
   }, [id, viewer]);
   useEffect(() => {
     const onKey = (ev) => {
@@ -36,7 +51,7 @@ export function ReplayPage({ id, as }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [data]);
   if (error) return html`<main class="page"><p class="error">${error}</p><a href="#/">${t("nav.lobby")}</a></main>`;
-  if (!data) return html`<main class="page"><p>${t("replay.loading")}</p></main>`;
+  if (!data) return html`<main class="page"><p>${t(busy ? "replay.busy" : "replay.loading")}</p></main>`;
   const last = data.steps.length - 1;
   const ts = new TableState(id);
   ts.you = typeof data.viewer === "number" ? data.viewer : null;
