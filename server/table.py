@@ -1209,11 +1209,15 @@ class Table:
                 ending["rematch"] = announced
             new.append(ending)
         await self._commit(command, new)
-        self._publish(new, also=sender)
         if finished:
+            # The end is stored whole (its events, then the record and the
+            # status) before anyone is told: a client that saw TableFinished
+            # finds the table finished in the store, whatever happens next.
             self._end_seq = self.seq
             await self._durably(lambda: self.store.save_record(self.id, encode(self.record())))
             await self._durably(lambda: self.store.update_table(self.id, status="finished", now=self.wall()))
+        self._publish(new, also=sender)
+        if finished:
             self.ended.set()
 
     async def _fail(self, exc: Exception) -> None:
