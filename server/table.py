@@ -309,6 +309,13 @@ class Stop:
     url: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """The first message of a restored table to itself (`Table.restore`):
+    log the seats its store held but its log did not yet show, and start it
+    if it is full and starts by itself (the server stopped in between)."""
+
+
 class _Stopped(Exception):
     """Stop arrived while the table waited for its store."""
 
@@ -375,6 +382,10 @@ class Table:
         # events history requests have projected afresh.
         self._history_frames: dict[int, bytes] = {}
         self.history_built = 0
+        # Seats a restored table's stored meta holds whose SeatTaken its log
+        # does not have (the server stopped between the two writes of a join).
+        self._unlogged_seats: list[int] = []
+        self._unlogged_leaves: list[int] = []  # and seats it no longer held whose SeatLeft the log lacks
 
     # -- talking to the actor ----------------------------------------------------
 
@@ -401,15 +412,19 @@ class Table:
     # -- the loop --------------------------------------------------------------------
 
     async def run(self) -> None:
+        pending: Any = CatchUp() if self._unlogged_seats or self._unlogged_leaves or self._start_due() else None
         async with self._recv:
             while True:
                 d = self.clock.deadline
                 at = d.at if d is not None else math.inf
-                abandon_at = self._abandon_at()
+                abandon_at = math.inf
                 outbox: Outbox | None = None
-                message: Any = None
-                with trio.move_on_at(min(at, abandon_at)):
-                    outbox, message = await self._recv.receive()
+                message: Any = pending
+                if pending is None:
+                    abandon_at = self._abandon_at()
+                    with trio.move_on_at(min(at, abandon_at)):
+                        outbox, message = await self._recv.receive()
+                pending = None
                 if isinstance(message, Stop):
                     if message.hand_over:
                         self.hand_over(message.url, also=outbox)
@@ -534,6 +549,9 @@ class Table:
                 return
             case Begin():
                 await self._begin(msg)
+                return
+            case CatchUp():
+                await self._catch_up()
                 return
         assert outbox is not None
         match msg:
@@ -801,11 +819,7 @@ class Table:
                                 nonce=contribution)
         meta = self._meta()
         await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
-        event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": name}
-        if bot is not None:
-            event["bot"] = bot
-        if account is not None:
-            event["account"] = account
+        event = self._seat_taken(seat)
         await self._commit(None, [event])
         self._publish([event])
         self.subscribers[outbox] = seat
@@ -842,6 +856,38 @@ class Table:
             await self._commit(None, new)
             self._publish(new)
 
+    def _start_due(self) -> bool:
+        """Full, open, and starting by itself: it starts now (T6; the join
+        that filled it starts it, unless the server stopped in between)."""
+        return self.status == "open" and self.settings.auto_start and all(s is not None for s in self.slots)
+
+    async def _catch_up(self) -> None:
+        """After a restart, finish what the join the server stopped in did:
+        its SeatTaken (the meta had the seat, the log not yet), and the start
+        of a table that seat filled. Without this, a full table that starts
+        by itself stayed open for ever, its seats held until abandoned."""
+        if self._unlogged_seats or self._unlogged_leaves:
+            log.warning("table %s: seats %s taken and %s left were not logged when the server stopped; "
+                        "logging them", self.id, self._unlogged_seats, self._unlogged_leaves)
+            new = [*({"type": "SeatLeft", "seat": seat} for seat in self._unlogged_leaves),
+                   *(self._seat_taken(seat) for seat in self._unlogged_seats)]
+            self._unlogged_seats, self._unlogged_leaves = [], []
+            await self._commit(None, new)
+            self._publish(new)
+        if self._start_due():
+            log.warning("table %s: every seat was taken when the server stopped; starting it", self.id)
+            await self._start_game()
+
+    def _seat_taken(self, seat: int) -> dict[str, Any]:
+        slot = self.slots[seat]
+        assert slot is not None
+        event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": slot.name}
+        if slot.bot is not None:
+            event["bot"] = slot.bot
+        if slot.account is not None:
+            event["account"] = slot.account
+        return event
+
     async def _rejoin(self, outbox: Outbox, msg: M.Join | SeatBot, seat: int, token: str) -> None:
         """A join retried with its nonce: the seat it took, its token again
         (`duplicate: true`), and this connection subscribed as that seat, as
@@ -858,6 +904,8 @@ class Table:
             if isinstance(previous, int):
                 await self._presence(previous, -1)
             await self._presence(seat, +1)
+        if self._start_due():  # the join it retries filled the table, and the start did not follow
+            await self._start_game()
 
     async def _leave(self, outbox: Outbox, msg: M.Leave) -> None:
         seat = self._seat_of_token(msg.token)
@@ -1430,6 +1478,15 @@ class Table:
             table.pos = rec.pos + 1
         if replay and decode_any(encode(regenerated)) != recorded:
             raise TableError(f"table {table_id}: the log does not replay to the events it recorded")
+        if table.status == "open":
+            logged: set[int] = set()
+            for body in table.events:
+                if body["type"] == "SeatTaken":
+                    logged.add(body["seat"])
+                elif body["type"] == "SeatLeft":
+                    logged.discard(body["seat"])
+            table._unlogged_seats = [i for i, s in enumerate(table.slots) if s is not None and i not in logged]
+            table._unlogged_leaves = sorted(i for i in logged if table.slots[i] is None)
         if clock is not None and table.status == "running":
             table.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
         if table.status == "running" and replay:
