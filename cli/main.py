@@ -9,6 +9,7 @@ wire together by hand:
                   [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
     oriente drain PID
+    oriente backup PID STORE [--timeout S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
     oriente tournament create|register|play|start-round|direct|standings|export ...  (cli/tournament.py)
@@ -280,6 +281,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Ask a running server (SIGUSR2) for a consistent copy of its SQLite
+    store, STORE.backup, and wait until it is written. While the server
+    runs nothing else may open the store (docs/deploy.md, backups)."""
+    import signal
+    import time
+
+    dest = Path(f"{args.store}.backup")
+    before = dest.stat().st_mtime_ns if dest.exists() else None
+    try:
+        os.kill(args.pid, signal.SIGUSR2)
+    except OSError as exc:
+        print(f"oriente backup: cannot signal process {args.pid}: {exc.strerror}", file=sys.stderr)
+        return 1
+    deadline = time.monotonic() + args.timeout
+    while time.monotonic() < deadline:
+        if dest.exists() and dest.stat().st_mtime_ns != before:
+            print(f"{dest} ({dest.stat().st_size} bytes): a copy of the store as it was; copy it away")
+            return 0
+        time.sleep(0.1)
+    print(f"oriente backup: no new {dest} after {args.timeout:g} s; is {args.pid} the server of {args.store} "
+          "(its log says why not)?", file=sys.stderr)
+    return 1
+
+
 def _origin(text: str) -> str:
     """An --allow-origin or --public-origin value, checked when it is given."""
     from oriente.server.origins import OriginError, origin_text, parse_origin
@@ -469,6 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
     drn = sub.add_parser("drain", help="hand a server process's tables to the site's others, then stop it")
     drn.add_argument("pid", type=int, metavar="PID", help="the process id of an `oriente serve --cluster`")
     drn.set_defaults(func=cmd_drain)
+
+    bak = sub.add_parser("backup", help="have a running server copy its SQLite store to STORE.backup")
+    bak.add_argument("pid", type=int, metavar="PID", help="the process id of the `oriente serve`")
+    bak.add_argument("store", metavar="STORE", help="its --store, the SQLite file (the copy is STORE.backup)")
+    bak.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                     help="seconds to wait for the copy (default 600)")
+    bak.set_defaults(func=cmd_backup)
 
     rep = sub.add_parser("replay", help="replay a game record and tell it from one viewpoint")
     rep.add_argument("path", metavar="PATH", help="a game record (JSON)")

@@ -30,6 +30,7 @@ from .director import Director
 from .game_port import SPECTATOR, GamePort
 from .games import PORTS
 from .lobby import MAX_TABLES, Lobby
+from .lograte import RareWarning
 from .metrics import Metrics
 from .origins import OriginPolicy
 from .replay_cache import ReplayCache, Wait
@@ -113,6 +114,7 @@ class App:
         self.recovered = 0
         self.cluster = cluster
         self.node: Any = None  # the ClusterNode when this process is one of many
+        self.store: Store | None = None
 
     def stop(self) -> None:
         self._stop.set()
@@ -122,8 +124,21 @@ class App:
         self.stop()
         await self.stopped.wait()
 
+    async def backup(self) -> str:
+        """Write a consistent copy of a SQLite store beside it, as
+        STORE.backup (`oriente backup PID`; docs/deploy.md); its path. A
+        PostgreSQL store is backed up with PostgreSQL's tools instead."""
+        backup = getattr(self.store, "backup", None)
+        if backup is None:
+            raise StoreError("this server's store is a PostgreSQL database: back it up with pg_dump")
+        dest = f"{self.store_path}.backup"
+        started = time.monotonic()
+        size = await backup(dest)
+        log.warning("backup of the store written to %s (%d bytes, %.1f s)", dest, size, time.monotonic() - started)
+        return dest
+
     async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
-        store = open_store(self.store_path, cluster=self.cluster is not None)
+        store = self.store = open_store(self.store_path, cluster=self.cluster is not None)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:
@@ -242,11 +257,12 @@ class App:
     async def _heartbeat(self, store: Store) -> None:
         """Tell the store we are alive, so that deadlines after a crash resume
         with the time they had left when we went down (PROTOCOL.md 11)."""
+        refused = RareWarning(log)  # a store that stays full would say so every second
         while True:
             try:
                 await store.heartbeat(time.time())
             except StoreError as exc:  # a full or read-only store pauses tables; it never ends the process
-                log.warning("the store did not take the heartbeat: %s", exc)
+                refused.warn("the store did not take the heartbeat: %s", exc)
             await trio.sleep(HEARTBEAT_S)
 
 
@@ -271,15 +287,26 @@ def tune_runtime() -> None:
 
 
 
+async def _backup(app: App) -> None:
+    try:
+        await app.backup()
+    except StoreError as exc:
+        log.error("no backup: %s", exc)
+
+
 async def serve_until_signalled(app: App, ready: Any = None) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully."""
-    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1) as signals:
+    """Run until SIGTERM or SIGINT, then shut down gracefully. SIGUSR2
+    writes a backup of the store (`oriente backup PID`)."""
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
             tune_runtime()
             if ready is not None:
                 ready(app)
             async for signum in signals:
+                if signum == signal.SIGUSR2:
+                    nursery.start_soon(_backup, app)
+                    continue
                 # SIGUSR1 (`oriente drain PID`), or SIGTERM with --drain: hand
                 # the tables on first (a process of a site; else just stop).
                 drain = signum == signal.SIGUSR1 or (

@@ -16,8 +16,18 @@ How it talks to SQLite, and why:
   each request, which isolates the culprit and still commits the rest in one
   go. Order is preserved either way, so two appends to the same log in one
   batch behave exactly as if they had been committed one after the other.
-- Reads use their own connection; in WAL mode they see every committed
-  batch and never wait for the writer.
+- One connection, in WAL mode with SQLite's exclusive locking mode, set
+  before the first access: SQLite then keeps the WAL's index in the
+  process's own memory instead of a memory-mapped `-shm` file. A mapped
+  file turns an I/O error on it (a file cut short, a disk that went away
+  or turned read-only) into SIGBUS, which kills the whole server
+  (`mmap_size = 0` does not cover the `-shm`); a read or write returns the
+  error instead, and the table pauses (docs/table.md T4.4). The price:
+  while the server runs, no other process can open the store, not even to
+  read it (`sqlite3` says "database is locked"): back it up through the
+  server (`backup`, `oriente backup`) or after a stop (docs/deploy.md).
+  Reads share the writer's connection and its turn: they wait for the
+  batch in progress (milliseconds), and never see one half done.
 - synchronous=NORMAL in WAL mode: a commit survives the process being killed
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
@@ -32,12 +42,15 @@ How it talks to SQLite, and why:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import os
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, cast
+
+import trio
 
 from .accounts_sql import AccountsSQL, Statement, credential_additions, throttles_schema
 from .accounts_sql import schema as accounts_schema
@@ -170,17 +183,21 @@ def _connect(path: str) -> sqlite3.Connection:
     # back; the writer issues BEGIN/COMMIT itself.
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        # Before anything touches the file: the WAL index in this process's
+        # memory, no -shm mapped (see the module docstring).
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"{path}: SQLite refused WAL mode (journal_mode={mode})")
         conn.execute("PRAGMA synchronous = NORMAL")
         # Reads through mmap turn an I/O error (a file made read-only or cut
         # short under us) into SIGBUS, which kills the process; read() turns
-        # it into an error the table survives (docs/table.md T4.4).
+        # it into an error the table survives (docs/table.md T4.4). The same
+        # holds for the WAL index, hence the exclusive locking mode above.
         conn.execute("PRAGMA mmap_size = 0")
         conn.execute("PRAGMA foreign_keys = ON")
-        # Another process (a backup, an operator's sqlite3 shell) may hold the
-        # lock for a moment; wait for it in the worker thread instead of failing.
+        # A store left locked by another program (a copy being read, a
+        # sqlite3 shell of the operator's) is waited for a moment at start.
         conn.execute("PRAGMA busy_timeout = 5000")
     except BaseException:
         conn.close()
@@ -227,7 +244,8 @@ def _add_credential_columns(conn: sqlite3.Connection) -> None:
 
 
 def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
-    """Open both connections and bring the schema up to date (in a thread)."""
+    """Open the connection and bring the schema up to date (in a thread);
+    the same connection writes and reads."""
     try:
         write = _connect(path)
     except sqlite3.Error as exc:
@@ -251,15 +269,19 @@ def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
         except BaseException:
             write.execute("ROLLBACK")
             raise
-        read = _connect(path)
-        read.execute("PRAGMA query_only = ON")
+        # Take the file now, and learn now if another program holds it.
+        write.execute("BEGIN IMMEDIATE")
+        write.execute("COMMIT")
     except sqlite3.Error as exc:
         write.close()
+        if "locked" in str(exc):
+            raise StoreLocked(f"the store {path!r} is open in another program ({exc}); close that program, "
+                              "or give this server another store") from exc
         raise StoreError(f"cannot open store {path!r}: {exc}") from exc
     except BaseException:
         write.close()
         raise
-    return write, read
+    return write, write
 
 
 def _lock(path: str) -> int:
@@ -296,6 +318,8 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         self._tails: dict[str, int] = {}
         self._path = path
         self._lock_fd: int | None = None
+        # One connection: a read takes the writer's turn, between two batches.
+        self._read_limiter = self._write_limiter
 
     # -- hooks of BatchingStore ------------------------------------------------
 
@@ -312,6 +336,9 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
     def _close_connection(self, conn: sqlite3.Connection) -> None:
         conn.close()
+
+    def _close_read(self) -> None:
+        self._read_conn = None  # the writer's connection: closed once, last, with it
 
     def _to_store_error(self, exc: BaseException, what: str) -> BaseException:
         if isinstance(exc, sqlite3.Error):
@@ -608,6 +635,40 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             return bool(row and row[0])
 
         return await self._read(query)
+
+    # -- backup ----------------------------------------------------------------
+
+    async def backup(self, dest: str) -> int:
+        """A consistent copy of the store at `dest`, which it replaces at once
+        when complete (never a half-written file there); its size in bytes.
+        Taken between two batches, on the store's own connection, since no
+        other process may open the file while the server runs: writes wait
+        meanwhile (SQLite copies about 100 MB a second). The copy is a
+        plain SQLite file (rollback journal), ready to be copied away or
+        opened with `oriente serve --store`."""
+        if self._state != "running":
+            raise StoreError("store is not running: copy the file itself")
+
+        def copy() -> int:
+            conn = self._write_conn
+            if conn is None:
+                raise StoreError("store is closed")
+            partial = f"{dest}.partial"
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(partial)
+            target = sqlite3.connect(partial, isolation_level=None)
+            try:
+                conn.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                target.close()
+            os.replace(partial, dest)
+            return os.path.getsize(dest)
+
+        try:
+            return await trio.to_thread.run_sync(copy, limiter=self._write_limiter)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"backup to {dest!r}: {exc}") from exc
 
     # -- reads ---------------------------------------------------------------
 

@@ -434,3 +434,32 @@ async def test_every_reported_commit_survives_sigkill(tmp_path: Path) -> None:
             if log:
                 assert clock == (float(len(log) - 1), b"%d" % (len(log) - 1))
         assert totals >= 2000
+
+
+async def test_a_backup_taken_while_tables_write_is_a_consistent_copy(tmp_path: Path) -> None:
+    """Between two batches: every table's log in the copy is whole up to
+    some position (no gap, no half batch), and the copy opens by itself."""
+    path = str(tmp_path / "s.sqlite")
+    async with running(SQLiteStore(path)) as store:
+        for t in range(8):
+            await store.create_table(f"t{t}", "running", b"", now=0.0)
+
+        async def writer(t: int) -> None:
+            for pos in range(200):
+                await store.append(f"t{t}", [rec(pos)], now=float(pos))
+
+        async with trio.open_nursery() as nursery:
+            for t in range(8):
+                nursery.start_soon(writer, t)
+            await trio.sleep(0.01)
+            size = await store.backup(f"{path}.backup")
+        assert size > 0 and not Path(f"{path}.backup.partial").exists()
+        assert len(await store.log("t0")) == 200, "the store itself went on"
+    copy = sqlite3.connect(f"{path}.backup")
+    try:
+        assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        for t in range(8):
+            positions = [r[0] for r in copy.execute("SELECT pos FROM log WHERE table_id = ? ORDER BY pos", (f"t{t}",))]
+            assert positions == list(range(len(positions)))
+    finally:
+        copy.close()
