@@ -2,8 +2,9 @@
 
     python bench/_server_main.py STORE_PATH
 
-Listens on 127.0.0.1 with a free port, prints that port on stdout (one
-line) once it accepts connections, and serves until SIGTERM or SIGINT, then
+Listens on 127.0.0.1 with a free port, and serves /metrics on another,
+prints both ports on stdout (one line: PORT METRICS_PORT) once it accepts
+connections, and serves until SIGTERM or SIGINT, then
 shuts down gracefully. With ORIENTE_BENCH_PROFILE=FILE set, the trio thread
 runs under cProfile and the statistics are written to FILE on exit. With
 ORIENTE_BENCH_GCLOG=FILE set, the pauses of the cyclic garbage collector are
@@ -57,10 +58,10 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     # Every bench table is created from this one machine, up to a hundred at once.
-    app = App(sys.argv[1], host="127.0.0.1", port=0, limits=Limits(tables_per_address=100_000))
+    app = App(sys.argv[1], host="127.0.0.1", port=0, limits=Limits(tables_per_address=100_000), metrics_port=0)
 
     def ready(app: App) -> None:
-        print(app.port, flush=True)
+        print(app.port, app.metrics_port, flush=True)
 
     gc_log_to = os.environ.get("ORIENTE_BENCH_GCLOG")
     gc_log = GcLog() if gc_log_to else None

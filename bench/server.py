@@ -15,7 +15,7 @@ Phases, in one run:
    bots create and join a new table, so the load stays constant.
    `frames_per_s` counts the websocket messages the server sends (its
    /metrics counter `oriente_frames_out_total`, read over HTTP before and
-   after); `games_per_s` the tables that finished meanwhile (same endpoint).
+   after, on the server's metrics port); `games_per_s` the tables that finished meanwhile (same endpoint).
 2. Baseline: bench/_baseline_server.py, a minimal websockets.trio server in
    its own process that answers every message it receives with one frame of
    the measured mean size to each of the 6 connections of that table; the
@@ -153,7 +153,9 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
 
 
 class Child:
-    """A server process that prints its port on stdout once it listens."""
+    """A server process that prints its port on stdout once it listens, and
+    after it the port of its /metrics if that is another (the Oriente
+    server serves them on an operator's port of their own)."""
 
     live: list["Child"] = []
 
@@ -166,15 +168,16 @@ class Child:
                                      env=env, preexec_fn=_die_with_parent, cwd=HERE)
         Child.live.append(self)
         self.pid = self.proc.pid
-        self.port = self._read_port(start_timeout)
+        self.port, self.metrics_port = self._read_ports(start_timeout)
 
-    def _read_port(self, timeout: float) -> int:
+    def _read_ports(self, timeout: float) -> tuple[int, int]:
         assert self.proc.stdout is not None
         ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
         line = self.proc.stdout.readline() if ready else b""
         try:
-            return int(line.strip())
-        except ValueError:
+            ports = [int(word) for word in line.split()]
+            return ports[0], ports[-1]
+        except (ValueError, IndexError):
             self.stop()
             raise RuntimeError(f"{self.name} did not start; its log:\n{self.log_tail()}") from None
 
@@ -561,6 +564,7 @@ class Window:
 
 async def measure_window(port: int, pid: int, tally: Tally, seconds: float,
                          metrics_path: str = "/metrics", during: Any = None) -> Window:
+    """`port`: where the server serves its metrics."""
     m0 = await metrics(port, metrics_path)
     b0, t0 = tally.snap(), time.perf_counter()
     s0, h0, c0 = cpu_seconds(pid), thread_cpu_seconds(pid), cpu_seconds()
@@ -595,7 +599,7 @@ async def throughput_phase(server: Child, client: str, tables: int, seconds: flo
                 play.start_soon(g.play)
             await trio.sleep(warmup)
             rss0 = rss_kib(server.pid)
-            w = await measure_window(server.port, server.pid, tally, seconds)
+            w = await measure_window(server.metrics_port, server.pid, tally, seconds)
             rss1 = rss_kib(server.pid)
             play.cancel_scope.cancel()
         close_bots(groups)
@@ -670,7 +674,7 @@ async def baseline_phase(server: Child, client: str, tables: int, seconds: float
                 for s in range(SEATS):
                     opening.start_soon(open_one, t, s)
         await trio.sleep(warmup)
-        w = await measure_window(server.port, server.pid, tally, seconds)
+        w = await measure_window(server.metrics_port, server.pid, tally, seconds)
         for scope in scopes:
             scope.cancel()
         nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
@@ -744,7 +748,7 @@ async def baseline_paced_phase(server: Child, client: str, tables: int, seconds:
                     opening.start_soon(open_one, t, s)
         await trio.sleep(warmup)
         tally.latencies.clear()
-        w = await measure_window(server.port, server.pid, tally, seconds)
+        w = await measure_window(server.metrics_port, server.pid, tally, seconds)
         for scope in scopes:
             scope.cancel()
         nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
@@ -767,7 +771,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
                       rng: random.Random) -> dict[str, Any]:
     tally = Tally()
     rss_before = rss_kib(server.pid)
-    metrics_before = await metrics(server.port)
+    metrics_before = await metrics(server.metrics_port)
     target_commands_per_s = target_frames_per_s / frames_per_command
     period = tables / target_commands_per_s
     samples: list[tuple[float, float, float]] = []  # (finished tables, open+running tables, rss)
@@ -775,7 +779,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
     async def sample(seconds: float) -> None:
         end = time.perf_counter() + seconds
         while True:
-            m = await metrics(server.port)
+            m = await metrics(server.metrics_port)
             samples.append((m.get('oriente_tables{status="finished"}', 0.0),
                             m.get('oriente_tables{status="running"}', 0.0)
                             + m.get('oriente_tables{status="open"}', 0.0),
@@ -793,7 +797,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
                 play.start_soon(g.play)
             # Warm up, then correct the pace once from what the server actually sends.
             await trio.sleep(warmup / 2)
-            w = await measure_window(server.port, server.pid, tally, warmup / 2)
+            w = await measure_window(server.metrics_port, server.pid, tally, warmup / 2)
             achieved = w.server["oriente_frames_out_total"] / w.seconds
             if achieved > 0:
                 scale = min(2.0, max(0.5, achieved / target_frames_per_s))
@@ -801,7 +805,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
                     g.period *= scale
                 period *= scale
             tally.latencies.clear()
-            w = await measure_window(server.port, server.pid, tally, seconds, during=sample)
+            w = await measure_window(server.metrics_port, server.pid, tally, seconds, during=sample)
             play.cancel_scope.cancel()
         close_bots(groups)
         nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
