@@ -55,16 +55,19 @@ class Node:
         self.store, self.bus, self.lease_s, self.extra = store, bus, lease_s, extra
         self.proc: subprocess.Popen | None = None
         self.port = 0
+        self.metrics_port = 0  # its /metrics (--metrics-port), on 127.0.0.1
         self.stderr = ""
 
     async def start(self) -> Node:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet",
-             "--cluster", self.bus, "--lease", str(self.lease_s), *self.extra],
+             "--cluster", self.bus, "--lease", str(self.lease_s), "--metrics-port", "0", *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = await trio.to_thread.run_sync(self.proc.stdout.readline)
         assert line.startswith("serving ws://"), (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
         self.port = int(line.split()[1].rsplit(":", 1)[1])
+        metrics = next(word for word in line.split() if word.startswith("metrics="))
+        self.metrics_port = int(metrics.rsplit(":", 1)[1].split("/", 1)[0])
         return self
 
     @property

@@ -85,6 +85,7 @@ class Sniffer:
 
 
 def bus_dropped(port: int) -> dict[str, int]:
+    """The drops a process counted, from its /metrics (on its metrics port)."""
     body = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
     found = {}
     for line in body.splitlines():
@@ -155,7 +156,7 @@ async def test_the_bus_holds_no_secret_and_handles_no_forgery(site) -> None:
 
             with trio.fail_after(15):
                 while True:
-                    dropped = [bus_dropped(n.port) for n in nodes]
+                    dropped = [bus_dropped(n.metrics_port) for n in nodes]
                     total = sum(sum(d.values()) for d in dropped)
                     if total >= len(forwarded) + 1 + 2 * len(channels):
                         break
