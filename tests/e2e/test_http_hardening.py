@@ -164,8 +164,9 @@ async def test_replays_are_built_once_and_within_the_budget_of_each_address(site
     assert site.replays is not None and site.replays.builds == 1, "one build, served three times"
     # One address that asks for replay after replay is held a while, then
     # told to wait, and how long. For a short test: a budget of two builds,
-    # and a slow refill (the defaults allow six, then one every two seconds).
-    site.http_budget.burst, site.http_budget.rate = 45.0, 1.0
+    # a slow refill and a short hold (the defaults allow six, then one every
+    # two seconds, and hold a request two seconds at most).
+    site.http_budget.burst, site.http_budget.rate, site.http_budget.hold_s = 45.0, 1.0, 0.5
     answers = []
     for viewer in ("spectator", "0", "1", "2", "3"):
         status, headers, body = await http_get(site.port, f"/data/replay/{table}.json?as={viewer}")

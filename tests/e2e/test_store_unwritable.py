@@ -137,7 +137,7 @@ async def test_a_full_disk_pauses_the_table_and_it_resumes_once_there_is_room(tm
                         assert not seats.finished.is_set(), "the disk filled before the game ended"
                         await trio.sleep(0.2)
                 acts_when_full = seats.acts
-                await trio.sleep(3)
+                await trio.sleep(1)
                 assert proc.poll() is None, "the server is alive"
                 assert seats.acts == acts_when_full, "nothing was played while nothing could be stored"
                 assert (await http_get(port, "/healthz")) == (200, "ok\n")
