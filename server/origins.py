@@ -17,7 +17,8 @@ server itself listens on: `http://127.0.0.1:8765` and
 interface (0.0.0.0, ::), an address of this machine, its host name or
 `localhost`, always at the port it listens on. Names an attacker controls
 resolve to nothing of these. Pages of other sites the operator trusts are
-added with `--allow-origin`. Handshakes without `Origin` come from programs
+added with `--allow-origin`; on a site of many processes, the pages of the
+site's other processes are its own (a page follows `moved` to them). Handshakes without `Origin` come from programs
 (bots, the terminal client), which hold their own tokens: allowed.
 
 An origin is a scheme, a host and a port; `https://example.org` and
@@ -57,6 +58,20 @@ def parse_origin(text: str) -> Origin:
         raise OriginError(f"{text!r} is not an origin: write it as a browser does, scheme://host[:port], "
                           "e.g. https://play.example.org or http://127.0.0.1:8765")
     return scheme, parts.hostname.lower().rstrip("."), port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def _pages_of(urls: Iterable[str]) -> set[Origin]:
+    """The origins of the pages a server at each URL serves: ws:// and
+    http:// the one, wss:// and https:// the other."""
+    pages = set()
+    for url in urls:
+        scheme, sep, rest = url.partition("://")
+        web = {"ws": "http", "wss": "https"}.get(scheme.lower(), scheme.lower())
+        try:
+            pages.add(parse_origin(f"{web}{sep}{rest.split('/', 1)[0]}"))
+        except OriginError:
+            continue
+    return pages
 
 
 def origin_text(origin: Origin) -> str:
@@ -121,15 +136,17 @@ class OriginPolicy:
                     shown.append(origin_text(("http", "localhost", port)))
         return sorted(set(shown))
 
-    def allows(self, origin: str | None) -> bool:
-        """May a handshake with this `Origin` header proceed?"""
+    def allows(self, origin: str | None, site: Iterable[str] = ()) -> bool:
+        """May a handshake with this `Origin` header proceed? `site`: the
+        addresses of the other processes of a site (`ws://HOST:PORT`, as
+        `welcome.origins` lists them), whose pages are this site's too."""
         if origin is None:
             return True  # a program, not a page
         try:
             parsed = parse_origin(origin)
         except OriginError:
             return False  # "null" (a sandboxed or file: page), or garbage
-        if parsed in self.others:
+        if parsed in self.others or parsed in _pages_of(site):
             return True
         if self.public:
             return parsed in self.public

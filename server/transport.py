@@ -200,7 +200,7 @@ class Transport:
             return connection.respond(400, f"Offer the subprotocol {M.SUBPROTOCOL} "
                                            "(Sec-WebSocket-Protocol header).\n")
         origin = request.headers.get("Origin")
-        if not self.origins.allows(origin):
+        if not self.origins.allows(origin, self.cluster.origins() if self.cluster is not None else ()):
             # A page from another site must not act with a player's token;
             # nor one whose name was pointed at this server (DNS rebinding).
             public = ", ".join(self.origins.describe())

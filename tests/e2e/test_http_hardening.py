@@ -175,3 +175,14 @@ async def test_replays_are_built_once_and_within_the_budget_of_each_address(site
             assert int(headers["retry-after"]) >= 1 and b"replays" in body
             break
     assert answers == [200, 200, 429]
+
+
+async def test_on_a_site_of_many_processes_the_pages_of_the_others_are_its_own() -> None:
+    """A page follows `moved` to another process of its site (welcome.origins):
+    that process's pages count as the site's; a neighbour on another port does not."""
+    policy = OriginPolicy()
+    policy.listening([("127.0.0.1", 8001)])
+    site = ["ws://127.0.0.1:8001", "ws://127.0.0.1:8002", "wss://play.example.org"]
+    assert policy.allows("http://127.0.0.1:8002", site) and policy.allows("https://play.example.org", site)
+    assert not policy.allows("http://127.0.0.1:8003", site)
+    assert not policy.allows("http://127.0.0.1:8002"), "not without the site's list"
