@@ -3,9 +3,11 @@
 The websocket's frames have their token bucket per connection; HTTP has
 none of its own (one request per connection), so a client that opens a
 connection per request is counted by its address instead (the address
-limits count under: server/addresses.py). Every request costs a token;
-one that makes the server work (building a replay it has not cached)
-costs more (`ReplayCache`). With the bucket empty the request is held
+limits count under: server/addresses.py). Every request for something
+the server makes for it (an export, an account's page, a replay) costs a
+token, and one that makes it work hard (building a replay it has not
+cached) costs more (`ReplayCache`); the page's files, ready in memory,
+cost nothing. With the bucket empty the request is held
 until the tokens are there (at most HOLD_S), or answered 429 with
 `Retry-After`; the client's own bucket refills with time: one address
 cannot spend the server's CPU for the players.
@@ -25,7 +27,7 @@ from collections.abc import Callable
 import trio
 
 HTTP_RATE = 10.0  # tokens a second, per address
-HTTP_BURST = 120.0  # a page load is about ten requests; a dozen of them at once
+HTTP_BURST = 120.0  # what a page asks for at once is a few; a crowd behind one address, many
 KEEP_ADDRESSES = 10_000
 HOLD_S = 2.0  # an address out of tokens waits this long at most, then is refused
 MAX_HELD = 256  # requests held at once, over all addresses; past that, refused at once

@@ -177,11 +177,16 @@ class Transport:
             return connection.respond(200, "ok\n")
         if "upgrade" not in request.headers.get("Connection", "").lower():
             address = self._http_address(connection, request)
-            wait = await self.http_budget.spend(address)
-            if wait is not None:
-                return refused(Refusal(429, f"this address sent more requests than the server answers for one "
-                                            f"address ({self.http_budget.rate:g} a second, bursts of "
-                                            f"{self.http_budget.burst:g})", max(1, math.ceil(wait))), host)
+            # What the server makes for a request (exports, the accounts'
+            # reads, replays) costs its address; its files, kept ready in
+            # memory, cost nothing, so a page load behind a shared address
+            # (a school, a club's tournament room) is never held.
+            if self._made(path):
+                wait = await self.http_budget.spend(address)
+                if wait is not None:
+                    return refused(Refusal(429, f"this address asked for more than the server makes for one "
+                                                f"address ({self.http_budget.rate:g} requests a second, bursts of "
+                                                f"{self.http_budget.burst:g})", max(1, math.ceil(wait))), host)
             if path == "/metrics":
                 return plain_text(404, "Not Found", "The metrics are served on their own port "
                                                     "(oriente serve --metrics-port), not on the game's.\n", host)
@@ -211,6 +216,11 @@ class Transport:
                                            f"{public} (the server's --public-origin and --allow-origin name "
                                            "the pages that may).\n")
         return None
+
+    def _made(self, path: str) -> bool:
+        """Is `path` answered with something made for the request (not a file)?"""
+        return (path.startswith(("/tournament/", "/account/")) or path in ("/leaderboard", "/leaderboard.json")
+                or (self.web is not None and self.web.is_dynamic(path)))
 
     def _http_address(self, connection: ServerConnection, request: Request) -> str:
         return self._client_address(_peer(connection), request.headers.get_all("X-Forwarded-For"))

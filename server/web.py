@@ -19,9 +19,10 @@ Why each header is there:
 The websocket handshake checks `Origin` (server/origins.py): a page on
 another site must not drive a player's seat through the player's browser.
 
-Every plain request costs its client address a token of its HTTP budget
-(server/budget.py; the transport takes it); a dynamic provider may refuse
-with its own `Refusal` (a replay the server may not build now).
+A request for something made for it (a dynamic provider's) costs its
+client address a token of its HTTP budget (server/budget.py; the transport
+takes it; files cost nothing); a provider may refuse with its own
+`Refusal` (a replay the server may not build now).
 """
 
 from __future__ import annotations
@@ -153,6 +154,11 @@ class WebSite:
         self._unpackers = trio.CapacityLimiter(2)
         if "/" not in self.assets:
             log.warning("no index.html under %s: the web client is not installed", dict(mounts))
+
+    def is_dynamic(self, path: str) -> bool:
+        """Is `path` made for each request (a provider's), not a file?"""
+        path = unquote(path)
+        return path not in self.assets and any(path.startswith(prefix) for prefix in self.dynamic)
 
     @property
     def has_page(self) -> bool:

@@ -186,3 +186,15 @@ async def test_on_a_site_of_many_processes_the_pages_of_the_others_are_its_own()
     assert policy.allows("http://127.0.0.1:8002", site) and policy.allows("https://play.example.org", site)
     assert not policy.allows("http://127.0.0.1:8003", site)
     assert not policy.allows("http://127.0.0.1:8002"), "not without the site's list"
+
+
+async def test_the_page_s_files_cost_nothing_what_is_made_costs_its_address(site: App) -> None:
+    """A crowd behind one address (a club's tournament room) loads the page
+    whatever its budget; what the server makes for a request is budgeted."""
+    site.http_budget.burst, site.http_budget.rate, site.http_budget.hold_s = 3.0, 0.1, 0.1
+    for _ in range(20):
+        assert (await http_get(site.port, "/app.js"))[0] == 200
+        assert (await http_get(site.port, "/data/oriente/reference.json"))[0] == 200
+    statuses = [(await http_get(site.port, "/leaderboard?game=oriente"))[0] for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert (await http_get(site.port, "/"))[0] == 200

