@@ -415,7 +415,8 @@ class Director:
                 if entrant in table.entrants and table.table_id in live.ready and not table.done:
                     seat = table.entrants.index(entrant)
                     return {"round": rnd.number, "table": table.table_id, "seat": seat,
-                            "token": self._seat_token(live, table.table_id, seat)}
+                            "token": self._seat_token(live, table.table_id, seat),
+                            "commitment": self._commitment(table.table_id)}
             if entrant in rnd.byes and rnd is live.t.current():
                 return {"round": rnd.number, "bye": rnd.byes[entrant]}
         return {}
@@ -460,6 +461,15 @@ class Director:
             await trio.sleep(PUBLISH_S)
 
     # -- rounds and tables ------------------------------------------------------------------
+
+    def _commitment(self, table_id: str) -> str | None:
+        """The commitment the table shows anyone (docs/table.md T7.1), given
+        with the seat so that the entrant's first `resume` can bring its
+        nonce at once: the table may start as soon as its seats are present,
+        before a second request would arrive."""
+        table = self.lobby.get(table_id)
+        commitment = None if table is None else table.settings.commitment
+        return None if commitment is None else commitment.get("sha256")
 
     def _seat_token(self, live: _Live, table_id: str, seat: int) -> str:
         nonce = hmac.new(live.secret.encode(), f"{table_id}\0{seat}".encode(), hashlib.sha256).hexdigest()[:40]

@@ -167,11 +167,19 @@ export function enterTable(id) {
   if (app.tables.has(id)) return app.tables.get(id);
   const ts = new TableState(id);
   app.tables.set(id, ts);
-  const mine = seats.get(id);
+  let mine = seats.get(id);
   app.net.subscribe(id, { token: mine ? mine.token : null, after: 0, views: true });
   if (app.up) {
+    // A reserved seat whose event showed the table's commitment brings its
+    // nonce with this first resume (bringNonce is the fallback otherwise).
+    let nonce;
+    if (mine && mine.reserved && mine.nonce && mine.commitment === undefined && mine.offered) {
+      mine = { ...mine, commitment: mine.offered };
+      seats.put(id, mine);
+      nonce = mine.nonce;
+    }
     const msg = mine
-      ? { t: "resume", table: id, token: mine.token, after: 0, views: true }
+      ? { t: "resume", table: id, token: mine.token, after: 0, views: true, ...(nonce ? { nonce } : {}) }
       : { t: "spectate", table: id, after: 0, views: true };
     app.net.request(msg).catch((err) => {
       if (err.code === "auth/bad_token") {

@@ -36,8 +36,11 @@ function listen() {
       // The seat is this browser's: the table page resumes it with its token,
       // and brings a nonce of our own to it once it has seen its commitment.
       const mine = seats.get(you.table);
+      // `offered` is the commitment the event showed with the seat: the first
+      // resume brings the nonce at once, as the table may start as soon as
+      // its seats are present (PROTOCOL.md 21).
       if (!mine) seats.put(you.table, { seat: you.seat, token: you.token, name: entrantName(frame.state, you.entrant),
-                                          reserved: true, nonce: newNonce() });
+                                          reserved: true, nonce: newNonce(), offered: you.commitment ?? undefined });
     }
     changed();
   });
