@@ -8,7 +8,7 @@ engine's job (R10.4), and a client far from the engine narrates the same.
 
 The words live in one catalogue per language (`clients/i18n/LANG.json`,
 its "narrate" part). The web page reads the same files through the server
-and runs the same logic (`clients/web/src/narrate.js`); a test checks that
+and runs the same logic (`clients/web/src/games/oriente/narrate.js`); a test checks that
 both tell every event of many games in the same words, in every language.
 So a sentence is changed in one place, for both.
 

@@ -4,7 +4,7 @@ The same narrator as Oriente's (`narrate.Narrator`: one catalogue per
 language, seats as labels, a line for any event), with Oro's own events:
 their words are the catalogue's `oro.*` keys, in the "narrate" part of
 clients/i18n/LANG.json. The page runs the same logic
-(clients/web/src/narrate_oro.js); tests/web/test_narrate_js.py checks that
+(clients/web/src/games/oro/narrate.js); tests/web/test_narrate_js.py checks that
 both tell Oro's events in the same words.
 
 Cards and islands are indices into the table's board (O9.1): the narrator

@@ -4,7 +4,7 @@ The same narrator as Oriente's and Oro's (`narrate.Narrator`: one catalogue
 per language, seats as labels, a line for any event), with Samurai's own
 events: their words are the catalogue's `sam.*` keys, in the "narrate" part
 of clients/i18n/LANG.json. The page runs the same logic
-(clients/web/src/narrate_samurai.js); tests/web/test_narrate_js.py checks
+(clients/web/src/games/samurai/narrate.js); tests/web/test_narrate_js.py checks
 that both tell Samurai's events in the same words.
 
 Hexes and tiles are ids into the table's map and tile set (S1.6): the

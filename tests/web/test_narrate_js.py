@@ -1,7 +1,7 @@
 """The page and the Python narrator tell every event in the same words.
 
 Both read the same catalogue (clients/i18n/LANG.json); the logic that picks
-templates exists twice, in clients/narrate.py and clients/web/src/narrate.js.
+templates exists twice, in clients/narrate.py and clients/web/src/games/oriente/narrate.js.
 Node runs the page's narrator over every projected event of several games,
 for several viewers, in every language, and the lines must be equal."""
 
@@ -75,7 +75,7 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
     catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in LANGUAGES}
     script = tmp_path / "narrate.mjs"
-    script.write_text(SCRIPT % {"narrate": (WEB / "src" / "narrate.js").as_uri()})
+    script.write_text(SCRIPT % {"narrate": (WEB / "src" / "games" / "oriente" / "narrate.js").as_uri()})
     run = subprocess.run([node, str(script)], input=json.dumps({
         "reference": reference(), "languages": list(LANGUAGES), "catalogues": catalogues, "events": events,
     }), capture_output=True, text=True, timeout=120)
@@ -105,7 +105,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> None:
-    """The same over Oro's games (clients/narrate_oro.py and narrate_oro.js),
+    """The same over Oro's games (clients/narrate_oro.py and games/oro/narrate.js),
     on the default board as the reference gives it."""
     node = shutil.which("node")
     if node is None:
@@ -135,7 +135,7 @@ def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> 
     catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in LANGUAGES}
     script = tmp_path / "narrate_oro.mjs"
-    script.write_text(ORO_SCRIPT % {"narrate": (WEB / "src" / "narrate_oro.js").as_uri()})
+    script.write_text(ORO_SCRIPT % {"narrate": (WEB / "src" / "games" / "oro" / "narrate.js").as_uri()})
     run = subprocess.run([node, str(script)], input=json.dumps({
         "board": OroPort().reference()["board"], "languages": list(LANGUAGES), "catalogues": catalogues,
         "events": events}), capture_output=True, text=True, timeout=120)
@@ -164,7 +164,7 @@ process.stdout.write(JSON.stringify(out));
 
 def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path) -> None:
     """The same over Samurai's games (clients/narrate_samurai.py and
-    narrate_samurai.js), on the default map and tiles as the reference gives them."""
+    games/samurai/narrate.js), on the default map and tiles as the reference gives them."""
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):
@@ -190,7 +190,7 @@ def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path)
     catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in LANGUAGES}
     script = tmp_path / "narrate_samurai.mjs"
-    script.write_text(SAMURAI_SCRIPT % {"narrate": (WEB / "src" / "narrate_samurai.js").as_uri()})
+    script.write_text(SAMURAI_SCRIPT % {"narrate": (WEB / "src" / "games" / "samurai" / "narrate.js").as_uri()})
     ref = SamuraiPort().reference()
     run = subprocess.run([node, str(script)], input=json.dumps({
         "board": ref["board"], "tiles": ref["tiles"], "languages": list(LANGUAGES), "catalogues": catalogues,

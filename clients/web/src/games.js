@@ -1,13 +1,13 @@
 // The games this page draws, and what differs between them: the seat
 // counts and options the lobby offers, the table screen's components, the
-// narrator, the reference dialog. Oriente's components are table.js's own
+// narrator, the reference dialog. Oriente's components are games/oriente/screen.js
 // (its `Ring`, `Decision` and `Result`, with deals); another game brings
-// its module (oro.js, samurai.js) and a line here. The server says which games it plays
+// its folder (games/oro/, games/samurai/) and a line here. The server says which games it plays
 // (welcome.games); the lobby offers those this page knows.
-import { OroNarrator } from "./narrate_oro.js";
-import { OroDecision, OroReference, OroResult, OroStage } from "./oro.js";
-import { SamuraiNarrator } from "./narrate_samurai.js";
-import { SamuraiDecision, SamuraiReference, SamuraiResult, SamuraiStage } from "./samurai.js";
+import { OroNarrator } from "./games/oro/narrate.js";
+import { OroDecision, OroReference, OroResult, OroStage } from "./games/oro/screen.js";
+import { SamuraiNarrator } from "./games/samurai/narrate.js";
+import { SamuraiDecision, SamuraiReference, SamuraiResult, SamuraiStage } from "./games/samurai/screen.js";
 import { app } from "./state.js";
 
 export const GAMES = {

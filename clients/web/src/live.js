@@ -1,6 +1,6 @@
 // A live table as this page knows it: built from the frames of one
 // subscription (snapshot, events, prompt, view), nothing else.
-import { Narrator } from "./narrate.js";
+import { Narrator } from "./games/oriente/narrate.js";
 import { gameUi } from "./games.js";
 import { app, changed, errorText, newNonce, say, seats } from "./state.js";
 

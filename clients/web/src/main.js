@@ -4,7 +4,7 @@ import { h, render } from "preact";
 import htm from "htm";
 import { useEffect } from "preact/hooks";
 import { LeaderboardPage, restoreSession, watchSession } from "./account.js";
-import { CardReference, makeRef, openReference } from "./cards.js";
+import { CardReference, makeRef, openReference } from "./games/oriente/cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
 import { enterTable, leaveTable, onFrame, rematchTable } from "./live.js";
 import { addBots, Lobby } from "./lobby.js";
@@ -12,7 +12,7 @@ import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, changed, GAME, seats, useApp } from "./state.js";
 import { gameUi, KNOWN_GAMES } from "./games.js";
-import { rememberTitle, TablePage } from "./table.js";
+import { rememberTitle, TablePage } from "./games/oriente/screen.js";
 import { TournamentPage } from "./tournament.js";
 
 const html = htm.bind(h);

@@ -6,7 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { gameUi } from "./games.js";
-import { Feed, Ring } from "./table.js";
+import { Feed, Ring } from "./games/oriente/screen.js";
 import { TableState } from "./live.js";
 import { app } from "./state.js";
 

@@ -7,7 +7,7 @@ export const app = {
   cat: null, // the current catalogue
   en: null, // English, the fallback
   t: (k) => k,
-  ref: null, // Oriente's card reference (cards.js)
+  ref: null, // Oriente's card reference (games/oriente/cards.js)
   refs: {}, // other games' reference data, by game (/data/GAME/reference.json)
   net: null,
   up: false,

@@ -3,7 +3,7 @@
 // page holds no card data of its own.
 import { h } from "preact";
 import htm from "htm";
-import { app, changed } from "./state.js";
+import { app, changed } from "../../state.js";
 
 const html = htm.bind(h);
 

@@ -2,7 +2,7 @@
 // over the same catalogue (the "narrate" part of clients/i18n/LANG.json).
 // tests/web/test_narrate_js.py checks that both tell every event of many
 // games in the same words, in every language. Keep the two in step.
-import { fill } from "./i18n.js";
+import { fill } from "../../i18n.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const isYou = (seat, viewer) => typeof viewer === "number" && seat === viewer;

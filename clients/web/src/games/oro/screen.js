@@ -7,10 +7,10 @@
 // decision as buttons. A connection on the map narrows the choices to it.
 import { h } from "preact";
 import htm from "htm";
-import { Countdown, seatLabel } from "./common.js";
-import { Badge } from "./account.js";
-import { CardsCheck } from "./verify.js";
-import { app, changed } from "./state.js";
+import { Countdown, seatLabel } from "../../common.js";
+import { Badge } from "../../account.js";
+import { CardsCheck } from "../../verify.js";
+import { app, changed } from "../../state.js";
 
 const html = htm.bind(h);
 

@@ -8,8 +8,8 @@
 // 20 tiles (S2.3, S7.2). A hex picked on the map narrows the choices to it.
 import { h } from "preact";
 import htm from "htm";
-import { Countdown, seatLabel } from "./common.js";
-import { app, changed } from "./state.js";
+import { Countdown, seatLabel } from "../../common.js";
+import { app, changed } from "../../state.js";
 
 const html = htm.bind(h);
 

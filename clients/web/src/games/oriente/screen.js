@@ -5,13 +5,13 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Card } from "./cards.js";
-import { Badge } from "./account.js";
-import { CardsCheck } from "./verify.js";
-import { Countdown, seatLabel } from "./common.js";
+import { Badge } from "../../account.js";
+import { CardsCheck } from "../../verify.js";
+import { Countdown, seatLabel } from "../../common.js";
 import { DealsPanel } from "./deals.js";
-import { DECISIONS, joinTable } from "./live.js";
-import { gameUi } from "./games.js";
-import { app, botKinds, changed, errorText } from "./state.js";
+import { DECISIONS, joinTable } from "../../live.js";
+import { gameUi } from "../../games.js";
+import { app, botKinds, changed, errorText } from "../../state.js";
 
 const html = htm.bind(h);
 

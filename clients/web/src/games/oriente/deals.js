@@ -6,7 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
 import { Card } from "./cards.js";
-import { app, errorText } from "./state.js";
+import { app, errorText } from "../../state.js";
 
 const html = htm.bind(h);
 const KINDS = ["free", "support", "pay", "no_attack"];

@@ -1,7 +1,7 @@
 // Oro's projected events in plain words: the same logic as clients/narrate_oro.py,
 // over the same catalogue (the "oro.*" keys of the "narrate" part of clients/i18n/LANG.json).
 // tests/web/test_narrate_js.py checks that both tell Oro's events in the same words.
-import { Narrator, TABLE_EVENTS } from "./narrate.js";
+import { Narrator, TABLE_EVENTS } from "../oriente/narrate.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const byNumber = (a, b) => a - b;
