@@ -30,8 +30,7 @@ const welcome = (origins) => encode({ t: 'welcome', protocol: 'oriente.v1', vers
 async function bounce(target, { listed }) {
   // The site: its first connection is told the table moved to `target` and closed (1012);
   // the next one is where the bot should come back to when `target` is not the site's.
-  let site;
-  site = await listener((ws, n) => {
+  const site = await listener((ws, n) => {
     ws.send(welcome(listed ? [site.url, target.url] : [site.url]));
     if (n === 1) {
       setTimeout(() => {
