@@ -1,7 +1,7 @@
 """Engine benchmark: complete random games in one process (BENCHMARKS.md).
 
 Measures the rules alone, so that a slow table can be blamed on the right
-layer. The policy is the shared random one (clients/randomplay.py): pass
+layer. The policy is the shared random one (src/oriente/clients/randomplay.py): pass
 with probability 1/2 where passing is legal, otherwise a uniform pick among
 the other legal game commands; negotiation windows close by the table's
 timeout; no deals, no chat.

@@ -5,7 +5,7 @@ Many table tasks append to their own logs at once, each awaiting its commit
 before the next append, as table actors do. The same workload runs on each
 store twice:
 
-- batched: the real store (server/stores/sqlite.py, server/stores/postgres.py),
+- batched: the real store (src/oriente/server/stores/sqlite.py, src/oriente/server/stores/postgres.py),
   whose single writer commits everything queued so far in one transaction
   and one thread hop (for PostgreSQL, one pipelined round trip);
 - naive: one ``trio.to_thread.run_sync`` hop and one transaction per append,

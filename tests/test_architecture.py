@@ -19,20 +19,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+PACKAGE = SRC / "oriente"
 
 GAME_AGNOSTIC = sorted([
-    *(ROOT / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
+    *(PACKAGE / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
                                           "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
                                           "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py",
                                           "director.py", "addresses.py", "origins.py", "budget.py",
                                           "replay_cache.py", "query.py", "lograte.py")),
-    *(ROOT / "server" / "tournament").glob("*.py"),
-    *(ROOT / "server" / "stores").glob("*.py"),
-    *(ROOT / "server" / "cluster").glob("*.py"),
-    *(ROOT / "server" / "gamekit").glob("*.py"),
-    ROOT / "server" / "games" / "__init__.py",
-    ROOT / "protocol" / "messages.py",
-    ROOT / "protocol" / "codec.py",
+    *(PACKAGE / "server" / "tournament").glob("*.py"),
+    *(PACKAGE / "server" / "stores").glob("*.py"),
+    *(PACKAGE / "server" / "cluster").glob("*.py"),
+    *(PACKAGE / "server" / "gamekit").glob("*.py"),
+    PACKAGE / "server" / "games" / "__init__.py",
+    PACKAGE / "protocol" / "messages.py",
+    PACKAGE / "protocol" / "codec.py",
 ])
 # Imports that would tie a game-agnostic module to one game. The registry
 # (server/games/__init__.py) names each game's port module, and nothing more.
@@ -45,9 +47,8 @@ ORIENTE = re.compile(rf"\b(?:{OPTIONS}|{VOCABULARY})\b|\b4 to 12\b|\b4\.\.12\b|(
 
 
 def _module(path: Path) -> str:
-    rel = path.relative_to(ROOT).with_suffix("")
-    parts = [p for p in rel.parts if p != "__init__"]
-    return ".".join(["oriente", *parts])
+    rel = path.relative_to(SRC).with_suffix("")
+    return ".".join(p for p in rel.parts if p != "__init__")
 
 
 def imports(path: Path) -> list[str]:
@@ -98,7 +99,7 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('from ..rules import GameConfig\nx = {"deal": 1}  # R10.3\n"a table has 4 to 12 seats"\n')
     assert len(oriente_words(sample)) == 4
-    port = imports(ROOT / "server" / "games" / "oriente.py")
+    port = imports(PACKAGE / "server" / "games" / "oriente.py")
     assert {"oriente.server.rules", "oriente.server.rules.GameConfig", "oriente.server.policies"} <= set(port)
     assert any(GAME_MODULES.match(name) for name in port)
 
@@ -108,7 +109,7 @@ def _within(name: str, *packages: str) -> bool:
 
 
 def _python_files(top: str) -> list[Path]:
-    return sorted((ROOT / top).rglob("*.py"))
+    return sorted((PACKAGE / top).rglob("*.py"))
 
 
 def test_server_imports_nothing_from_clients_or_the_command() -> None:
@@ -119,8 +120,8 @@ def test_server_imports_nothing_from_clients_or_the_command() -> None:
 
 def test_the_protocol_imports_neither_server_nor_clients() -> None:
     """(protocol/vectors/generate.py is a script that runs the server to record
-    its frames; the protocol package itself is protocol/*.py.)"""
-    bad = {str(p.relative_to(ROOT)): name for p in sorted((ROOT / "protocol").glob("*.py")) for name in imports(p)
+    its frames; the protocol package itself is src/oriente/protocol/*.py.)"""
+    bad = {str(p.relative_to(ROOT)): name for p in sorted((PACKAGE / "protocol").glob("*.py")) for name in imports(p)
            if _within(name, "oriente.server", "oriente.clients", "oriente.cli")}
     assert not bad, bad
 
@@ -141,7 +142,7 @@ def test_only_the_app_knows_the_cluster() -> None:
     """The site of many processes (server/cluster) sits beside the actor,
     lobby and transport, behind their small seams: none of them imports
     it, and the app imports it only when asked to join a site."""
-    for path in sorted((ROOT / "server").glob("*.py")):
+    for path in sorted((PACKAGE / "server").glob("*.py")):
         if path.name == "app.py":
             continue
         bad = [name for name in imports(path) if name.startswith("oriente.server.cluster")]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-SERVER = Path(__file__).resolve().parents[1] / "server"
+SERVER = Path(__file__).resolve().parents[1] / "src" / "oriente" / "server"
 PURE_PACKAGES = ("gamekit", "rules", "oro", "samurai", "tournament")
 SHARED = "gamekit"
 # What a pure package may import from the standard library: data structures,

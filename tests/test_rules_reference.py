@@ -18,7 +18,7 @@ DOCS = ROOT / "docs"
 # Rule id prefix -> the game's rules reference.
 REFERENCES = {"R": DOCS / "rules.md", "O": DOCS / "rules-oro.md", "S": DOCS / "rules-samurai.md",
               "T": DOCS / "table.md"}
-SOURCES = ("server", "protocol", "clients", "cli", "tests", "docs", "bench")
+SOURCES = ("src", "protocol", "tests", "docs", "bench")
 SUFFIXES = (".py", ".md", ".js")
 # R6.7, R10.2a, R4.3c (an item of R4.3), R10 (a section). The lookarounds
 # keep ids out of words, version numbers and file names.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-JS_DIR = Path(__file__).resolve().parents[2] / "clients" / "js"
+JS_DIR = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "js"
 TIMEOUT = 180
 
 

@@ -77,8 +77,9 @@ NOT_SERVED: tuple[str, ...] = ()
 def _code_literals() -> set[str]:
     """Every namespaced code literal ("area/what") in the server and protocol code."""
     codes: set[str] = set()
-    files = [p for p in (ROOT / "server").rglob("*.py") if p.parent.name not in NOT_SERVED]
-    files += list((ROOT / "protocol").glob("*.py"))
+    package = ROOT / "src" / "oriente"
+    files = [p for p in (package / "server").rglob("*.py") if p.parent.name not in NOT_SERVED]
+    files += list((package / "protocol").glob("*.py"))
     for path in files:
         codes.update(re.findall(r'"([a-z_]+/[a-z_]+)"', path.read_text(encoding="utf-8")))
     return codes

@@ -70,7 +70,7 @@ def test_every_rejection_of_the_rules_names_its_rule() -> None:
     import re
     from pathlib import Path
 
-    rules = Path(__file__).resolve().parents[2] / "server" / "rules"
+    rules = Path(__file__).resolve().parents[2] / "src" / "oriente" / "server" / "rules"
     missing = []
     for path in sorted(rules.glob("*.py")):
         source = path.read_text(encoding="utf-8")

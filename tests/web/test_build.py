@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 
 
 def _node() -> tuple[str, str]:

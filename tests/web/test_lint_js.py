@@ -12,7 +12,7 @@ import pytest
 
 from .nodejs import node_for
 
-CLIENTS = Path(__file__).resolve().parents[2] / "clients"
+CLIENTS = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients"
 
 
 @pytest.mark.parametrize("package", ["web", "js"])

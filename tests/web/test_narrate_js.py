@@ -23,7 +23,7 @@ from oriente.server.rules.reference import reference
 
 from ..clients.test_narrate import _deal_game
 
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 
 SCRIPT = """
 import { readFileSync } from "node:fs";

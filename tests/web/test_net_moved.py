@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 
 SCRIPT = """
 import { Net, originOf } from "%(net)s";

@@ -24,7 +24,7 @@ from oriente.server.verify import SERVERS_CHOICE, verify_record
 
 from ..test_cli import _served_record
 
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 SCRIPT = """

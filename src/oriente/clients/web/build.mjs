@@ -29,7 +29,7 @@ if (check) {
   }
   rmSync(out, { recursive: true, force: true });
   if (stale.length) {
-    console.error(`dist/ is stale (${stale.join(", ")}): run npm run build in clients/web and commit dist/`);
+    console.error(`dist/ is stale (${stale.join(", ")}): run npm run build in src/oriente/clients/web and commit dist/`);
     process.exit(1);
   }
   console.log("dist/ is fresh");

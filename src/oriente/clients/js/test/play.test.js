@@ -11,8 +11,8 @@ import { decode, encode } from '@msgpack/msgpack';
 import { BOT_TIMERS, Bot, createTable, makeRng, playTournament, request } from '../bot.js';
 
 const JS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_CMD = process.env.ORIENTE_SERVER_CMD ?? resolve(JS_DIR, '../../.venv/bin/oriente');
-const VECTORS = resolve(JS_DIR, '../../protocol/vectors/vectors.json');
+const SERVER_CMD = process.env.ORIENTE_SERVER_CMD ?? resolve(JS_DIR, '../../../../.venv/bin/oriente');
+const VECTORS = resolve(JS_DIR, '../../../../protocol/vectors/vectors.json');
 const GAME_TIMEOUT_MS = 60000;
 
 let server; // {proc, url, stderr}
