@@ -6,7 +6,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
-import { app, changed, errorText, say } from "./state.js";
+import { app, dispatch, errorText, say, setName } from "./state.js";
 
 const html = htm.bind(h);
 const KEY = "oriente.session";
@@ -16,7 +16,7 @@ const KEY = "oriente.session";
 export function restoreSession(net) {
   const token = localStorage.getItem(KEY);
   if (!token) return;
-  net.request({ t: "sign_in", token }).then((ok) => { app.account = ok.account; changed(); })
+  net.request({ t: "sign_in", token }).then((ok) => dispatch({ type: "account", account: ok.account }))
     .catch((err) => {
       if (err && String(err.code || "").startsWith("auth/")) {
         if (err.code === "auth/session_expired") say(errorText(err));
@@ -27,8 +27,7 @@ export function restoreSession(net) {
 
 function forget() {
   localStorage.removeItem(KEY);
-  app.account = null;
-  changed();
+  dispatch({ type: "account", account: null });
 }
 
 // Whatever request hears it, a session ended elsewhere (sign out
@@ -46,10 +45,8 @@ async function signIn(kind, name, password) {
   try {
     const ok = await app.net.request({ t: kind, name: name.trim(), password });
     localStorage.setItem(KEY, ok.token);
-    app.account = ok.account;
-    app.name = ok.account.name;
-    localStorage.setItem("oriente.name", app.name);
-    changed();
+    dispatch({ type: "account", account: ok.account });
+    setName(ok.account.name);
     return true;
   } catch (err) {
     say(errorText(err));

@@ -3,12 +3,13 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
+import { seatName } from "./live.js";
 import { app } from "./state.js";
 
 const html = htm.bind(h);
 
 export function seatLabel(ts, s) {
-  return s === ts.you ? app.t("seat.you_named", { name: ts.name(s) }) : ts.name(s);
+  return s === ts.you ? app.t("seat.you_named", { name: seatName(ts, s) }) : seatName(ts, s);
 }
 
 function fmt(ms) {

@@ -1,151 +1,83 @@
-// A live table as this page knows it: built from the frames of one
-// subscription (snapshot, events, prompt, view), nothing else.
+// The tables this page follows, live: the frames of each subscription
+// into the store (state/table.js builds a table's state from them), and
+// what this page does at a table: answer, chat, join, take a rematch.
+// Narration is derived, kept apart from the state: a line per event, per
+// language, computed once.
 import { Narrator } from "./games/oriente/narrate.js";
 import { gameUi } from "./games.js";
-import { app, changed, errorText, newNonce, say, seats } from "./state.js";
+import { answerKey, slotName } from "./state/table.js";
+import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 
 // Oriente's answers to a decision (its deal commands left out).
 export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
 
-export class TableState {
-  constructor(id) {
-    this.id = id;
-    this.you = null;
-    this.info = null;
-    this.view = null;
-    this.prompt = null;
-    this.promptAt = 0;
-    this.events = [];
-    this.seq = 0;
-    this.proxied = new Set();
-    this.rematch = null; // {table, seat} once someone asked for a rematch (RematchOffered)
-    this.rematchNext = null; // {table, commitment}: the rematch committed to as the game ended (TableFinished)
-    this.loaded = false;
-    this.lines = new Map();
-    this.linesLang = null;
-    this.sentFor = null; // the answerKey() last answered from this page
-    this.selected = null; // Oro: {key, conn}, a connection picked on the map
+// A seat's name at a table, or "seat N" while nobody has it.
+export function seatName(ts, s) {
+  return slotName(ts, s) ?? app.t("seat.n", { n: s });
+}
+
+// The narrator of a table and its lines, by table id: rebuilt when the
+// language or what the words depend on (the game's reference) changes.
+const narration = new Map();
+
+export function narratorOf(ts) {
+  const ui = gameUi(ts.game);
+  const basis = ui.narratorBasis ? ui.narratorBasis(ts) : app.ref;
+  let kept = narration.get(ts.id);
+  if (!kept || kept.lang !== app.lang || kept.basis !== basis || kept.you !== ts.you) {
+    // Names are read when a line is first told, from the table as it is then.
+    const label = (s) => (s === kept.ts.you ? app.t("seat.you_named", { name: seatName(kept.ts, s) }) : seatName(kept.ts, s));
+    const narrator = ui.narrator ? ui.narrator(ts, label) : new Narrator(app.cat, app.en, app.ref, label);
+    kept = { lang: app.lang, basis, you: ts.you, narrator, lines: new Map() };
+    narration.set(ts.id, kept);
   }
+  kept.ts = ts;
+  return kept.narrator;
+}
 
-  get seated() { return typeof this.you === "number"; }
-
-  // The table's game; tables of servers that predate games are Oriente's.
-  get game() { return (this.info && this.info.game) || "oriente"; }
-
-  // What one answer answers: the decision, its pivot, and the table's seq,
-  // since an Oro turn takes several answers within one decision.
-  answerKey() { return this.prompt ? `${this.prompt.id}/${this.prompt.pivot}/${this.seq}` : null; }
-
-  name(s) {
-    const slot = this.info && this.info.seats ? this.info.seats[s] : null;
-    return slot ? slot.name : app.t("seat.n", { n: s });
+export function lineOf(ts, e) {
+  const narrator = narratorOf(ts);
+  const lines = narration.get(ts.id).lines;
+  let text = lines.get(e.seq);
+  if (text === undefined) {
+    text = narrator.narrate(e, ts.seated ? ts.you : null);
+    lines.set(e.seq, text);
   }
+  return text;
+}
 
-  narrator() {
-    // What the words depend on: Oriente's card reference, or the game's own (Oro's board).
-    const ui = gameUi(this.game);
-    const basis = ui.narratorBasis ? ui.narratorBasis(this) : app.ref;
-    if (!this._narrator || this._narrator.lang !== app.lang || this._narratorBasis !== basis) {
-      const label = (s) => (s === this.you ? app.t("seat.you_named", { name: this.name(s) }) : this.name(s));
-      this._narrator = ui.narrator ? ui.narrator(this, label) : new Narrator(app.cat, app.en, app.ref, label);
-      this._narratorBasis = basis;
-    }
-    return this._narrator;
+// Send an answer to the open decision (a command of its `legal` list).
+export async function act(ts, cmd) {
+  const now = app.tables.get(ts.id) || ts;
+  if (now.prompt && cmd.decision === now.prompt.id) dispatch({ type: "table/sent", table: ts.id, key: answerKey(now) });
+  try {
+    await app.net.request({ t: "act", table: ts.id, cmd }, { resend: true });
+    return true;
+  } catch (err) {
+    if (!BENIGN.has(err.code)) say(errorText(err));
+    return false;
   }
+}
 
-  line(e) {
-    if (this.linesLang !== app.lang) { this.lines.clear(); this.linesLang = app.lang; }
-    let text = this.lines.get(e.seq);
-    if (text === undefined) {
-      const viewer = this.seated ? this.you : null;
-      text = this.narrator().narrate(e, viewer);
-      this.lines.set(e.seq, text);
-    }
-    return text;
-  }
-
-  takeEvent(e) {
-    if (e.seq <= this.seq) return;
-    this.seq = e.seq;
-    this.events.push(e);
-    const info = this.info;
-    if (info) {
-      const slots = info.seats;
-      switch (e.type) {
-        case "SeatTaken": slots[e.seat] = { seat: e.seat, name: e.name, connected: true, away: false, ...(e.bot ? { bot: e.bot } : {}) }; break;
-        case "SeatLeft": slots[e.seat] = null; break;
-        case "SeatPresence": if (slots[e.seat]) slots[e.seat].connected = e.connected; break;
-        case "SeatAway": if (slots[e.seat]) slots[e.seat].away = true; break;
-        case "SeatBack": if (slots[e.seat]) slots[e.seat].away = false; break;
-        case "TableStarted": info.status = "running"; break;
-        case "TableFinished": info.status = "finished"; info.result = e.result; break;
-        case "TableFailed": info.status = "failed"; break;
-        case "TableAbandoned": info.status = "abandoned"; break;
-        default: break;
-      }
-    }
-    if (e.type === "ProxyOn") this.proxied.add(e.seat);
-    if (e.type === "ProxyOff") this.proxied.delete(e.seat);
-    if (e.type === "RematchOffered") this.rematch = { table: e.table, seat: e.seat };
-    if (e.type === "TableFinished" && e.rematch) this.rematchNext = e.rematch;
-  }
-
-  frame(f) {
-    if (f.t === "snapshot") {
-      this.you = f.you;
-      this.info = f.table_info;
-      this.view = f.view;
-      this.prompt = f.prompt;
-      this.promptAt = performance.now();
-      if (f.seq > this.seq) this.seq = f.seq;
-      this.loaded = true;
-    } else if (f.t === "events") {
-      for (const e of f.events) this.takeEvent(e);
-      if (!f.history) {
-        this.prompt = f.prompt;
-        this.promptAt = performance.now();
-        if (f.view) this.view = f.view;
-      }
-    }
-    app.net.seen(this.id, this.seq);
-  }
-
-  waitsOnMe() {
-    const p = this.prompt;
-    return Boolean(p && this.seated && p.pivot === this.you && (p.legal || []).some((c) => c.decision === p.id));
-  }
-
-  async act(cmd) {
-    if (this.prompt && cmd.decision === this.prompt.id) this.sentFor = this.answerKey();
-    try {
-      await app.net.request({ t: "act", table: this.id, cmd }, { resend: true });
-      return true;
-    } catch (err) {
-      if (!BENIGN.has(err.code)) say(errorText(err));
-      return false;
-    }
-  }
-
-  async chat(text) {
-    try {
-      await app.net.request({ t: "chat", table: this.id, text });
-      return true;
-    } catch (err) {
-      say(errorText(err));
-      return false;
-    }
+export async function chat(ts, text) {
+  try {
+    await app.net.request({ t: "chat", table: ts.id, text });
+    return true;
+  } catch (err) {
+    say(errorText(err));
+    return false;
   }
 }
 
 export function onFrame(f) {
-  if (!f.table) return;
+  if (!f.table || !app.tables.has(f.table)) return;
+  if (f.t !== "snapshot" && f.t !== "events") return;
+  dispatch({ type: "table/frame", table: f.table, frame: f, at: performance.now() });
   const ts = app.tables.get(f.table);
-  if (!ts) return;
-  ts.frame(f);
+  app.net.seen(ts.id, ts.seq);
   if (f.t === "snapshot") bringNonce(ts);
-  changed();
 }
 
 // A seat this browser holds by its token alone (a tournament's reserved
@@ -164,9 +96,8 @@ function bringNonce(ts) {
 // token, as a spectator otherwise. The whole story so far comes first
 // (after: 0), so a reload shows the same feed.
 export function enterTable(id) {
-  if (app.tables.has(id)) return app.tables.get(id);
-  const ts = new TableState(id);
-  app.tables.set(id, ts);
+  if (app.tables.has(id)) return;
+  dispatch({ type: "tables/follow", table: id });
   let mine = seats.get(id);
   app.net.subscribe(id, { token: mine ? mine.token : null, after: 0, views: true });
   if (app.up) {
@@ -184,22 +115,20 @@ export function enterTable(id) {
     app.net.request(msg).catch((err) => {
       if (err.code === "auth/bad_token") {
         seats.drop(id);
-        app.tables.delete(id);
+        dispatch({ type: "tables/forget", table: id });
         app.net.unsubscribe(id);
         enterTable(id);
       } else {
-        ts.missing = err; // told in words when drawn, in the language of that moment
-        ts.missingCode = err.code;
-        changed();
+        // Told in words when drawn, in the language of that moment.
+        dispatch({ type: "table/missing", table: id, error: err });
       }
     });
   }
-  return ts;
 }
 
 export function leaveTable(id) {
   if (!app.tables.has(id)) return;
-  app.tables.delete(id);
+  dispatch({ type: "tables/forget", table: id });
   app.net.unsubscribe(id);
   app.net.request({ t: "unsubscribe", table: id }).catch(() => {});
 }
@@ -220,9 +149,8 @@ export async function joinTable(id, seat = null, seen = undefined) {
     const nonce = newNonce();
     const ok = await app.net.request({ t: "join", table: id, name, seat, views: true, nonce });
     seats.put(id, { token: ok.token, seat: ok.seat, name, nonce, commitment });
-    let ts = app.tables.get(id);
-    if (!ts) { ts = new TableState(id); app.tables.set(id, ts); }
-    ts.you = ok.seat;
+    dispatch({ type: "tables/follow", table: id });
+    dispatch({ type: "table/seated", table: id, you: ok.seat });
     app.net.subscribe(id, { token: ok.token, after: ok.seq, views: true });
     return ok;
   } catch (err) {
@@ -247,9 +175,8 @@ export async function rematchTable(ts) {
     const counts = Boolean(announced && announced.table === ok.table);
     seats.put(ok.table, { token: ok.token, seat: ok.seat, name: mine.name, nonce: counts ? nonce : null,
                           commitment: counts ? announced.commitment : null });
-    let next = app.tables.get(ok.table);
-    if (!next) { next = new TableState(ok.table); app.tables.set(ok.table, next); }
-    next.you = ok.seat;
+    dispatch({ type: "tables/follow", table: ok.table });
+    dispatch({ type: "table/seated", table: ok.table, you: ok.seat });
     app.net.subscribe(ok.table, { token: ok.token, after: ok.seq, views: true });
     return ok.table;
   } catch (err) {
@@ -260,4 +187,26 @@ export async function rematchTable(ts) {
     say(errorText(err));
     return null;
   }
+}
+
+// The rematch button: take the seat there, and go there.
+export async function goToRematch(ts) {
+  const id = await rematchTable(ts);
+  if (id) location.hash = `#/t/${id}`;
+}
+
+export async function addBots(table, token, policy, count) {
+  try {
+    await app.net.request({ t: "add_bots", table, token, policy, count });
+    return true;
+  } catch (err) {
+    say(errorText(err));
+    return false;
+  }
+}
+
+// Fill an open table's free seats with the game's default bot.
+export function fillWithBots(ts) {
+  const mine = seats.get(ts.id);
+  if (mine) addBots(ts.id, mine.token, null, null);
 }

@@ -4,9 +4,9 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { AccountBox, Badge } from "./account.js";
-import { joinTable } from "./live.js";
+import { addBots, joinTable } from "./live.js";
 import { GAMES, servedGames } from "./games.js";
-import { app, botKinds, changed, errorText, say, seats } from "./state.js";
+import { app, botKinds, dispatch, errorText, say, seats, setName } from "./state.js";
 import { TournamentList } from "./tournament.js";
 
 const html = htm.bind(h);
@@ -41,20 +41,8 @@ async function refresh() {
       tables = tables.concat(ok.tables);
       cursor = ok.next ?? null;
     } while (cursor && tables.length < 1000);
-    app.listing = tables;
-    app.listed = true;
-    changed();
+    dispatch({ type: "listing", tables });
   } catch (e) { /* offline: the banner says so */ }
-}
-
-export async function addBots(table, token, policy, count) {
-  try {
-    await app.net.request({ t: "add_bots", table, token, policy, count });
-    return true;
-  } catch (err) {
-    say(errorText(err));
-    return false;
-  }
 }
 
 export async function createTable(form) {
@@ -83,7 +71,7 @@ function NameBox() {
   const t = app.t;
   return html`<label class="field namebox">${t("lobby.your_name")}
     <input id="name" maxlength="32" value=${app.name} autocomplete="nickname"
-      onInput=${(e) => { app.name = e.target.value; localStorage.setItem("oriente.name", app.name); changed(); }} /></label>`;
+      onInput=${(e) => setName(e.target.value)} /></label>`;
 }
 
 function TableRow({ info }) {

@@ -6,13 +6,14 @@ import { useEffect } from "preact/hooks";
 import { LeaderboardPage, restoreSession, watchSession } from "./account.js";
 import { CardReference, makeRef, openReference } from "./games/oriente/cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
-import { enterTable, leaveTable, onFrame, rematchTable } from "./live.js";
-import { addBots, Lobby } from "./lobby.js";
+import { enterTable, leaveTable, onFrame } from "./live.js";
+import { Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
-import { app, changed, GAME, seats, useApp } from "./state.js";
+import { app, dispatch, GAME, useApp } from "./state.js";
 import { gameUi, KNOWN_GAMES } from "./games.js";
 import { rememberTitle, TablePage } from "./games/oriente/screen.js";
+import { waitsOnMe } from "./state/table.js";
 import { TournamentPage } from "./tournament.js";
 
 const html = htm.bind(h);
@@ -34,31 +35,24 @@ function route() {
   const next = parseRoute();
   const prev = app.route;
   if (prev.page === "table" && (next.page !== "table" || next.id !== prev.id)) leaveTable(prev.id);
-  app.route = next;
-  app.dialog = null;
-  if (next.page === "table") {
-    const ts = enterTable(next.id);
-    ts.onRematch = async () => {
-      const id = await rematchTable(ts);
-      if (id) location.hash = `#/t/${id}`;
-    };
-    ts.onFill = () => {
-      const mine = seats.get(ts.id);
-      if (mine) addBots(ts.id, mine.token, null, null); // the game's default bot
-    };
-  }
-  changed();
+  dispatch({ type: "route", route: next });
+  if (next.page === "table") enterTable(next.id);
   window.scrollTo(0, 0);
 }
 
 async function setLang(lang) {
-  app.cat = await loadCatalogue(lang);
-  app.lang = lang;
-  app.t = translator(app.cat, app.en);
+  const cat = await loadCatalogue(lang);
+  dispatch({ type: "lang", lang, cat, t: translator(cat, app.en) });
   document.documentElement.lang = lang;
   localStorage.setItem("oriente.lang", lang);
-  changed();
 }
+
+function setSound(on) {
+  localStorage.setItem("oriente.sound", on ? "on" : "off");
+  dispatch({ type: "sound", on });
+}
+
+const close = () => dispatch({ type: "dialog", dialog: null });
 
 let beeped = null;
 function beep() {
@@ -84,7 +78,7 @@ function currentGame() {
 
 function openRules() {
   const game = currentGame();
-  if (gameUi(game).Reference && app.refs[game]) { app.dialog = { kind: "game", game }; changed(); } else openReference();
+  if (gameUi(game).Reference && app.refs[game]) dispatch({ type: "dialog", dialog: { kind: "game", game } }); else openReference();
 }
 
 function Header() {
@@ -99,7 +93,7 @@ function Header() {
         ${LANGS.map((l) => html`<option key=${l} value=${l}>${{ en: "English", de: "Deutsch", fr: "Français" }[l]}</option>`)}
       </select>
       <label class="check small"><input type="checkbox" checked=${app.sound}
-        onChange=${(e) => { app.sound = e.target.checked; localStorage.setItem("oriente.sound", app.sound ? "on" : "off"); changed(); }} /> ${t("nav.sound")}</label>
+        onChange=${(e) => setSound(e.target.checked)} /> ${t("nav.sound")}</label>
       <span class=${`conn ${app.up ? "up" : "down"}`} role="status">${app.up ? t("conn.up") : t("conn.down")}</span>
     </nav>
   </header>`;
@@ -113,14 +107,14 @@ function Dialog() {
     const el = document.querySelector(".dialog .close");
     if (el) el.focus();
     if (d.focus) { const target = document.getElementById(`ref-${d.focus}`); if (target) target.scrollIntoView({ block: "center" }); }
-    const onKey = (ev) => { if (ev.key === "Escape") { app.dialog = null; changed(); } };
+    const onKey = (ev) => { if (ev.key === "Escape") close(); };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [d]);
   if (!d) return null;
-  return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) { app.dialog = null; changed(); } }}>
+  return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) close(); }}>
     <div class="dialog" role="dialog" aria-modal="true" aria-label=${t("nav.cards")}>
-      <div class="dialog-head"><h2>${t(d.kind === "game" ? `${d.game}.ref.title` : "ref.title")}</h2><button type="button" class="close" onClick=${() => { app.dialog = null; changed(); }}>${t("dialog.close")}</button></div>
+      <div class="dialog-head"><h2>${t(d.kind === "game" ? `${d.game}.ref.title` : "ref.title")}</h2><button type="button" class="close" onClick=${close}>${t("dialog.close")}</button></div>
       ${d.kind === "game" ? html`<${gameUi(d.game).Reference} />` : html`<${CardReference} focus=${d.focus} />`}
     </div>
   </div>`;
@@ -132,7 +126,7 @@ function App() {
   const waiting = rememberTitle();
   const r = app.route;
   let key = null;
-  for (const ts of app.tables.values()) if (ts.waitsOnMe()) key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`;
+  for (const ts of app.tables.values()) if (waitsOnMe(ts)) key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`;
   if (waiting && key !== beeped && app.sound) beep();
   beeped = key;
   let page;
@@ -157,26 +151,24 @@ async function boot() {
   const others = KNOWN_GAMES.filter((g) => g !== GAME);
   const [en, cards, ...refs] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json()),
     ...others.map((g) => fetch(`/data/${g}/reference.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null))]);
-  app.en = en;
-  app.ref = makeRef(cards);
-  others.forEach((g, i) => { if (refs[i]) app.refs[g] = refs[i]; });
-  await setLang(lang);
   const net = new Net(serverUrl());
-  app.net = net;
+  const known = {};
+  others.forEach((g, i) => { if (refs[i]) known[g] = refs[i]; });
+  dispatch({ type: "booted", en, ref: makeRef(cards), refs: known, net });
+  await setLang(lang);
   net.beforeRestore = restoreSession;
   watchSession(net);
   net.onFrame(onFrame);
   net.onStatus((up) => {
-    app.up = up;
+    dispatch({ type: "up", up });
     if (up) {
-      for (const ts of app.tables.values()) if (!ts.loaded) { app.tables.delete(ts.id); net.unsubscribe(ts.id); }
+      for (const ts of app.tables.values()) if (!ts.loaded) { dispatch({ type: "tables/forget", table: ts.id }); net.unsubscribe(ts.id); }
       if (app.route.page === "table") route();
     }
-    changed();
   });
   window.addEventListener("hashchange", route);
-  app.ready = true;
-  app.route = { page: "none" };
+  dispatch({ type: "ready" });
+  dispatch({ type: "route", route: { page: "none" } });
   net.connect();
   route();
 }

@@ -7,8 +7,8 @@ import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { gameUi } from "./games.js";
 import { Feed, Ring } from "./games/oriente/screen.js";
-import { TableState } from "./live.js";
-import { app } from "./state.js";
+import { newTable, tableWith, UNNAMED_GAME } from "./state/table.js";
+import { app, dispatch } from "./state.js";
 
 const html = htm.bind(h);
 
@@ -36,7 +36,13 @@ export function ReplayPage({ id, as }) {
         return Promise.reject(r.status);
       });
     load(5)
-      .then((d) => { if (d && !gone) { setBusy(false); setData(d); setStep((s) => Math.min(s, d.steps.length - 1)); } })
+      .then((d) => {
+        if (!d || gone) return;
+        setBusy(false);
+        setData(d);
+        setStep((s) => Math.min(s, d.steps.length - 1));
+        dispatch({ type: "replay/game", game: d.game || UNNAMED_GAME }); // the reference dialog shows its game's
+      })
       .catch(() => { if (!gone) { setBusy(false); setError(t("replay.missing")); } });
     return () => { gone = true; };
   }, [id, viewer]);
@@ -53,14 +59,12 @@ export function ReplayPage({ id, as }) {
   if (error) return html`<main class="page"><p class="error">${error}</p><a href="#/">${t("nav.lobby")}</a></main>`;
   if (!data) return html`<main class="page"><p>${t(busy ? "replay.busy" : "replay.loading")}</p></main>`;
   const last = data.steps.length - 1;
-  const ts = new TableState(id);
-  ts.you = typeof data.viewer === "number" ? data.viewer : null;
-  app.replayGame = data.game || "oriente";
-  ts.info = { game: data.game || "oriente", settings: { seats: data.seats, name: "" }, seats: data.names.map((n, s) => (n === null ? null : { seat: s, name: n, connected: true, away: false })), status: "finished" };
-  ts.loaded = true;
   const events = data.steps.slice(0, step + 1).flatMap((s) => s.events);
   const view = data.steps[step].view;
-  ts.view = view; // the narrator names islands from the table's own board
+  // The table as the viewer saw it at this step: the narrator names islands from the table's own board.
+  const ts = tableWith(newTable(id), { you: typeof data.viewer === "number" ? data.viewer : null, loaded: true, view,
+    info: { game: data.game || UNNAMED_GAME, settings: { seats: data.seats, name: "" }, status: "finished",
+            seats: data.names.map((n, s) => (n === null ? null : { seat: s, name: n, connected: true, away: false })) } });
   const setViewer = (v) => { location.hash = `#/r/${id}?as=${v}`; };
   return html`<main class="table-page replay">
     <div class="table-head">

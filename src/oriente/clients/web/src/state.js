@@ -1,45 +1,33 @@
-// The page's state in one place, and a hook that re-renders on change.
+// The page's state: one store (state/store.js) whose reducer
+// (state/app.js) takes explicit actions; `app` is always its current
+// state, read by the components, and `dispatch` the one way to change it.
+// A component that draws from it calls `useApp()` to be drawn again on change.
 import { useEffect, useState } from "preact/hooks";
+import { initialState, reduce } from "./state/app.js";
+import { createStore } from "./state/store.js";
 
-export const app = {
-  ready: false,
-  lang: "en",
-  cat: null, // the current catalogue
-  en: null, // English, the fallback
-  t: (k) => k,
-  ref: null, // Oriente's card reference (games/oriente/cards.js)
-  refs: {}, // other games' reference data, by game (/data/GAME/reference.json)
-  net: null,
-  up: false,
+const store = createStore(reduce, initialState({
   name: localStorage.getItem("oriente.name") || "",
   sound: localStorage.getItem("oriente.sound") === "on",
-  tables: new Map(), // live subscriptions: table id -> TableState
-  listing: [],
-  route: { page: "lobby" },
-  dialog: null, // {kind: "cards", focus} | {kind: "deal"}
-  error: null,
-  account: null, // the signed-in account's card (account.js), or null
-};
+}));
 
-const subscribers = new Set();
-let queued = false;
+// The current state (a live binding: it follows every dispatch).
+export let app = store.state;
 
-export function changed() {
-  if (queued) return;
-  queued = true;
-  queueMicrotask(() => {
-    queued = false;
-    for (const fn of subscribers) fn();
-  });
+export function dispatch(action) {
+  store.dispatch(action);
+  app = store.state;
+}
+
+// The person's name, kept in this browser for the next visit.
+export function setName(name) {
+  localStorage.setItem("oriente.name", name);
+  dispatch({ type: "name", name });
 }
 
 export function useApp() {
   const [, tick] = useState(0);
-  useEffect(() => {
-    const fn = () => tick((x) => x + 1);
-    subscribers.add(fn);
-    return () => subscribers.delete(fn);
-  }, []);
+  useEffect(() => store.subscribe(() => tick((x) => x + 1)), []);
   return app;
 }
 
@@ -91,7 +79,6 @@ export function errorText(err) {
 }
 
 export function say(text) {
-  app.error = text;
-  changed();
-  setTimeout(() => { if (app.error === text) { app.error = null; changed(); } }, 6000);
+  dispatch({ type: "error", text });
+  setTimeout(() => { if (app.error === text) dispatch({ type: "error", text: null }); }, 6000);
 }

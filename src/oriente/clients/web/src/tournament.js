@@ -6,7 +6,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
-import { app, changed, errorText, newNonce, say, seats } from "./state.js";
+import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 
 const html = htm.bind(h);
 const KEY = "oriente.entries"; // tournament -> entry token
@@ -21,8 +21,7 @@ function keepEntry(tournament, token) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
-// The tournament frames this page follows: the newest state by tournament.
-const states = new Map();
+// The tournament frames this page follows: the newest state of each goes to the store.
 let listening = false;
 
 function listen() {
@@ -30,7 +29,6 @@ function listen() {
   listening = true;
   app.net.onFrame((frame) => {
     if (frame.t !== "tournament") return;
-    states.set(frame.tournament, frame.state);
     const you = frame.state.you;
     if (you && you.table && you.token) {
       // The seat is this browser's: the table page resumes it with its token,
@@ -42,7 +40,7 @@ function listen() {
       if (!mine) seats.put(you.table, { seat: you.seat, token: you.token, name: entrantName(frame.state, you.entrant),
                                           reserved: true, nonce: newNonce(), offered: you.commitment ?? undefined });
     }
-    changed();
+    dispatch({ type: "tournament", id: frame.tournament, state: frame.state });
   });
 }
 
@@ -57,8 +55,7 @@ async function watch(id) {
     await app.net.request({ t: "tournament_watch", tournament: id, token, full: true });
   } catch (err) {
     if (token && err.code === "auth/bad_token") { keepEntry(id, null); return watch(id); }
-    states.set(id, { missing: err });
-    changed();
+    dispatch({ type: "tournament", id, state: { missing: err } });
   }
   return null;
 }
@@ -72,7 +69,7 @@ export function TournamentPage({ id }) {
     listen();
     watch(id);
   }, [id, app.up]);
-  const state = states.get(id);
+  const state = app.tournaments.get(id);
   if (!state) return html`<main class="page tournament"><p class="muted">…</p></main>`;
   if (state.missing) return html`<main class="page tournament"><p role="alert">${errorText(state.missing)}</p></main>`;
   const config = state.config;

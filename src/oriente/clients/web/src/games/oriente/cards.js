@@ -3,7 +3,7 @@
 // page holds no card data of its own.
 import { h } from "preact";
 import htm from "htm";
-import { app, changed } from "../../state.js";
+import { app, dispatch } from "../../state.js";
 
 const html = htm.bind(h);
 
@@ -47,8 +47,7 @@ export function cardLabel(c) {
 }
 
 export function openReference(kind = null) {
-  app.dialog = { kind: "cards", focus: kind };
-  changed();
+  dispatch({ type: "dialog", dialog: { kind: "cards", focus: kind } });
 }
 
 // One card. `card` null: face down. `mine`: a face-down card its owner sees.

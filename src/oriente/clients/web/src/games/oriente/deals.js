@@ -6,12 +6,13 @@ import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
 import { Card } from "./cards.js";
+import { act, seatName } from "../../live.js";
 import { app, errorText } from "../../state.js";
 
 const html = htm.bind(h);
 const KINDS = ["free", "support", "pay", "no_attack"];
 
-function who(ts, s) { return s === ts.you ? app.t("seat.you_named", { name: ts.name(s) }) : ts.name(s); }
+function who(ts, s) { return s === ts.you ? app.t("seat.you_named", { name: seatName(ts, s) }) : seatName(ts, s); }
 
 function promiseText(ts, p) {
   const t = app.t;
@@ -36,7 +37,7 @@ function OpenDeal({ ts, deal }) {
     <div class="small">${deal.parties.map((s) => html`<span key=${s} class=${`tag ${deal.accepted.includes(s) ? "yes" : ""}`}>
       ${deal.accepted.includes(s) ? "✓" : "…"} ${who(ts, s)}</span>`)}</div>
     ${mine.length > 0 && html`<div class="choices">${mine.map((c) => html`<button type="button" key=${c.type} class=${c.type === "AcceptDeal" ? "primary" : ""}
-      onClick=${() => ts.act(c)}>${t(`deals.${c.type}`)}</button>`)}</div>`}
+      onClick=${() => act(ts, c)}>${t(`deals.${c.type}`)}</button>`)}</div>`}
   </li>`;
 }
 
@@ -49,7 +50,7 @@ function Ledger({ ts }) {
     const settle = legal.filter((c) => c.type === "SettlePromise" && c.promise === e.promise);
     return html`<li key=${e.promise}><span class=${`status s-${e.status}`}>${t(`status.${e.status}`)}</span>
       #${e.promise} ${promiseText(ts, e)}
-      ${settle.map((c) => html`<button type="button" key=${String(c.kept)} class="small" onClick=${() => ts.act(c)}>${t(c.kept ? "deals.mark_kept" : "deals.mark_broken")}</button>`)}
+      ${settle.map((c) => html`<button type="button" key=${String(c.kept)} class="small" onClick=${() => act(ts, c)}>${t(c.kept ? "deals.mark_kept" : "deals.mark_broken")}</button>`)}
     </li>`;
   })}</ul>`;
 }

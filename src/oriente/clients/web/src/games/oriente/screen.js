@@ -9,9 +9,10 @@ import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
 import { Countdown, seatLabel } from "../../common.js";
 import { DealsPanel } from "./deals.js";
-import { DECISIONS, joinTable } from "../../live.js";
+import { act, chat, DECISIONS, fillWithBots, goToRematch, joinTable, lineOf, narratorOf, seatName } from "../../live.js";
+import { answerKey, waitsOnMe } from "../../state/table.js";
 import { gameUi } from "../../games.js";
-import { app, botKinds, changed, errorText } from "../../state.js";
+import { app, botKinds, errorText } from "../../state.js";
 
 const html = htm.bind(h);
 
@@ -35,7 +36,7 @@ function Presence({ ts, s }) {
   const slot = ts.info && ts.info.seats ? ts.info.seats[s] : null;
   const t = app.t;
   let cls = "on", label = t("presence.connected"), glyph = "●";
-  if (ts.proxied && ts.proxied.has(s)) { cls = "proxy"; label = t("presence.proxied"); glyph = "⚙"; }
+  if (ts.proxied.includes(s)) { cls = "proxy"; label = t("presence.proxied"); glyph = "⚙"; }
   else if (slot && slot.away) { cls = "away"; label = t("presence.away"); glyph = "◐"; }
   else if (!slot || !slot.connected) { cls = "off"; label = t("presence.offline"); glyph = "○"; }
   return html`<span class=${`presence p-${cls}`} title=${label} aria-label=${label}>${glyph}<span class="plabel">${label}</span></span>`;
@@ -63,7 +64,7 @@ function Seat({ ts, view, s }) {
   return html`<section class=${classes} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
     <header>
       <${Presence} ts=${ts} s=${s} />
-      <b class="who">${slot && slot.bot ? ts.name(s).replace(/ \(bot\)$/, "") : ts.name(s)}</b>
+      <b class="who">${slot && slot.bot ? seatName(ts, s).replace(/ \(bot\)$/, "") : seatName(ts, s)}</b>
       ${s === ts.you && html`<span class="badge you">${t("seat.you")}</span>`}
       ${slot && slot.bot && html`<span class="badge bot" title=${t("seat.bot_aria", { kind: t(`bot.${slot.bot}`) })}>${t("seat.bot")}</span>`}
       ${slot && html`<${Badge} account=${slot.account} />`}
@@ -204,7 +205,7 @@ export function Decision({ ts }) {
   const canAnswer = answers.length > 0;
   const who = p.pivot === null || p.pivot === undefined ? t("decision.window") : mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`silence.${p.topic}`) !== `silence.${p.topic}` ? t(`silence.${p.topic}`) : p.silence;
-  const sent = ts.sentFor === ts.answerKey();
+  const sent = ts.sentFor === answerKey(ts);
   const view = ts.view;
   const context = p.topic === "privilege" && view && view.announcer !== null && view.announcer !== undefined && view.action
     ? t("decision.context_privilege", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) }) : null;
@@ -220,7 +221,7 @@ export function Decision({ ts }) {
       ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: choiceLabel(ts, p.sealed, p.topic) })}</p>`}
       <div class="choices" role="group" aria-label=${t("decision.choices")}>
         ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
-            disabled=${sent && mine} onClick=${() => ts.act(c)}>
+            disabled=${sent && mine} onClick=${() => act(ts, c)}>
           ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}
           ${c.type === "Choose" ? html`<${Card} card=${c.card} size="s" />` : ""}
           <span>${choiceLabel(ts, c, p.topic)}</span></button>`)}
@@ -249,10 +250,10 @@ export function Feed({ ts, events }) {
     stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
   };
   const shown = list.filter((e) => e.type !== "TableFinished");
-  const last = shown.length ? ts.line(shown[shown.length - 1]) : "";
+  const last = shown.length ? lineOf(ts, shown[shown.length - 1]) : "";
   return html`<div class="feed" ref=${ref} onScroll=${onScroll} tabindex="0" aria-label=${app.t("feed.aria")}>
     <ol>
-      ${shown.map((e) => html`<li key=${e.seq} class=${e.type === "Chat" ? "chat" : e.type === "DealProposed" || e.type === "DealExecuted" ? "deal" : ""}>${ts.line(e)}</li>`)}
+      ${shown.map((e) => html`<li key=${e.seq} class=${e.type === "Chat" ? "chat" : e.type === "DealProposed" || e.type === "DealExecuted" ? "deal" : ""}>${lineOf(ts, e)}</li>`)}
     </ol>
     <div class="sr-only" aria-live="polite">${last}</div>
   </div>`;
@@ -263,7 +264,7 @@ function ChatBox({ ts }) {
   const send = async (ev) => {
     ev.preventDefault();
     const value = text.trim();
-    if (value && (await ts.chat(value))) setText("");
+    if (value && (await chat(ts, value))) setText("");
   };
   if (!ts.seated) return html`<p class="small muted">${app.t("chat.spectator")}</p>`;
   return html`<form class="chatbox" onSubmit=${send}>
@@ -280,7 +281,7 @@ function Result({ ts, view }) {
   const order = r.scores.map((_, s) => s).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
   return html`<section class="result" aria-label=${t("result.aria")}>
     <h2>${t("result.title")}</h2>
-    <p>${ts.narrator().reason(r.reason)}</p>
+    <p>${narratorOf(ts).reason(r.reason)}</p>
     <table>
       <thead><tr><th>${t("result.rank")}</th><th>${t("result.player")}</th><th>${t("result.score")}</th><th>${t("result.inhabitant")}</th></tr></thead>
       <tbody>${order.map((s) => html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td>${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td><td>${r.scores[s]}</td>
@@ -288,7 +289,7 @@ function Result({ ts, view }) {
     </table>
     ${ts.rematch && html`<p class="rematch-note" role="status">${t("result.rematch_offered", { name: seatLabel(ts, ts.rematch.seat) })}</p>`}
     <p class="actions">
-      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>
+      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => goToRematch(ts)}>
           ${t(ts.rematch ? "result.join_rematch" : "result.rematch")}</button>`
         : ts.rematch && html`<a class="button primary" href=${`#/t/${ts.rematch.table}`}>${t("result.join_rematch")}</a>`}
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
@@ -315,7 +316,7 @@ export function TablePage({ ts }) {
   }, []);
   if (ts.missing) {
     return html`<main class="page"><p class="error" role="alert">${errorText(ts.missing)}</p>
-      ${ts.missingCode === "table/unknown" && html`<p>${t("table.missing_replay")} <a href=${`#/r/${ts.id}`}>${t("result.replay")}</a></p>`}
+      ${ts.missing.code === "table/unknown" && html`<p>${t("table.missing_replay")} <a href=${`#/r/${ts.id}`}>${t("result.replay")}</a></p>`}
       <p><a href="#/">${t("nav.lobby")}</a></p></main>`;
   }
   if (!ts.loaded) return html`<main class="page"><p>${t("table.loading")}</p></main>`;
@@ -355,16 +356,14 @@ function Waiting({ ts }) {
   const free = info.seats.filter((s) => s === null).length;
   return html`<div class="waiting">
     <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
-    ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => ts.onFill && ts.onFill()}>${t("table.fill_bots")}</button>`}
+    ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => fillWithBots(ts)}>${t("table.fill_bots")}</button>`}
     ${!ts.seated && free > 0 && html`<button type="button" class="primary" onClick=${() => joinTable(ts.id)}>${t("lobby.join")}</button>`}
   </div>`;
 }
 
 export function rememberTitle() {
   let waiting = false;
-  for (const ts of app.tables.values()) if (ts.waitsOnMe()) waiting = true;
+  for (const ts of app.tables.values()) if (waitsOnMe(ts)) waiting = true;
   document.title = waiting ? `● ${app.t("title.your_turn")} — Oriente` : "Oriente";
   return waiting;
 }
-
-export function triggerChanged() { changed(); }

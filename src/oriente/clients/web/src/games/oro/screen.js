@@ -10,7 +10,9 @@ import htm from "htm";
 import { Countdown, seatLabel } from "../../common.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
-import { app, changed } from "../../state.js";
+import { act, goToRematch } from "../../live.js";
+import { answerKey, selection } from "../../state/table.js";
+import { app, dispatch } from "../../state.js";
 
 const html = htm.bind(h);
 
@@ -166,17 +168,13 @@ function Table({ ts, view }) {
   </div>`;
 }
 
-// The connection picked on the map narrows the choices of the decision it
-// was picked in; a new prompt forgets it.
-function selectedConn(ts) {
-  return ts.selected && ts.selected.key === ts.answerKey() ? ts.selected.conn : null;
-}
-
+// The connection picked on the map (selection) narrows the choices of the
+// decision it was picked in; a new prompt forgets it.
 export function OroStage({ ts, view }) {
   if (!view) return html`<div class="board"><p>${t("board.waiting")}</p></div>`;
-  const select = (c) => { ts.selected = { key: ts.answerKey(), conn: c }; changed(); };
+  const select = (c) => dispatch({ type: "table/select", table: ts.id, value: c });
   return html`<div class="oro">
-    <${OroMap} ts=${ts} view=${view} selected=${selectedConn(ts)} onSelect=${select} />
+    <${OroMap} ts=${ts} view=${view} selected=${selection(ts)} onSelect=${select} />
     <div class="oro-side"><${Table} ts=${ts} view=${view} /><${Hands} ts=${ts} view=${view} /></div>
   </div>`;
 }
@@ -193,12 +191,12 @@ export function OroDecision({ ts }) {
   }
   const mine = p.pivot === ts.you;
   let answers = answersOf(ts);
-  const conn = selectedConn(ts);
+  const conn = selection(ts);
   const narrowed = conn !== null && conn !== undefined && answers.some((c) => c.connection === conn);
   if (narrowed) answers = answers.filter((c) => c.connection === conn);
   const who = mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`oro.silence.${p.topic}`);
-  const sent = ts.sentFor === ts.answerKey();
+  const sent = ts.sentFor === answerKey(ts);
   return html`<section class=${`decision${mine ? " mine" : ""}`} aria-label=${t("decision.aria")}>
     <h2>${t(`oro.topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
     <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
@@ -206,10 +204,10 @@ export function OroDecision({ ts }) {
     ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: oroChoice(ts, view, p.sealed) })}</p>`}
     ${!mine && answers.length > 0 && html`<p class="small note">${t("decision.early")}</p>`}
     ${narrowed && html`<p class="small">${t("oro.on_conn", { conn: connName(view, conn) })}
-      <button type="button" class="small" onClick=${() => { ts.selected = null; changed(); }}>${t("oro.show_all")}</button></p>`}
+      <button type="button" class="small" onClick=${() => dispatch({ type: "table/select", table: ts.id, value: null })}>${t("oro.show_all")}</button></p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
       ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
-          disabled=${sent} onClick=${() => { ts.selected = null; ts.act(c); }}>
+          disabled=${sent} onClick=${() => { dispatch({ type: "table/select", table: ts.id, value: null }); act(ts, c); }}>
         ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}<span>${oroChoice(ts, view, c)}</span></button>`)}
     </div>`}
     <p class="small muted">${t("decision.silence", { what: silence !== `oro.silence.${p.topic}` ? silence : p.silence })}</p>
@@ -230,7 +228,7 @@ export function OroResult({ ts, view }) {
       <tbody>${order.map((s) => html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td>${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td><td>${r.scores[s]}</td></tr>`)}</tbody>
     </table>
     <p class="actions">
-      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>
+      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => goToRematch(ts)}>
           ${t(ts.rematch ? "result.join_rematch" : "result.rematch")}</button>`
         : ts.rematch && html`<a class="button primary" href=${`#/t/${ts.rematch.table}`}>${t("result.join_rematch")}</a>`}
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>

@@ -8,8 +8,11 @@
 // 20 tiles (S2.3, S7.2). A hex picked on the map narrows the choices to it.
 import { h } from "preact";
 import htm from "htm";
+import { useState } from "preact/hooks";
 import { Countdown, seatLabel } from "../../common.js";
-import { app, changed } from "../../state.js";
+import { act, goToRematch } from "../../live.js";
+import { answerKey, selection } from "../../state/table.js";
+import { app, dispatch } from "../../state.js";
 
 const html = htm.bind(h);
 
@@ -171,15 +174,12 @@ function Status({ ts, view }) {
   </div>`;
 }
 
-function selectedHex(ts) {
-  return ts.selected && ts.selected.key === ts.answerKey() ? ts.selected.hex : null;
-}
 
 export function SamuraiStage({ ts, view }) {
   if (!view) return html`<div class="board"><p>${t("board.waiting")}</p></div>`;
-  const select = (hx) => { ts.selected = { key: ts.answerKey(), hex: hx }; changed(); };
+  const select = (hx) => dispatch({ type: "table/select", table: ts.id, value: hx });
   return html`<div class="sam">
-    <${SamuraiMap} ts=${ts} view=${view} selected=${selectedHex(ts)} onSelect=${select} />
+    <${SamuraiMap} ts=${ts} view=${view} selected=${selection(ts)} onSelect=${select} />
     <div class="sam-side"><${Status} ts=${ts} view=${view} /><${Seats} ts=${ts} view=${view} /></div>
   </div>`;
 }
@@ -190,14 +190,14 @@ function TilePicker({ ts, view }) {
   const p = ts.prompt;
   const want = p.choose.count;
   const key = `pick/${p.id}`;
-  if (!ts.samPick || ts.samPick.key !== key) ts.samPick = { key, tiles: p.sealed ? [...p.sealed] : [] };
-  const picked = ts.samPick.tiles;
+  // The tiles picked so far, for this decision (a new one starts from its sealed choice).
+  const [pick, setPick] = useState({ key, tiles: p.sealed ? [...p.sealed] : [] });
+  const picked = pick.key === key ? pick.tiles : p.sealed ? [...p.sealed] : [];
   const toggle = (i) => {
-    const at = picked.indexOf(i);
-    if (at >= 0) picked.splice(at, 1); else if (picked.length < want) picked.push(i);
-    changed();
+    const tiles = picked.includes(i) ? picked.filter((x) => x !== i) : picked.length < want ? [...picked, i] : picked;
+    setPick({ key, tiles });
   };
-  const send = () => ts.act({ type: p.choose.command, decision: p.id, tiles: [...picked].sort((a, b) => a - b) });
+  const send = () => act(ts, { type: p.choose.command, decision: p.id, tiles: [...picked].sort((a, b) => a - b) });
   return html`<div class="sam-pick">
     <p class="small">${t("sam.pick_hint", { n: want, k: picked.length })}</p>
     <div class="tiles" role="group" aria-label=${t("sam.pick")}>
@@ -217,14 +217,14 @@ export function SamuraiDecision({ ts }) {
   }
   const mine = p.pivot === ts.you;
   let answers = answersOf(ts);
-  const hx = selectedHex(ts);
+  const hx = selection(ts);
   const narrowed = hx !== null && hx !== undefined && answers.some((c) => hexesOf(c).includes(hx));
   if (narrowed) answers = answers.filter((c) => hexesOf(c).includes(hx) || ENDING.includes(c.type));
   const more = answers.length > MANY ? answers.length - MANY : 0;
   if (more) answers = answers.slice(0, MANY);
   const who = mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
   const silence = t(`sam.silence.${p.topic}`);
-  const sent = ts.sentFor === ts.answerKey();
+  const sent = ts.sentFor === answerKey(ts);
   const picking = choosing(ts);
   return html`<section class=${`decision${mine || picking ? " mine" : ""}`} aria-label=${t("decision.aria")}>
     <h2>${t(`sam.topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
@@ -234,10 +234,10 @@ export function SamuraiDecision({ ts }) {
     ${picking && !mine && html`<p class="small note">${t("decision.early")}</p>`}
     ${picking && html`<${TilePicker} ts=${ts} view=${view} />`}
     ${narrowed && html`<p class="small">${t("sam.on_hex", { hex: hexName(view, hx) })}
-      <button type="button" class="small" onClick=${() => { ts.selected = null; changed(); }}>${t("sam.show_all")}</button></p>`}
+      <button type="button" class="small" onClick=${() => dispatch({ type: "table/select", table: ts.id, value: null })}>${t("sam.show_all")}</button></p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
       ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
-          disabled=${sent} onClick=${() => { ts.selected = null; ts.act(c); }}>
+          disabled=${sent} onClick=${() => { dispatch({ type: "table/select", table: ts.id, value: null }); act(ts, c); }}>
         ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}<span>${samChoice(ts, view, c)}</span></button>`)}
     </div>`}
     ${more > 0 && html`<p class="small muted">${t("sam.more", { n: more })}</p>`}
@@ -262,7 +262,7 @@ export function SamuraiResult({ ts, view }) {
         ${r.captured[s].map((n, k) => html`<td key=${k}>${n}</td>`)}<td>${majority(s) || "–"}</td></tr>`)}</tbody>
     </table>
     <p class="actions">
-      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => ts.onRematch && ts.onRematch()}>
+      ${ts.seated ? html`<button type="button" class="primary" onClick=${() => goToRematch(ts)}>
           ${t(ts.rematch ? "result.join_rematch" : "result.rematch")}</button>`
         : ts.rematch && html`<a class="button primary" href=${`#/t/${ts.rematch.table}`}>${t("result.join_rematch")}</a>`}
       <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
