@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriente.server.policies import POLICIES, bargain, negotiator, reputation, valuation
+from oriente.server.policies import POLICIES, bargain, characters, negotiator, reputation, valuation
 from oriente.server.policies.model import read
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import (
@@ -66,11 +66,13 @@ HEURISTIC = POLICIES["heuristic"]
 RANDOM = POLICIES["random"]
 
 
-def _ask(state, seat, memo=None, *, proxy=False):
+def _ask(state, seat, memo=None, *, proxy=False, character=characters.DEFAULT):
     """The negotiator's answer for `seat`, checked to be legal."""
     v, p = view(state, seat), decision_view(state, seat)
-    fn = negotiator.proxy_choose if proxy else negotiator.choose
-    cmd = fn(v, p, random.Random(0), {} if memo is None else memo)
+    if proxy:
+        cmd = negotiator.proxy_choose(v, p, random.Random(0), {} if memo is None else memo)
+    else:
+        cmd = negotiator.choose(v, p, random.Random(0), {} if memo is None else memo, character=character)
     assert cmd is None or cmd in p["legal"], cmd
     return cmd
 
@@ -389,25 +391,26 @@ def test_fighter_buys_support_then_says_done():
 
 def test_a_lowball_offer_is_declined_with_a_counter_offer():
     """Asked to promise its support for a card worth less than the promise
-    costs it, the negotiator declines and offers the same promise for a
-    better card of the proposer's; the counter is said in plain words."""
+    costs it, the (ruthless) negotiator declines and offers the same promise
+    for a better card of the proposer's; the counter is said in plain words."""
+    ruthless = characters.RUTHLESS
     state = _high_stakes()
     apply(state, 0, ProposeDeal(
         transfers=(Transfer(card=NINJA[0], giver=0, receiver=2, consideration="for your support"),),
         promises=(Promise(promiser=2, promisee=0, text="I support the attacker", kind=PromiseKind.SUPPORT,
                           attacker=0, defender=1, side=Side.ATTACKER),)))
     memo: dict = {}
-    assert _ask(state, 2, memo) == {"type": "DeclineDeal", "deal": 1}
+    assert _ask(state, 2, memo, character=ruthless) == {"type": "DeclineDeal", "deal": 1}
     apply(state, 2, command_from_plain({"type": "DeclineDeal", "deal": 1}))
     v = view(state, 2)
-    counter = negotiator.offer(v, v["decision"], random.Random(0), memo)
+    counter = negotiator.offer(v, v["decision"], random.Random(0), memo, character=ruthless)
     assert counter is not None and counter["note"] == "counter-offer to deal 1"
     (t,) = counter["transfers"]
     assert (t["giver"], t["receiver"]) == (0, 2) and VALUE[t["card"]] > VALUE[NINJA[0]]
     assert [p["side"] for p in counter["promises"]] == ["attacker"]
     line = negotiator.say(v, counter)
     assert line.startswith("Counter-offer to deal 1: seat 0 gives me a") and "I will support the attacker" in line
-    assert negotiator.offer(v, v["decision"], random.Random(0), memo) != counter  # never twice
+    assert negotiator.offer(v, v["decision"], random.Random(0), memo, character=ruthless) != counter  # never twice
 
 
 def _ninjas(mine: int):

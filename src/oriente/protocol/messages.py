@@ -323,9 +323,11 @@ CLIENT_TYPES = tuple(
 # -- server messages ------------------------------------------------------------
 
 def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None,
-            games: list[str] | None = None, origins: list[str] | None = None) -> dict[str, Any]:
+            games: list[str] | None = None, origins: list[str] | None = None,
+            bot_about: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """`bots`: per game, the kinds of server bots `add_bots` offers (absent:
-    the server runs none). `games`: the games `create_table` accepts, so a
+    the server runs none); `bot_about`: per game and bot, what the bot is
+    (PROTOCOL.md 5). `games`: the games `create_table` accepts, so a
     client offers only those (absent from servers that predate it: the
     default game alone). `origins`: on a site of many processes, the
     origins (scheme, host and port) of its processes, the only places a
@@ -336,6 +338,8 @@ def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | No
         frame["games"] = games
     if bots:
         frame["bots"] = bots
+    if bot_about:
+        frame["bot_about"] = bot_about
     if origins:
         frame["origins"] = origins
     return frame

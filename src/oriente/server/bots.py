@@ -48,6 +48,13 @@ class BotError(Exception):
         self.message = message
 
 
+def _current_name(table: Table, policy: str) -> str:
+    """A bot's current name: an old name the game still takes (its port's
+    `policy_aliases`, e.g. Oriente's `negotiator`) maps to the bot it names."""
+    aliases = getattr(table.port, "policy_aliases", None) or {}
+    return str(aliases.get(policy, policy))
+
+
 class BotRunner:
     """Seats and runs server bots in `nursery`."""
 
@@ -66,7 +73,7 @@ class BotRunner:
         kinds = table.port.policies
         if not kinds:
             raise BotError("bots/unavailable", f"this server has no bots for {table.port.name}")
-        kind = kinds[0] if policy is None else policy
+        kind = kinds[0] if policy is None else _current_name(table, policy)
         if kind not in kinds:
             raise BotError("bots/unknown", f"no bot called {kind!r}; there are {', '.join(kinds)}")
         if table.seat_of(token) is None:
@@ -113,6 +120,7 @@ class BotRunner:
 
     async def _resume(self, table: Table, seat: int, policy: str) -> None:
         outbox = Outbox(label=f"bot {table.id}")
+        policy = _current_name(table, policy)  # a seat stored under an old name plays on as the bot it names now
         if policy not in table.port.policies:
             log.error("table %s: seat %d's bot %r is not served any more", table.id, seat, policy)
             return

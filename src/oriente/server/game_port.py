@@ -142,6 +142,16 @@ class GamePort(Protocol):
     """The reference bots the server may seat at this game's tables
     (`add_bots`), the default first; empty if it has none."""
 
+    # Optional (read with getattr, default {}): old names of reference bots
+    # that still work, each mapped to the bot it now names: `add_bots` takes
+    # them, and a stored seat's bot of an old name plays on as the new one.
+    # policy_aliases: Mapping[str, str]
+
+    # Optional (read with getattr, default {}): what each reference bot is,
+    # for `welcome.bot_about` (PROTOCOL.md 5): plain data per bot name, at
+    # least `about` (an English sentence) and `deals` (bool).
+    # policy_about: Mapping[str, Mapping[str, Any]]
+
     # Optional (read with getattr, default {}): options every *new* table of
     # the game gets unless its create_table gives them. A port whose rules
     # changed keeps its stored tables on the old rules by reading an option's

@@ -259,7 +259,8 @@ class Transport:
         self.metrics.connections_open += 1
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
                                      sorted(self.lobby.ports),
-                                     self.cluster.origins() if self.cluster is not None else None)))
+                                     self.cluster.origins() if self.cluster is not None else None,
+                                     self._bot_about())))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
@@ -336,6 +337,15 @@ class Transport:
         if self.bots is None:
             return None
         return {name: list(port.policies) for name, port in sorted(self.lobby.ports.items()) if port.policies}
+
+    def _bot_about(self) -> dict[str, dict[str, Any]] | None:
+        """Per game and bot, what the bot is (the port's `policy_about`)."""
+        if self.bots is None:
+            return None
+        out = {name: {kind: dict(about) for kind, about in (getattr(port, "policy_about", None) or {}).items()
+                      if kind in port.policies}
+               for name, port in sorted(self.lobby.ports.items()) if port.policies}
+        return {name: about for name, about in out.items() if about} or None
 
     async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
         """Send queued frames. The watchdog below evicts the client if one

@@ -27,7 +27,8 @@ from ..game_port import (
     Viewer,
     Waiting,
 )
-from ..policies import POLICIES, Choose
+from ..policies import ALIASES, CHARACTERS, POLICIES, Choose
+from ..policies.characters import DEFAULT
 from ..rules import (
     TABLE,
     ConfigError,
@@ -54,10 +55,21 @@ assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts
 OPTIONS = ("deal", "max_open_proposals", "rules_revision")
 DEFAULT_MAX_OPEN_PROPOSALS = 3
 MAX_OPEN_PROPOSALS = 20
-# The server's bots, the default first; away seats get the negotiator's proxy mode.
-BOT_POLICIES: tuple[str, ...] = ("heuristic", "negotiator", "random")
-PROXY_POLICY = "negotiator"
-assert set(BOT_POLICIES) == set(POLICIES)
+# The server's bots, the default first (the default character, which keeps
+# its paid promises, characters.py); away seats get the negotiator's proxy mode.
+BOT_POLICIES: tuple[str, ...] = (DEFAULT.name, *(n for n in CHARACTERS if n != DEFAULT.name), "heuristic", "random")
+PROXY_POLICY = DEFAULT.name
+assert set(BOT_POLICIES) | set(ALIASES) == set(POLICIES)
+# What each bot is, for welcome.bot_about: `word` says how it treats its own
+# promises (keeps: every one it can; weighs: by its record; breaks: when
+# breaking pays; null: it makes none it would not keep).
+BOT_ABOUT: dict[str, dict[str, Any]] = {
+    **{c.name: {"about": c.about, "deals": True, "word": c.word, "character": True} for c in CHARACTERS.values()},
+    "heuristic": {"about": "Plays the odds; offers a card for support in its own fights, and keeps every promise "
+                           "it makes.", "deals": True, "word": "keeps", "character": False},
+    "random": {"about": "Plays a random legal answer; a training partner.", "deals": False, "word": None,
+               "character": False},
+}
 # Answers to a deal or a promise, open at any time to the seats they concern (R8).
 DEAL_ANSWERS = frozenset({"AcceptDeal", "DeclineDeal", "WithdrawDeal", "SettlePromise"})
 
@@ -82,6 +94,8 @@ class OrientePort:
     name = "oriente"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     policies: tuple[str, ...] = BOT_POLICIES
+    policy_aliases: Mapping[str, str] = ALIASES
+    policy_about: Mapping[str, Mapping[str, Any]] = BOT_ABOUT
     # A new table plays the current online rules; a table stored without the
     # option started before there were revisions and keeps revision 1, so
     # that its log replays (game_port.GamePort.new_table_options).

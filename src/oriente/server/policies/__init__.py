@@ -38,8 +38,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from . import heuristic, negotiator, random_policy
+from . import characters, heuristic, negotiator, random_policy
+from .characters import CHARACTERS, Character
 
 Choose = Callable[..., dict | None]
 Say = Callable[[dict, dict], str | None]
@@ -59,6 +61,7 @@ class Policy:
     proxy: Choose | None = None  # the seat-proxy mode of `choose`; None: `choose` itself
     say: Say = _silent
     topics: frozenset[str] = field(default_factory=frozenset)  # prompt topics at which `offer` may propose
+    character: Character | None = None  # a negotiating bot's rule for its own word (characters.py)
 
     def __call__(self, view: dict, prompt: dict | None, rng: random.Random,
                  memo: dict | None = None) -> dict | None:
@@ -69,11 +72,28 @@ class Policy:
         return (self.proxy or self.choose)(view, prompt, rng, None)
 
 
+def _negotiating(character: Character) -> Policy:
+    """The negotiator playing one character (characters.py)."""
+    return Policy(character.name, partial(negotiator.choose, character=character),
+                  partial(negotiator.offer, character=character), proxy=negotiator.proxy_choose,
+                  say=negotiator.say, topics=frozenset({"announce", "negotiation", "support"}), character=character)
+
+
 POLICIES: dict[str, Policy] = {
     "random": Policy("random", random_policy.choose, random_policy.offer),
     "heuristic": Policy("heuristic", heuristic.choose, heuristic.offer, topics=frozenset({"negotiation"})),
-    "negotiator": Policy("negotiator", negotiator.choose, negotiator.offer, proxy=negotiator.proxy_choose,
-                         say=negotiator.say, topics=frozenset({"announce", "negotiation", "support"})),
+    **{name: _negotiating(c) for name, c in CHARACTERS.items()},
 }
+# Old names that still work: `negotiator` plays the default character.
+ALIASES: dict[str, str] = dict(characters.ALIASES)
+for _old, _new in ALIASES.items():
+    POLICIES[_old] = POLICIES[_new]
 
-__all__ = ["POLICIES", "Policy", "heuristic", "negotiator", "random_policy"]
+
+def resolve(name: str) -> str:
+    """A policy's current name (an old name maps to the character it plays)."""
+    return ALIASES.get(name, name)
+
+
+__all__ = ["ALIASES", "CHARACTERS", "POLICIES", "Policy", "characters", "heuristic", "negotiator",
+           "random_policy", "resolve"]

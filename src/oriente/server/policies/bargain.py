@@ -3,7 +3,7 @@
 `plan(reading, memo)` looks, in this order, for
 
 1. **a payment we owe** (our open pay promises, R8.6), made at once when
-   the keep-or-break rule (reputation.keep) says keep;
+   our character's rule (characters.py) says keep;
 2. **a counter-offer** to a proposal we just declined (noted in the memo):
    the same promises, for a card of the proposer's that makes the deal worth
    it to us;
@@ -230,7 +230,7 @@ def _payment(r: Reading, memo: dict) -> Offer | None:
         if not cards or not all(c in b.pile[b.me] or c in b.pile[to] for c in e.get("cards") or ()):
             continue
         gain = sum(card_worth(b, b.me, c, gaining=False) for c in cards)
-        if not reputation.keep(b, gain, r.seasons_left):
+        if not r.keep(gain):
             continue  # the rule says break: the promise lapses unpaid at its season's end
         why = f"as promised (promise {e['promise']})"
         deal = proposal([_transfer(c, b.me, to, why) for c in cards], [], f"paying promise {e['promise']}")

@@ -62,6 +62,7 @@ from oriente.server.rules.cards import RANK
 
 from . import bargain, reputation, words
 from . import heuristic as H
+from .characters import DEFAULT, Character, lifetime_record
 from .model import Board
 from .valuation import BUY_RATE, NEVER, Reading, backed_attack, deal_value, reading
 
@@ -72,8 +73,9 @@ DECISION_TYPES = H.DECISION_TYPES
 
 
 def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None, *,
-           proxy: bool = False) -> dict | None:
-    """One of the prompt's legal commands, or None to wait."""
+           proxy: bool = False, character: Character = DEFAULT) -> dict | None:
+    """One of the prompt's legal commands, or None to wait; our own promises
+    are kept or broken by `character`'s rule (a proxy keeps them all)."""
     if not prompt:
         return None
     legal = prompt.get("legal") or []
@@ -81,7 +83,7 @@ def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | Non
         return None
     if proxy and prompt.get("pivot") != view.get("viewer"):
         return None  # a proxy never answers ahead of the seat's turn (R10.2d)
-    r = reading(view, prompt)
+    r = reading(view, prompt, character, lifetime_record(memo))
     b = r.b
     if memo is None:
         memo = {}
@@ -107,11 +109,12 @@ def proxy_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict
     return choose(view, prompt, rng, memo, proxy=True)
 
 
-def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
+def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None, *,
+          character: Character = DEFAULT) -> dict | None:
     """A deal to propose now (a plain `ProposeDeal`), or None."""
     if memo is None or view.get("phase") == "over":
         return None
-    r = reading(view, prompt)
+    r = reading(view, prompt, character, lifetime_record(memo))
     bargain.observe(r, memo)
     planned = bargain.plan(r, memo)
     if planned is None:
@@ -229,7 +232,7 @@ def _support_answer(r: Reading, proxy: bool = False) -> str:
             best = side
     promised = reputation.promised_support(b, att, dfn)
     if promised is not None and promised != best and (
-            proxy or reputation.keep(b, options[best] - options[promised], r.seasons_left)):
+            proxy or r.keep(options[best] - options[promised])):
         return promised
     return best
 
@@ -261,7 +264,7 @@ def _announce(r: Reading, options: list[dict], proxy: bool, memo: dict | None) -
             best, best_score = c, score
     if not proxy:
         for score, c in sorted(breaking, key=lambda x: -x[0]):
-            if score > best_score and not reputation.keep(b, score - max(best_score, 0.0), r.seasons_left):
+            if score > best_score and not r.keep(score - max(best_score, 0.0)):
                 return c
     return best
 

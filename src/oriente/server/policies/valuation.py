@@ -26,7 +26,7 @@ is to first place (R9.4). The pieces:
   support) cost too much to make.
 - **Time** (`seasons_left`): the seasons likely left before the Geisha
   ends the game (R2.5, R9.2), which prices future payments and our good
-  name (reputation.reputation_cost).
+  name (characters.py).
 
 `deal_value(reading, deal)` sums these for one proposal: accept it when it
 is worth at least nothing to us. The same functions value our own offers
@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from oriente.server.rules.cards import NINJAS, VALUE
 
 from . import heuristic, reputation
+from .characters import DEFAULT, Character, Record
 from .model import Board, fight_deltas, fight_odds, read, utility, weights
 
 SUPPORT_RATE = 0.3  # chance that an undecided seat supports each side (as in heuristic.py)
@@ -269,7 +270,17 @@ class Reading:
     prompt: dict | None
     seasons_left: float
     disc_value: float
+    character: Character = DEFAULT
+    lifetime: Record | None = None  # our account's record across games, when we play under one
     attack_values: dict[int, float] = field(default_factory=dict)
+
+    def keep(self, gain_if_broken: float) -> bool:
+        """Our character's rule: keep our promise when breaking gains this much?"""
+        return self.character.keep(self.b, gain_if_broken, self.seasons_left, self.lifetime)
+
+    def promise_cost(self, keeping: float) -> float:
+        """What a promise of ours costs by our character's rule."""
+        return self.character.promise_cost(self.b, keeping, self.seasons_left, self.lifetime)
 
     def attack_value(self, target: int) -> float:
         """Our utility of fulfilling an attack on `target` now (heuristic.effect)."""
@@ -305,12 +316,15 @@ class Reading:
         return out
 
 
-def reading(view: dict, prompt: dict | None) -> Reading:
-    """Everything deal valuation needs, read from one seat's view and prompt."""
+def reading(view: dict, prompt: dict | None, character: Character = DEFAULT,
+            lifetime: Record | None = None) -> Reading:
+    """Everything deal valuation needs, read from one seat's view and prompt;
+    our own promises are priced by `character` (characters.py)."""
     b = read(view)
     w = weights(b, heuristic.TEMPERATURE)
     disc = heuristic.disc_value(b, w, heuristic.KEEP_SUPPORT) if b.disc[b.me] else 0.0
-    return Reading(b=b, w=w, prompt=prompt, seasons_left=seasons_left(b), disc_value=disc)
+    return Reading(b=b, w=w, prompt=prompt, seasons_left=seasons_left(b), disc_value=disc, character=character,
+                   lifetime=lifetime)
 
 
 def may_still_support(r: Reading, attacker: int, defender: int) -> bool:
@@ -334,7 +348,7 @@ def support_cost(r: Reading, attacker: int, defender: int, side: str) -> float:
     if promised is not None and promised != side:
         return -NEVER
     options = r.support_options(attacker, defender)
-    return reputation.promise_cost(r.b, max(options.values()) - options[side], r.seasons_left)
+    return r.promise_cost(max(options.values()) - options[side])
 
 
 def promise_value(r: Reading, p: dict) -> float:
@@ -348,7 +362,7 @@ def promise_value(r: Reading, p: dict) -> float:
             return -support_cost(r, p["attacker"], p["defender"], p["side"])
         if kind == "no_attack":
             cost = peace_cost(b, p["seat"], r.w, r.attack_value(p["seat"]))
-            return -reputation.promise_cost(b, cost, r.seasons_left)
+            return -r.promise_cost(cost)
         if kind == "pay":
             cards = list(p.get("cards") or ())
             if not cards or any(c not in b.pile[b.me] for c in cards):
