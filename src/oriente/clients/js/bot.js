@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A random-play bot for an Oriente table server, written from protocol/PROTOCOL.md (oriente.v1).
-// It plays any game the server serves (oriente, oro, samurai) by picking among the prompt's `legal`
-// commands, one command at a time: a decision may take several (an Oro turn, PROTOCOL.md 18).
+// It plays any game the server serves by picking among the prompt's `legal` commands, one command
+// at a time: a decision may take several (PROTOCOL.md 6). A game that needs more than that (a
+// choice too large to list) brings a module of its own, games/GAME.js, found here by its name.
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { decode, encode } from '@msgpack/msgpack';
@@ -18,6 +19,14 @@ const FATAL_CLOSE = new Set([1008, 1009]); // "fix your client": do not reconnec
 // Table events about our seat: true when the table stops waiting for it (PROTOCOL.md 9).
 const ATTENDANCE = { SeatAway: true, ProxyOn: true, SeatBack: false, ProxyOff: false };
 const MAX_RETRIES = 20;
+// PROTOCOL.md 3 (create_table.game): a table that names no game plays the default one.
+const DEFAULT_GAME = 'oriente';
+
+// Per game, what it adds to picking among `legal` (games/GAME.js: `answers(prompt, rng)`, the
+// commands to pick from when `legal` lists none); most games need no module.
+const GAMES = new Map(await Promise.all(readdirSync(new URL('./games/', import.meta.url))
+  .filter((f) => f.endsWith('.js'))
+  .map(async (f) => [f.slice(0, -3), await import(new URL(`./games/${f}`, import.meta.url).href)])));
 
 /**
  * A websocket URL's origin: scheme://host[:port], the port left out when it is the
@@ -79,7 +88,7 @@ export function request(server, msg, timeoutMs = 10000, { token = null } = {}) {
 }
 
 /** Create a public zero-wait bot table of `game`; resolves with its id. */
-export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = 'oriente',
+export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = DEFAULT_GAME,
                                             options = {}, rated = false } = {}) {
   const ok = await request(server, { t: 'create_table', seats, name, public: true, seed, timers: BOT_TIMERS,
                                      game, options, rated });
@@ -93,7 +102,7 @@ export async function createTable(server, { seats = 4, seed = null, name = 'js b
  */
 export class Bot {
   constructor({ server, table = null, create = null, name = 'jsbot', seed = null, rng = null,
-                tableSeed = null, game = 'oriente', log = () => {}, hooks = {}, apiToken = null }) {
+                tableSeed = null, game = DEFAULT_GAME, log = () => {}, hooks = {}, apiToken = null }) {
     // apiToken: the bot account's API token (PROTOCOL.md 19); the bot signs in with it on
     // every connection, before anything else, so its seat is its account's.
     Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks, apiToken });
@@ -236,7 +245,7 @@ export class Bot {
     this.ws.welcomed = true;
     // The site's origins, the only places `moved` may send us (absent: none).
     this.origins = new Set((Array.isArray(f.origins) ? f.origins : []).map(originOf).filter(Boolean));
-    const games = f.games ?? ['oriente']; // a server that predates `games` plays oriente alone
+    const games = f.games ?? [DEFAULT_GAME]; // a server that predates `games` plays the default game alone
     if (this.create && !this.table && !games.includes(this.game)) {
       return this.fail(new Error(`this server plays ${games.join(', ')}; not ${this.game}`));
     }
@@ -290,7 +299,7 @@ export class Bot {
       this.log(`seated at ${this.table} as seat ${f.seat}`);
     } else if (req?.t === 'list_tables') {
       const free = f.tables.find((t) => t.status === 'open' && t.settings?.timers?.zero_wait
-                                       && (t.game ?? 'oriente') === this.game && t.seats.some((s) => s === null));
+                                       && (t.game ?? DEFAULT_GAME) === this.game && t.seats.some((s) => s === null));
       if (free) {
         this.table = free.table;
         this.join();
@@ -328,6 +337,7 @@ export class Bot {
   onSnapshot(f) {
     if (f.table !== this.table) return;
     this.trace.push({ kind: 'snapshot', seq: f.seq });
+    if (f.table_info) this.tableGame = f.table_info.game ?? DEFAULT_GAME; // the game this table plays
     if (this.lastSeq !== null && f.seq < this.lastSeq) this.stats.gaps++;
     this.lastSeq = f.seq;
     if (f.table_info?.status === 'finished' && f.table_info.result) return this.finish(f.table_info.result);
@@ -373,13 +383,13 @@ export class Bot {
     this.prompt = p;
     if (this.hooks.onPrompt?.(p, this) === false) return;
     // One command in flight at a time: its reply comes after the events it caused, so the
-    // newest prompt then says whether the decision wants more (an Oro turn) or has moved on.
+    // newest prompt then says whether the decision wants more (a turn of several moves) or has moved on.
     if (!p || this.seat === null || p.pivot !== this.seat || this.unacked.size > 0) return;
     const key = `${p.id}:${p.pivot}:${this.lastSeq}`;
     if (this.answered.has(key)) return;
     const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);
-    // A choice too large to list (Samurai's 5 tiles of 20, PROTOCOL.md 20) comes as `choose`.
-    if (options.length === 0 && p.choose) options.push(this.combination(p));
+    const rules = GAMES.get(this.tableGame ?? this.game);
+    if (options.length === 0 && rules?.answers) options.push(...rules.answers(p, this.rng));
     if (options.length === 0) return;
     this.answered.add(key);
     const cmd = options[Math.floor(this.rng() * options.length)];
@@ -387,16 +397,6 @@ export class Bot {
     this.unacked.set(m.id, m);
     this.stats.acts++;
     this.send(m);
-  }
-
-  /** `count` of the prompt's `choose.tiles`, drawn at random, as its `choose.command`. */
-  combination(p) {
-    const pool = [...p.choose.tiles];
-    const picked = [];
-    while (picked.length < p.choose.count && pool.length) {
-      picked.push(pool.splice(Math.floor(this.rng() * pool.length), 1)[0]);
-    }
-    return { type: p.choose.command, decision: p.id, tiles: picked.sort((a, b) => a - b) };
   }
 }
 
@@ -456,7 +456,7 @@ export async function main(argv) {
   const { values } = parseArgs({ args: argv, options: {
     server: { type: 'string' }, table: { type: 'string' }, create: { type: 'string' },
     name: { type: 'string' }, seed: { type: 'string' }, games: { type: 'string' },
-    game: { type: 'string', default: 'oriente' }, token: { type: 'string' },
+    game: { type: 'string', default: DEFAULT_GAME }, token: { type: 'string' },
     tournament: { type: 'string' }, entry: { type: 'string' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   } });
