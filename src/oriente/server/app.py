@@ -38,7 +38,7 @@ from .replays import viewer_of
 from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
 from .transport import Limits, Transport
-from .web import Asset, Refusal, WebSite
+from .web import Asset, Refusal, WebSite, game_words
 
 log = logging.getLogger("oriente.server")
 
@@ -229,7 +229,8 @@ class App:
 
     def _site(self, lobby: Lobby) -> WebSite:
         """The web client's files, each game's reference data
-        (`/data/GAME/reference.json`), and ended games step by step
+        (`/data/GAME/reference.json`) and word catalogues
+        (`/i18n/GAME/LANG.json`), and ended games step by step
         (`/data/replay/TABLE.json?as=SEAT|spectator|all`, server/replay_cache.py)."""
 
         async def finished(table_id: str) -> dict[str, Any] | None:
@@ -252,6 +253,7 @@ class App:
 
         assert self.web is not None
         data = {f"/data/{name}/reference.json": port.reference for name, port in self.games.items()}
+        data.update(game_words(self.games))  # each game's own words, /i18n/GAME/LANG.json
         return WebSite(self.web, data=data, dynamic={"/data/replay/": replay})
 
     async def _heartbeat(self, store: Store) -> None:

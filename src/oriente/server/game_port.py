@@ -178,6 +178,12 @@ class GamePort(Protocol):
     # def rules_version(self, setup: GameSetup) -> str: ...
     # replays: frozenset[str]
 
+    # Optional (read with getattr; absent: the `words` folder beside the
+    # module that defines the port's class): the folder of the game's word
+    # catalogues, one `LANG.json` each ({"ui": {...}, "narrate": {...}},
+    # keys named after the game), served at /i18n/GAME/LANG.json (server/web.py).
+    # words_dir: Path
+
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
         """Validate a table's game options and build its setup, or raise

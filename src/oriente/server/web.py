@@ -27,8 +27,10 @@ takes it; files cost nothing); a provider may refuse with its own
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
+import inspect
 import json
 import logging
 import mimetypes
@@ -131,6 +133,35 @@ def load_tree(root: Path, prefix: str = "/") -> dict[str, Asset]:
         ctype = _TYPES.get(suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         assets[prefix + rel] = Asset.of(path.read_bytes(), ctype, suffix in _COMPRESSIBLE)
     return assets
+
+
+_LANG_FILE = re.compile(r"^[a-z]{2,3}\.json$")
+
+
+def words_dir(port: object) -> Path:
+    """Where a game keeps its word catalogues (`LANG.json`): the port's
+    `words_dir` if it names one, else the `words` folder beside the module
+    that defines the port's class (a game's own folder)."""
+    named = getattr(port, "words_dir", None)
+    return Path(named) if named is not None else Path(inspect.getfile(type(port))).resolve().parent / "words"
+
+
+def game_words(ports: Mapping[str, object]) -> dict[str, StaticData]:
+    """`/i18n/GAME/LANG.json` -> a provider of that catalogue, for every
+    game whose words folder holds one (read once, at start-up)."""
+    found: dict[str, StaticData] = {}
+    for name, port in ports.items():
+        folder = words_dir(port)
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            if _LANG_FILE.match(path.name):
+                found[f"/i18n/{name}/{path.name}"] = functools.partial(_read_json, path)
+    return found
+
+
+def _read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 class WebSite:
