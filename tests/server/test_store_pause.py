@@ -21,8 +21,10 @@ from trio.testing import wait_all_tasks_blocked
 from oriente.server.games.oriente import OrientePort
 from oriente.server.stores import MemoryStore, StoreError
 from oriente.server.stores.sqlite import _connect
+from oriente.server.table import Begin, Reserve, Stop, Table, TableSettings, token_hash
 
 from .actor_harness import drain, open_table
+
 
 class FullStore(MemoryStore):
     """The memory store, refusing every append and table update while `full`."""
@@ -94,3 +96,41 @@ def test_t4_4_sqlite_reads_without_mmap(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA mmap_size").fetchone()[0] == 0
     finally:
         conn.close()
+
+
+@pytest.mark.trio
+async def test_t4_4_a_refused_write_while_seating_a_tournament_table_pauses_it_and_loses_no_seat(
+        autojump_clock) -> None:
+    """A tournament's table is seated by the server (`Reserve`, then
+    `Begin`), not by requests: a refused write while it reserves a seat
+    pauses the table as any refused write does, and the server's messages
+    that arrive meanwhile wait for the store instead of being dropped (no
+    client would ever send them again). Before, the reservation's write
+    went around the pause, so a full disk failed the table, and a second
+    reservation arriving during a pause was lost."""
+    store = FullStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        port = OrientePort()
+        setup = port.configure(4, 7, dict(getattr(port, "new_table_options", {})), {})
+        settings = TableSettings(game=port.name, seats=4, seed=7, options=setup.options, auto_start=False)
+        table = Table("tt", settings, port, setup, store, wall=lambda: 1_000_000.0 + trio.current_time())
+        await table.create()
+        nursery.start_soon(table.run)
+        store.full = True
+        for seat in range(4):
+            await table.send(None, Reserve(seat=seat, name=f"entrant {seat}", token_hash=token_hash(f"t{seat}")))
+        await table.send(None, Begin(proxied=[0, 1, 2, 3]))
+        await wait_all_tasks_blocked()
+        assert table.status == "open", "a refused write pauses the table; it does not fail it"
+        await trio.sleep(30)
+        store.full = False
+        await trio.sleep(11)
+        await wait_all_tasks_blocked()
+        assert table.status == "running"
+        types = [e["type"] for e in table.events]
+        assert types.count("SeatTaken") == 4 and "TableStarted" in types and "TableFailed" not in types
+        stored = [r.seq for r in await store.log(table.id) if r.kind == "event"]
+        assert stored == list(range(1, table.seq + 1))
+        await table.send(None, Stop())
+        nursery.cancel_scope.cancel()

@@ -364,6 +364,7 @@ class Table:
         self._end_seq: int | None = None
         self.frames_sent = 0
         self.paused = False  # the store refuses this table's writes; it retries (T4.4)
+        self._deferred: list[Any] = []  # the server's messages that arrived while paused, in order
         self.log_cap = log_cap
         self.log_bytes = 0  # the encoded size of every record of the log
         self._talk: frozenset[str] = frozenset(getattr(port, "talk_commands", ()))
@@ -415,6 +416,8 @@ class Table:
         pending: Any = CatchUp() if self._unlogged_seats or self._unlogged_leaves or self._start_due() else None
         async with self._recv:
             while True:
+                if pending is None and self._deferred:  # the server's messages that waited out a pause
+                    pending = self._deferred.pop(0)
                 d = self.clock.deadline
                 at = d.at if d is not None else math.inf
                 abandon_at = math.inf
@@ -499,6 +502,8 @@ class Table:
                         slot.connections = max(0, slot.connections - 1)
                 elif outbox is not None:
                     self._reply(outbox, M.error(getattr(msg, "id", None), "store/unavailable", STORE_PAUSED_MESSAGE))
+                else:  # the server's own message (a reservation, a start): nobody would send it again
+                    self._deferred.append(msg)
 
     def _abandon_at(self) -> float:
         """When this table is abandoned if nothing changes (T6.1): an open
@@ -835,7 +840,8 @@ class Table:
             log.warning("table %s: seat %d cannot be reserved", self.id, msg.seat)
             return
         self.slots[msg.seat] = Slot(name=msg.name, token_hash=msg.token_hash, account=msg.account)
-        await self.store.update_table(self.id, meta=self._meta(), now=self.wall())
+        meta = self._meta()
+        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall()))
         event: dict[str, Any] = {"type": "SeatTaken", "seat": msg.seat, "name": msg.name}
         if msg.account is not None:
             event["account"] = msg.account
