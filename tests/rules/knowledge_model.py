@@ -134,9 +134,9 @@ OTHER_FIELDS: dict[str, set[str]] = {
     "SeasonEnded": {"season"},
     "GeishaDrawn": {"purpose", "seat"},
     "GameEnded": {"reason", "ninja_victor", "scores", "ranks", "tiebreaks"},
-    "DealProposed": {"deal", "proposer", "parties", "note"},
+    "DealProposed": {"deal", "proposer", "parties", "note", "counter_to", "why"},
     "DealAccepted": {"deal", "seat"},
-    "DealClosed": {"deal", "seat", "reason"},
+    "DealClosed": {"deal", "seat", "reason", "why"},
     "DealExecuted": {"deal", "promise_ids"},
     "PromiseSettled": {"promise", "promiser", "status", "by"},
 }

@@ -149,7 +149,7 @@ class GamePort(Protocol):
 
     # Optional (read with getattr, default {}): what each reference bot is,
     # for `welcome.bot_about` (PROTOCOL.md 5): plain data per bot name, at
-    # least `about` (an English sentence) and `deals` (bool).
+    # least `about` (an English sentence); the rest is the game's.
     # policy_about: Mapping[str, Mapping[str, Any]]
 
     # Optional (read with getattr, default {}): options every *new* table of

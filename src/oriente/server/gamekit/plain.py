@@ -11,7 +11,14 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
 
+# Field metadata of a field added to an existing command or event after
+# records were written without it: its plain form leaves it out while it is
+# None, so that those records replay to the very same data (`field(default=
+# None, metadata=ADDED)`).
+ADDED = {"added": True}
+
 _FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}  # None: not a dataclass
+_ADDED_NAMES: dict[type, frozenset[str]] = {}  # per dataclass, its ADDED fields
 _SCALARS = (int, str, type(None), bool, float)
 
 
@@ -27,12 +34,17 @@ def plain(value: Any) -> Any:
     try:
         names = _FIELD_NAMES[cls]
     except KeyError:
-        names = _FIELD_NAMES[cls] = (tuple(f.name for f in fields(value))
-                                     if is_dataclass(value) and not isinstance(value, type) else None)
+        dataclass_ = is_dataclass(value) and not isinstance(value, type)
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(value)) if dataclass_ else None
+        _ADDED_NAMES[cls] = frozenset(f.name for f in fields(value) if f.metadata.get("added")) if dataclass_ \
+            else frozenset()
     if names is not None:
         out = {"type": cls.__name__}
+        added = _ADDED_NAMES[cls]
         for name in names:
             v = getattr(value, name)
+            if v is None and added and name in added:
+                continue
             out[name] = v if type(v) in _SCALARS else plain(v)
         return out
     if isinstance(value, Enum):

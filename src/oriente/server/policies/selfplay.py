@@ -178,7 +178,8 @@ class _Table:
     def send(self, seat: int, cmd: Any, legal: list | None, v: dict) -> bool:
         """Apply a policy's command; False if it was refused (not strict)."""
         kind = cmd.get("type") if isinstance(cmd, dict) else None
-        if kind != "ProposeDeal" and (legal is None or cmd not in legal):
+        bare = {k: v for k, v in cmd.items() if k != "why"} if kind == "DeclineDeal" else cmd  # R8.8: a reason
+        if kind != "ProposeDeal" and (legal is None or bare not in legal):
             if self.strict:
                 raise PolicyError(f"seat {seat} sent a command that is not legal now: {cmd!r}")
             self.played.refused["not_legal"] += 1

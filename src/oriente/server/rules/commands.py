@@ -9,10 +9,12 @@ command came from a person, a bot or the table's timer: a timeout is just
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from ..gamekit.decisions import TABLE as TABLE  # the seat id of the table's own commands (timeouts)
+from ..gamekit.plain import ADDED
 
 
 class ActionKind(str, Enum):
@@ -156,11 +158,15 @@ class Promise:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ProposeDeal:
-    """Propose a deal (R8.6). Proposing counts as the proposer's acceptance."""
+    """Propose a deal (R8.6). Proposing counts as the proposer's acceptance.
+    `counter_to` names an earlier deal this one answers, and `why` says what
+    it is for, as a code with parameters (R8.8); both optional."""
 
     transfers: tuple[Transfer, ...] = ()
     promises: tuple[Promise, ...] = ()
     note: str = ""
+    counter_to: int | None = field(default=None, metadata=ADDED)
+    why: dict[str, Any] | None = field(default=None, metadata=ADDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,7 +176,11 @@ class AcceptDeal:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeclineDeal:
+    """Decline a deal one is a party to; `why` is the reason, as a code with
+    parameters (R8.8), optional."""
+
     deal: int
+    why: dict[str, Any] | None = field(default=None, metadata=ADDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from . import reasons
 from .cards import ALL_CARDS
 from .commands import (
     AcceptDeal,
@@ -135,6 +136,11 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
         parties.update((p.promiser, p.promisee))
     if seat not in parties:
         raise Rejected("deal/not_party", "you can only propose a deal you are a party to (R8.6)")
+    why = reasons.check(cmd.why, reasons.PROPOSE, state.n, "proposal")
+    counter_to = cmd.counter_to
+    if counter_to is not None and not 1 <= counter_to < state.next_deal:
+        raise Rejected("deal/bad_counter", f"'counter_to' names a deal proposed earlier in this game, 1 to "
+                                           f"{state.next_deal - 1}, not {counter_to} (R8.8)")
     open_own = open_proposals(state, seat)
     if open_own >= state.config.max_open_proposals:
         raise Rejected(
@@ -145,13 +151,14 @@ def propose(state: GameState, seat: int, cmd: ProposeDeal, ev: list) -> None:
         _check_budget(state, seat, cmd)
     deal = Deal(
         id=state.next_deal, proposer=seat, parties=tuple(sorted(parties)),
-        transfers=tuple(transfers), promises=tuple(promises), accepted={seat},
+        transfers=tuple(transfers), promises=tuple(promises), accepted={seat}, counter_to=counter_to, why=why,
     )
     state.next_deal += 1
     state.deals[deal.id] = deal
     state.proposed[seat] += 1
     ev.append(DealProposed(deal=deal.id, proposer=seat, parties=deal.parties,
-                           transfers=deal.transfers, promises=deal.promises, note=cmd.note))
+                           transfers=deal.transfers, promises=deal.promises, note=cmd.note,
+                           counter_to=counter_to, why=why))
 
 
 def _check_budget(state: GameState, seat: int, cmd: ProposeDeal) -> None:
@@ -192,8 +199,9 @@ def decline(state: GameState, seat: int, cmd: DeclineDeal, ev: list) -> None:
     deal = _open_deal(state, seat, cmd.deal)
     if seat in deal.accepted:
         raise Rejected("deal/already_accepted", f"you accepted deal {deal.id}; withdraw it instead (R8.6)")
+    why = reasons.check(cmd.why, reasons.DECLINE, state.n, "decline")
     del state.deals[deal.id]
-    ev.append(DealClosed(deal=deal.id, seat=seat, reason="declined"))
+    ev.append(DealClosed(deal=deal.id, seat=seat, reason="declined", why=why))
 
 
 def withdraw(state: GameState, seat: int, cmd: WithdrawDeal, ev: list) -> None:

@@ -11,8 +11,10 @@ Field conventions: `seat` is who acted; cards are card ids (cards.py);
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from ..gamekit.plain import ADDED
 from .commands import Action, Promise, Side, Transfer
 
 
@@ -327,12 +329,17 @@ class GameEnded:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealProposed:
+    """A proposal (R8.6); `counter_to` the earlier deal it answers and `why`
+    what it is for (R8.8), each only when the proposer gave one."""
+
     deal: int
     proposer: int
     parties: tuple[int, ...]
     transfers: tuple[Transfer, ...]
     promises: tuple[Promise, ...]
     note: str
+    counter_to: int | None = field(default=None, metadata=ADDED)
+    why: dict[str, Any] | None = field(default=None, metadata=ADDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -344,11 +351,14 @@ class DealAccepted:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DealClosed:
     """A proposal ended without executing: 'declined', 'withdrawn', 'void'
-    (a card was no longer where it said, R8.6) or 'lapsed' (season end)."""
+    (a card was no longer where it said, R8.6) or 'lapsed' (season end).
+    `why`: a decline's reason as a code with parameters (R8.8), only when
+    the seat that declined gave one."""
 
     deal: int
     seat: int | None
     reason: str
+    why: dict[str, Any] | None = field(default=None, metadata=ADDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

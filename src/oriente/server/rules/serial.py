@@ -109,6 +109,15 @@ def _promise(v: Any) -> C.Promise:
     )
 
 
+def _why(d: dict) -> dict | None:
+    """A reason's map as sent (R8.8); its code and parameters are checked
+    where the deal is (deals.py), which knows the seats."""
+    v = d.get("why")
+    if v is None:
+        return None
+    return dict(_map(v, "field 'why'"))
+
+
 def command_from_plain(data: Any) -> C.Command:
     """Build a typed command from plain data, or raise Rejected('command/...')."""
     d = _map(data, "a command")
@@ -132,8 +141,10 @@ def command_from_plain(data: Any) -> C.Command:
     if cls is C.ProposeDeal:
         return C.ProposeDeal(transfers=tuple(_transfer(t) for t in _list(d, "transfers")),
                              promises=tuple(_promise(p) for p in _list(d, "promises")),
-                             note=_str(d, "note", ""))
-    if cls in (C.AcceptDeal, C.DeclineDeal, C.WithdrawDeal):
+                             note=_str(d, "note", ""), counter_to=_opt_int(d, "counter_to"), why=_why(d))
+    if cls is C.DeclineDeal:
+        return C.DeclineDeal(deal=_int(d, "deal"), why=_why(d))
+    if cls in (C.AcceptDeal, C.WithdrawDeal):
         return cls(deal=_int(d, "deal"))
     assert cls is C.SettlePromise
     _missing(d, "kept", "true or false")

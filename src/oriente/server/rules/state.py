@@ -93,6 +93,8 @@ class Deal:
     transfers: tuple[Transfer, ...]
     promises: tuple[Promise, ...]
     accepted: set[int]
+    counter_to: int | None = None  # the earlier deal it answers (R8.8)
+    why: dict | None = None  # what it is for, a code with parameters (R8.8)
 
 
 @dataclass(slots=True)

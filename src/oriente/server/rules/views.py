@@ -85,6 +85,18 @@ _REDACT = {
 }
 
 
+def _open_deal(d: Any) -> dict:
+    """An open proposal as every viewer sees it (R8.4: deals are public);
+    `counter_to` and `why` (R8.8) only when its proposer gave them."""
+    out = {"deal": d.id, "proposer": d.proposer, "parties": list(d.parties),
+           "transfers": plain(d.transfers), "promises": plain(d.promises), "accepted": sorted(d.accepted)}
+    if d.counter_to is not None:
+        out["counter_to"] = d.counter_to
+    if d.why is not None:
+        out["why"] = dict(d.why)
+    return out
+
+
 def decision_views(state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict | None]:
     """decision_view for several viewers, sharing the common part (the
     table server builds one prompt per viewer on every step)."""
@@ -201,9 +213,7 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "fight": None,
         "max_open_proposals": state.config.max_open_proposals,
         "deals": [
-            {"deal": d.id, "proposer": d.proposer, "parties": list(d.parties),
-             "transfers": plain(d.transfers), "promises": plain(d.promises), "accepted": sorted(d.accepted)}
-            for d in state.deals.values()
+            _open_deal(d) for d in state.deals.values()
         ],
         "ledger": [
             {"promise": e.id, "deal": e.deal, "season": e.season, "status": e.status, **plain(e.promise)}
