@@ -27,7 +27,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web
 
 SCRIPT = """
 import { readFileSync } from "node:fs";
-import { Narrator } from "%(narrate)s";
+import { OrienteNarrator as Narrator } from "%(narrate)s";
 const input = JSON.parse(readFileSync(0, "utf8"));
 const ref = input.reference;
 const kinds = new Map(ref.kinds.map((k) => [k.kind, k]));

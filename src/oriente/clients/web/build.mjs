@@ -3,7 +3,7 @@
 // sources and esbuild version give the same bytes, which
 // tests/web/test_build.py checks with `node build.mjs --check`.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,8 +12,25 @@ const check = process.argv.includes("--check");
 const out = check ? mkdtempSync(join(tmpdir(), "oriente-web-")) : join(here, "dist");
 mkdirSync(out, { recursive: true });
 
+// The module "page-games": every src/games/NAME/index.js, in the order of
+// their names. A game's page screen is its folder: nothing else lists it.
+const gamesDir = join(here, "src", "games");
+const pageGames = {
+  name: "page-games",
+  setup(b) {
+    b.onResolve({ filter: /^page-games$/ }, () => ({ path: "page-games", namespace: "page-games" }));
+    b.onLoad({ filter: /.*/, namespace: "page-games" }, () => {
+      const names = readdirSync(gamesDir).filter((n) => existsSync(join(gamesDir, n, "index.js"))).sort();
+      const lines = names.map((n, i) => `import g${i} from ${JSON.stringify(`./${n}/index.js`)};`);
+      lines.push(`export default [${names.map((_, i) => `g${i}`).join(", ")}];`);
+      return { contents: lines.join("\n"), resolveDir: gamesDir, loader: "js" };
+    });
+  },
+};
+
 const common = { bundle: true, minify: true, legalComments: "none", logLevel: "warning", charset: "utf8" };
-await build({ ...common, entryPoints: [join(here, "src/main.js")], outfile: join(out, "app.js"), format: "esm", target: "es2020" });
+await build({ ...common, entryPoints: [join(here, "src/main.js")], outfile: join(out, "app.js"), format: "esm", target: "es2020",
+  plugins: [pageGames] });
 await build({ ...common, entryPoints: [join(here, "src/app.css")], outfile: join(out, "app.css") });
 for (const name of ["index.html", "favicon.svg"]) copyFileSync(join(here, "src", name), join(out, name));
 

@@ -6,6 +6,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
+import { UNNAMED_GAME } from "./state/table.js";
 import { app, dispatch, errorText, say, setName } from "./state.js";
 
 const html = htm.bind(h);
@@ -154,7 +155,7 @@ export function Badge({ account }) {
 
 export function LeaderboardPage({ game }) {
   const t = app.t;
-  const games = (app.net && app.net.welcome && app.net.welcome.games) || ["oriente"];
+  const games = (app.net && app.net.welcome && app.net.welcome.games) || [UNNAMED_GAME];
   const shown = games.includes(game) ? game : games[0];
   const [rows, setRows] = useState(null);
   useEffect(() => {

@@ -1,45 +1,55 @@
-// The games this page draws, and what differs between them: the seat
-// counts and options the lobby offers, the table screen's components, the
-// narrator, the reference dialog. Oriente's components are games/oriente/screen.js
-// (its `Ring`, `Decision` and `Result`, with deals); another game brings
-// its folder (games/oro/, games/samurai/) and a line here. The server says which games it plays
-// (welcome.games); the lobby offers those this page knows.
-import { OroNarrator } from "./games/oro/narrate.js";
-import { OroDecision, OroReference, OroResult, OroStage } from "./games/oro/screen.js";
-import { SamuraiNarrator } from "./games/samurai/narrate.js";
-import { SamuraiDecision, SamuraiReference, SamuraiResult, SamuraiStage } from "./games/samurai/screen.js";
+// The games this page offers, and how it draws each. What a game is — its
+// seat counts, its options with their types and defaults, whether it has
+// negotiation windows — the server says (welcome.game_info). How the page
+// draws it is the game's own folder (games/NAME/index.js: its stage,
+// decision, end, narrator, reference and panels), found by the build
+// (build.mjs makes the module "page-games" of every such folder); a game
+// without one gets the generic screen (generic.js) and narrator.
+import modules from "page-games";
+import { GenericDecision, GenericResult, GenericStage } from "./generic.js";
+import { UNNAMED_GAME } from "./state/table.js";
 import { app } from "./state.js";
 
-export const GAMES = {
-  oriente: { seats: [4, 12, 4], options: [], deals: true },
-  oro: {
-    seats: [2, 4, 3], // O1.6; the lobby suggests three
-    options: [{ key: "gods", label: "lobby.gods", initial: true }], // O7: a checkbox per boolean option
-    Stage: OroStage, Decision: OroDecision, Result: OroResult, Reference: OroReference,
-    // Islands are named by the table's own board (the view's), else the default one.
-    narrator: (ts, label) => new OroNarrator(app.cat, app.en, (ts.view && ts.view.board) || app.refs.oro.board, label),
-    narratorBasis: (ts) => (ts.view && ts.view.board) || (app.refs.oro && app.refs.oro.board),
-  },
-  samurai: {
-    seats: [2, 4, 3], // S1.2; the lobby suggests three
-    options: [],
-    Stage: SamuraiStage, Decision: SamuraiDecision, Result: SamuraiResult, Reference: SamuraiReference,
-    // Hexes and tiles are named by the table's own map and tile set (the view's), else the defaults.
-    narrator: (ts, label) => new SamuraiNarrator(app.cat, app.en, (ts.view && ts.view.board) || app.refs.samurai.board,
-      (ts.view && ts.view.tile_set) || app.refs.samurai.tiles, label),
-    narratorBasis: (ts) => (ts.view && ts.view.board) || (app.refs.samurai && app.refs.samurai.board),
-  },
-};
+const PAGES = new Map(modules.map((m) => [m.name, m]));
+const GENERIC = { Stage: GenericStage, Decision: GenericDecision, Result: GenericResult, panels: [] };
+const UIS = new Map();
 
-export const KNOWN_GAMES = Object.keys(GAMES);
+// What the page assumes of a game that neither the server (a server older
+// than welcome.game_info) nor a folder of this page describes: any seat
+// count from 2 to 8 (the server refuses others with its reason), no options.
+export const UNDESCRIBED = { seats: { min: 2, max: 8, default: 2 }, options: [], windows: false };
+
+// The games whose folder this page has (their reference data is fetched at start).
+export const PAGE_GAMES = [...PAGES.values()];
 
 export function gameUi(game) {
-  return GAMES[game] || GAMES.oriente;
+  if (!UIS.has(game)) UIS.set(game, { ...GENERIC, ...(PAGES.get(game) || {}) });
+  return UIS.get(game);
+}
+
+export function gameInfo(game) {
+  const told = app.net && app.net.welcome && app.net.welcome.game_info;
+  return (told && told[game]) || (PAGES.get(game) && PAGES.get(game).info) || UNDESCRIBED;
 }
 
 // The games to offer: those the server plays (a server that predates
-// `welcome.games` plays Oriente alone) and this page can draw.
+// `welcome.games` plays the unnamed game alone), each drawn by its folder
+// or by the generic screen.
 export function servedGames() {
-  const served = (app.net && app.net.welcome && app.net.welcome.games) || ["oriente"];
-  return KNOWN_GAMES.filter((g) => served.includes(g));
+  return (app.net && app.net.welcome && app.net.welcome.games) || [UNNAMED_GAME];
+}
+
+export function gameName(game) {
+  const key = `game.${game}`;
+  const text = app.t(key);
+  return text === key ? game : text;
+}
+
+// The words for one of a game's options: the game's own, else the lobby's, else its name.
+export function optionLabel(game, name) {
+  for (const key of [`${game}.option.${name}`, `lobby.${name}`]) {
+    const text = app.t(key);
+    if (text !== key) return text;
+  }
+  return name;
 }

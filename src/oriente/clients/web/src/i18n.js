@@ -1,14 +1,33 @@
 // The page's words: one catalogue per language, served by the server from
-// the same files the Python narrator reads (clients/i18n/LANG.json).
+// the same files the Python narrator reads (clients/i18n/LANG.json), and
+// each game's own words (its words/LANG.json, served at /i18n/GAME/LANG.json),
+// merged into it: a game's keys are named after the game.
 export const LANGS = ["en", "de", "fr"];
-const cache = {};
+const cache = new Map(); // URL -> promise of its JSON (null: none)
 
-export async function loadCatalogue(lang) {
-  if (!cache[lang]) {
-    const res = await fetch(`/i18n/${lang}.json`);
-    cache[lang] = await res.json();
+function fetched(url, required) {
+  if (!cache.has(url)) {
+    cache.set(url, fetch(url).then((res) => {
+      if (res.ok) return res.json();
+      if (required) throw new Error(`${url}: ${res.status}`);
+      return null;
+    }, (err) => { cache.delete(url); if (required) throw err; return null; }));
   }
-  return cache[lang];
+  return cache.get(url);
+}
+
+// The catalogue of `lang` with the words of `games` merged in (a game
+// without words of its own in this language adds nothing).
+export async function loadCatalogue(lang, games = []) {
+  const [shared, ...words] = await Promise.all([fetched(`/i18n/${lang}.json`, true),
+    ...games.map((g) => fetched(`/i18n/${encodeURIComponent(g)}/${lang}.json`, false))]);
+  const merged = { ...shared, ui: { ...shared.ui }, narrate: { ...shared.narrate } };
+  for (const w of words) {
+    if (!w) continue;
+    Object.assign(merged.ui, w.ui || {});
+    Object.assign(merged.narrate, w.narrate || {});
+  }
+  return merged;
 }
 
 export function preferredLang() {

@@ -3,13 +3,11 @@
 // what this page does at a table: answer, chat, join, take a rematch.
 // Narration is derived, kept apart from the state: a line per event, per
 // language, computed once.
-import { Narrator } from "./games/oriente/narrate.js";
+import { GenericNarrator } from "./narrate.js";
 import { gameUi } from "./games.js";
 import { answerKey, slotName } from "./state/table.js";
 import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 
-// Oriente's answers to a decision (its deal commands left out).
-export const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
 
@@ -24,12 +22,12 @@ const narration = new Map();
 
 export function narratorOf(ts) {
   const ui = gameUi(ts.game);
-  const basis = ui.narratorBasis ? ui.narratorBasis(ts) : app.ref;
+  const basis = ui.narratorBasis ? ui.narratorBasis(ts) : null;
   let kept = narration.get(ts.id);
   if (!kept || kept.lang !== app.lang || kept.basis !== basis || kept.you !== ts.you) {
     // Names are read when a line is first told, from the table as it is then.
     const label = (s) => (s === kept.ts.you ? app.t("seat.you_named", { name: seatName(kept.ts, s) }) : seatName(kept.ts, s));
-    const narrator = ui.narrator ? ui.narrator(ts, label) : new Narrator(app.cat, app.en, app.ref, label);
+    const narrator = ui.narrator ? ui.narrator(ts, label) : new GenericNarrator(app.cat, app.en, ts.game, label);
     kept = { lang: app.lang, basis, you: ts.you, narrator, lines: new Map() };
     narration.set(ts.id, kept);
   }

@@ -5,7 +5,7 @@ import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { AccountBox, Badge } from "./account.js";
 import { addBots, joinTable } from "./live.js";
-import { GAMES, servedGames } from "./games.js";
+import { gameInfo, gameName, optionLabel, servedGames } from "./games.js";
 import { app, botKinds, dispatch, errorText, say, seats, setName } from "./state.js";
 import { TournamentList } from "./tournament.js";
 
@@ -17,12 +17,6 @@ export const PRESETS = {
   quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
   bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
 };
-
-export function gameName(game) {
-  const key = `game.${game}`;
-  const text = app.t(key);
-  return text === key ? game : text;
-}
 
 export function timerText(timers) {
   const t = app.t;
@@ -49,7 +43,7 @@ export async function createTable(form) {
   const settings = {
     t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
     timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
-    game: form.game, options: Object.fromEntries(GAMES[form.game].options.map((o) => [o.key, form.options[o.key] ?? o.initial])),
+    game: form.game, options: Object.fromEntries(gameInfo(form.game).options.map((o) => [o.name, form.options[o.name] ?? o.default])),
     rated: Boolean(form.rated && app.account),
   };
   let ok;
@@ -100,13 +94,18 @@ function TableRow({ info }) {
 
 function CreateForm() {
   const t = app.t;
-  const [form, setForm] = useState({ game: "oriente", name: "", seats: 4, preset: "normal", private: false, bots: 3, kind: "", proxy: "", options: {} });
-  const kinds = botKinds(form.game);
   const games = servedGames();
-  const [low, high] = GAMES[form.game].seats;
-  const setGame = (game) => {
-    const seatsNow = GAMES[game].seats[2];
-    setForm({ ...form, game, seats: seatsNow, bots: Math.min(form.bots, seatsNow - 1), kind: "", options: {} });
+  const [state, setForm] = useState({ game: null, name: "", seats: null, preset: "normal", private: false, bots: 3, kind: "", proxy: "", options: {} });
+  // Until a game is picked, the first the server plays, with its default seats (welcome.game_info).
+  const game = games.includes(state.game) ? state.game : games[0];
+  const info = gameInfo(game);
+  const seatsNow = state.seats ?? info.seats.default;
+  const form = { ...state, game, seats: seatsNow, bots: Math.min(state.bots, seatsNow - 1) };
+  const kinds = botKinds(form.game);
+  const [low, high] = [info.seats.min, info.seats.max];
+  const setGame = (next) => {
+    const seatsNow = gameInfo(next).seats.default;
+    setForm({ ...form, game: next, seats: seatsNow, bots: Math.min(form.bots, seatsNow - 1), kind: "", options: {} });
   };
   const [busy, setBusy] = useState(false);
   const set = (patch) => setForm({ ...form, ...patch });
@@ -125,8 +124,8 @@ function CreateForm() {
     <label class="field">${t("lobby.table_name")}<input maxlength="64" value=${form.name} placeholder=${t("lobby.table_name_hint")} onInput=${(e) => set({ name: e.target.value })} /></label>
     <label class="field">${t("lobby.seat_count")}<select id="seats" value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
       ${Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    ${GAMES[form.game].options.map((o) => html`<label key=${o.key} class="check"><input type="checkbox" id=${o.key}
-      checked=${form.options[o.key] ?? o.initial} onChange=${(e) => set({ options: { ...form.options, [o.key]: e.target.checked } })} /> ${t(o.label)}</label>`)}
+    ${info.options.map((o) => html`<${OptionField} key=${o.name} game=${form.game} option=${o} value=${form.options[o.name] ?? o.default}
+      onChange=${(v) => set({ options: { ...form.options, [o.name]: v } })} />`)}
     <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
     ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select id="bots" value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
@@ -139,6 +138,26 @@ function CreateForm() {
     ${app.account && html`<label class="check"><input type="checkbox" id="rated" checked=${Boolean(form.rated)} onChange=${(e) => set({ rated: e.target.checked })} /> ${t("account.rated_table")}</label>`}
     <button type="submit" class="primary" disabled=${busy || !app.up}>${t("lobby.create_button")}</button>
   </form>`;
+}
+
+// One of a game's options, by its type (welcome.game_info): a checkbox, a
+// number within its bounds, a choice among its values, or a line of text.
+function OptionField({ game, option: o, value, onChange }) {
+  const label = optionLabel(game, o.name);
+  if (o.type === "bool") {
+    return html`<label class="check"><input type="checkbox" id=${o.name} checked=${Boolean(value)}
+      onChange=${(e) => onChange(e.target.checked)} /> ${label}</label>`;
+  }
+  if (o.type === "choice") {
+    return html`<label class="field">${label}<select id=${o.name} value=${String(value)}
+      onChange=${(e) => onChange((o.choices || []).find((c) => String(c) === e.target.value))}>
+      ${(o.choices || []).map((c) => html`<option key=${String(c)} value=${String(c)}>${String(c)}</option>`)}</select></label>`;
+  }
+  if (o.type === "int") {
+    return html`<label class="field">${label}<input type="number" id=${o.name} value=${value} min=${o.min} max=${o.max} step="1"
+      onInput=${(e) => { const n = Number(e.target.value); if (Number.isInteger(n)) onChange(n); }} /></label>`;
+  }
+  return html`<label class="field">${label}<input id=${o.name} value=${value ?? ""} onInput=${(e) => onChange(e.target.value)} /></label>`;
 }
 
 function ById() {

@@ -1,18 +1,17 @@
-// The Oriente web client: boots the catalogue, the card reference and the
-// connection, then draws the lobby, a table or a replay from the address.
+// The Oriente web client: boots the catalogue, the games' reference data
+// and the connection, then draws the lobby, a table or a replay from the address.
 import { h, render } from "preact";
 import htm from "htm";
 import { useEffect } from "preact/hooks";
 import { LeaderboardPage, restoreSession, watchSession } from "./account.js";
-import { CardReference, makeRef, openReference } from "./games/oriente/cards.js";
 import { LANGS, loadCatalogue, preferredLang, translator } from "./i18n.js";
 import { enterTable, leaveTable, onFrame } from "./live.js";
 import { Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
-import { app, dispatch, GAME, useApp } from "./state.js";
-import { gameUi, KNOWN_GAMES } from "./games.js";
-import { rememberTitle, TablePage } from "./games/oriente/screen.js";
+import { app, dispatch, useApp } from "./state.js";
+import { gameUi, PAGE_GAMES, servedGames } from "./games.js";
+import { rememberTitle, TablePage } from "./table.js";
 import { waitsOnMe } from "./state/table.js";
 import { TournamentPage } from "./tournament.js";
 
@@ -27,7 +26,7 @@ function parseRoute() {
   m = /^\/tournament\/([A-Za-z0-9_-]+)$/.exec(hash);
   if (m) return { page: "tournament", id: m[1] };
   m = /^\/leaderboard(?:\/(\w+))?$/.exec(hash);
-  if (m) return { page: "leaderboard", game: m[1] || GAME };
+  if (m) return { page: "leaderboard", game: m[1] || null };
   return { page: "lobby" };
 }
 
@@ -41,8 +40,10 @@ function route() {
 }
 
 async function setLang(lang) {
-  const cat = await loadCatalogue(lang);
-  dispatch({ type: "lang", lang, cat, t: translator(cat, app.en) });
+  // The words of every game the server plays (once it has said which).
+  const games = servedGames();
+  const [cat, en] = await Promise.all([loadCatalogue(lang, games), loadCatalogue("en", games)]);
+  dispatch({ type: "lang", lang, cat, en, t: translator(cat, en) });
   document.documentElement.lang = lang;
   localStorage.setItem("oriente.lang", lang);
 }
@@ -69,16 +70,18 @@ function beep() {
   } catch (e) { /* no audio: the title still says it */ }
 }
 
-// The reference of the game on screen: Oriente's cards, or Oro's islands and gods.
+// The game on screen (in the lobby: the first the server plays), whose reference the header opens.
 function currentGame() {
   const r = app.route;
   const ts = r.page === "table" ? app.tables.get(r.id) : null;
-  return ts ? ts.game : r.page === "replay" && app.replayGame ? app.replayGame : GAME;
+  return ts ? ts.game : r.page === "replay" && app.replayGame ? app.replayGame : servedGames()[0];
 }
+
+const hasReference = (game) => Boolean(gameUi(game).Reference && app.refs[game]);
 
 function openRules() {
   const game = currentGame();
-  if (gameUi(game).Reference && app.refs[game]) dispatch({ type: "dialog", dialog: { kind: "game", game } }); else openReference();
+  if (hasReference(game)) dispatch({ type: "dialog", dialog: { kind: "reference", game, focus: null } });
 }
 
 function Header() {
@@ -87,7 +90,7 @@ function Header() {
     <a class="brand" href="#/">Oriente</a>
     <nav>
       <a href="#/">${t("nav.lobby")}</a>
-      <button type="button" onClick=${() => openRules()} accesskey="r">${t("nav.cards")}</button>
+      ${hasReference(currentGame()) && html`<button type="button" onClick=${() => openRules()} accesskey="r">${t("nav.cards")}</button>`}
       <label class="sr-only" for="lang">${t("nav.language")}</label>
       <select id="lang" value=${app.lang} onChange=${(e) => setLang(e.target.value)} aria-label=${t("nav.language")}>
         ${LANGS.map((l) => html`<option key=${l} value=${l}>${{ en: "English", de: "Deutsch", fr: "Français" }[l]}</option>`)}
@@ -114,8 +117,8 @@ function Dialog() {
   if (!d) return null;
   return html`<div class="overlay" onClick=${(e) => { if (e.target.classList.contains("overlay")) close(); }}>
     <div class="dialog" role="dialog" aria-modal="true" aria-label=${t("nav.cards")}>
-      <div class="dialog-head"><h2>${t(d.kind === "game" ? `${d.game}.ref.title` : "ref.title")}</h2><button type="button" class="close" onClick=${close}>${t("dialog.close")}</button></div>
-      ${d.kind === "game" ? html`<${gameUi(d.game).Reference} />` : html`<${CardReference} focus=${d.focus} />`}
+      <div class="dialog-head"><h2>${t(gameUi(d.game).referenceTitle || `${d.game}.ref.title`)}</h2><button type="button" class="close" onClick=${close}>${t("dialog.close")}</button></div>
+      <${gameUi(d.game).Reference} focus=${d.focus} />
     </div>
   </div>`;
 }
@@ -145,16 +148,19 @@ function App() {
   </div>`;
 }
 
+let wordsFor = null; // the games whose words the catalogue holds
+
 async function boot() {
   render(html`<${App} />`, document.getElementById("app"));
   const lang = preferredLang();
-  const others = KNOWN_GAMES.filter((g) => g !== GAME);
-  const [en, cards, ...refs] = await Promise.all([loadCatalogue("en"), fetch(`/data/${GAME}/reference.json`).then((r) => r.json()),
-    ...others.map((g) => fetch(`/data/${g}/reference.json`).then((r) => (r.ok ? r.json() : null)).catch(() => null))]);
-  const net = new Net(serverUrl());
+  // Each game this page draws brings its reference data (a game the server does not play has none).
+  const withRef = PAGE_GAMES.filter((m) => m.reference);
+  const refs = await Promise.all(withRef.map((m) => fetch(`/data/${m.name}/reference.json`)
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
   const known = {};
-  others.forEach((g, i) => { if (refs[i]) known[g] = refs[i]; });
-  dispatch({ type: "booted", en, ref: makeRef(cards), refs: known, net });
+  withRef.forEach((m, i) => { if (refs[i]) known[m.name] = m.reference(refs[i]); });
+  const net = new Net(serverUrl());
+  dispatch({ type: "booted", refs: known, net });
   await setLang(lang);
   net.beforeRestore = restoreSession;
   watchSession(net);
@@ -162,6 +168,9 @@ async function boot() {
   net.onStatus((up) => {
     dispatch({ type: "up", up });
     if (up) {
+      // The server says which games it plays: their words join the catalogue.
+      const games = servedGames().join(" ");
+      if (games !== wordsFor) { wordsFor = games; setLang(app.lang); }
       for (const ts of app.tables.values()) if (!ts.loaded) { dispatch({ type: "tables/forget", table: ts.id }); net.unsubscribe(ts.id); }
       if (app.route.page === "table") route();
     }

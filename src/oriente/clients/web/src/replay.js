@@ -6,7 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { gameUi } from "./games.js";
-import { Feed, Ring } from "./games/oriente/screen.js";
+import { Feed } from "./table.js";
 import { newTable, tableWith, UNNAMED_GAME } from "./state/table.js";
 import { app, dispatch } from "./state.js";
 
@@ -85,7 +85,7 @@ export function ReplayPage({ id, as }) {
       <span class="small" id="replay-pos">${t("replay.position", { step, last })}</span>
     </div>
     <div class="table-main">
-      <div class="stage"><${gameUi(ts.game).Stage || Ring} ts=${ts} view=${view} /></div>
+      <div class="stage"><${gameUi(ts.game).Stage} ts=${ts} view=${view} /></div>
       <aside class="side"><${Feed} ts=${ts} events=${events} /></aside>
     </div>
   </main>`;

@@ -31,12 +31,9 @@ export function useApp() {
   return app;
 }
 
-// The default game: tables that name none are Oriente's (games.js has the others).
-export const GAME = "oriente";
-
 // The server's bots for a game, its default first (welcome.bots); none
 // when the server runs no bots.
-export function botKinds(game = GAME) {
+export function botKinds(game) {
   const bots = app.net && app.net.welcome ? app.net.welcome.bots : null;
   return (bots && bots[game]) || [];
 }

@@ -13,8 +13,7 @@ export function initialState({ name = "", sound = false } = {}) {
     cat: null, // the current catalogue
     en: null, // English, the fallback
     t: (k) => k,
-    ref: null, // Oriente's card reference (games/oriente/cards.js)
-    refs: {}, // other games' reference data, by game (/data/GAME/reference.json)
+    refs: {}, // each game's reference data, by game (/data/GAME/reference.json, made by its folder's `reference`)
     net: null,
     up: false,
     name,
@@ -24,7 +23,7 @@ export function initialState({ name = "", sound = false } = {}) {
     listed: false,
     route: { page: "lobby" },
     replayGame: null, // the game of the replay on screen
-    dialog: null, // {kind: "cards", focus} | {kind: "game", game}
+    dialog: null, // {kind: "reference", game, focus}: a game's reference
     error: null,
     account: null, // the signed-in account's card (account.js), or null
     tournaments: new Map(), // id -> the newest state of a tournament this page follows
@@ -38,9 +37,9 @@ function withTable(state, id, ts) {
 }
 
 // The actions (`type`, then the fields each carries):
-//   booted {en, ref, refs, net}   the fallback catalogue, the games' reference data and the connection
+//   booted {refs, net}            the games' reference data and the connection
 //   ready                         the page may draw
-//   lang {lang, cat, t}           the language, its catalogue and translator
+//   lang {lang, cat, en, t}       the language, its catalogue, English (the fallback) and the translator
 //   up {up}                       the connection went up or down
 //   name {name} | sound {on} | account {account} | route {route} | dialog {dialog} | error {text}
 //   listing {tables}              the lobby's tables
@@ -51,9 +50,9 @@ function withTable(state, id, ts) {
 //   table/... {table, ...}        one table's actions (table.js)
 export function reduce(state, action) {
   switch (action.type) {
-    case "booted": return { ...state, en: action.en, ref: action.ref, refs: action.refs, net: action.net };
+    case "booted": return { ...state, refs: action.refs, net: action.net };
     case "ready": return { ...state, ready: true };
-    case "lang": return { ...state, lang: action.lang, cat: action.cat, t: action.t };
+    case "lang": return { ...state, lang: action.lang, cat: action.cat, en: action.en, t: action.t };
     case "up": return { ...state, up: action.up };
     case "name": return { ...state, name: action.name };
     case "sound": return { ...state, sound: action.on };

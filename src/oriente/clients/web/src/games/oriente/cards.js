@@ -7,6 +7,9 @@ import { app, dispatch } from "../../state.js";
 
 const html = htm.bind(h);
 
+// Oriente's card reference, as made below from the server's (app.refs.oriente).
+export const cardRef = () => app.refs.oriente;
+
 export function makeRef(data) {
   const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
   const cards = data.cards;
@@ -36,7 +39,7 @@ export function makeRef(data) {
 }
 
 export function cardLabel(c) {
-  const ref = app.ref, t = app.t, lang = app.lang;
+  const ref = cardRef(), t = app.t, lang = app.lang;
   if (c === null || c === undefined) return t("card.facedown");
   const info = ref.info(c);
   const parts = [`${ref.name(c, lang)} (${ref.title(c, lang)})`];
@@ -47,7 +50,7 @@ export function cardLabel(c) {
 }
 
 export function openReference(kind = null) {
-  dispatch({ type: "dialog", dialog: { kind: "cards", focus: kind } });
+  dispatch({ type: "dialog", dialog: { kind: "reference", game: "oriente", focus: kind } });
 }
 
 // One card. `card` null: face down. `mine`: a face-down card its owner sees.
@@ -55,7 +58,7 @@ export function Card({ card, size = "m", mine = false, note = null }) {
   if (card === null || card === undefined) {
     return html`<span class=${`card back ${size}`} role="img" aria-label=${app.t("card.facedown")} title=${app.t("card.facedown")}></span>`;
   }
-  const ref = app.ref, lang = app.lang;
+  const ref = cardRef(), lang = app.lang;
   const kind = ref.kind(card);
   const rank = ref.rank(card);
   const value = ref.value(card);
@@ -71,7 +74,7 @@ export function Card({ card, size = "m", mine = false, note = null }) {
 }
 
 export function CardReference({ focus }) {
-  const ref = app.ref, t = app.t, lang = app.lang;
+  const ref = cardRef(), t = app.t, lang = app.lang;
   return html`<div class="reference">
     <p class="muted">${t("ref.intro")}</p>
     <ul class="kinds">

@@ -5,7 +5,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
-import { Card } from "./cards.js";
+import { Card, cardRef } from "./cards.js";
 import { act, seatName } from "../../live.js";
 import { app, errorText } from "../../state.js";
 
@@ -18,7 +18,7 @@ function promiseText(ts, p) {
   const t = app.t;
   const base = t("deals.promise", { promiser: who(ts, p.promiser), promisee: who(ts, p.promisee), text: p.text });
   if (p.kind === "support") return `${base} [${t("deals.kind.support")}: ${t(`side.${p.side}`)}, ${who(ts, p.attacker)} ⚔ ${who(ts, p.defender)}]`;
-  if (p.kind === "pay") return `${base} [${t("deals.kind.pay")}: ${p.cards.map((c) => app.ref.name(c, app.lang)).join(", ")} ≤ ${t("board.season", { n: p.by_season })}]`;
+  if (p.kind === "pay") return `${base} [${t("deals.kind.pay")}: ${p.cards.map((c) => cardRef().name(c, app.lang)).join(", ")} ≤ ${t("board.season", { n: p.by_season })}]`;
   if (p.kind === "no_attack") return `${base} [${t("deals.kind.no_attack")}: ${who(ts, p.seat)}]`;
   return base;
 }
@@ -111,7 +111,7 @@ export function DealBuilder({ ts, onDone }) {
       <label class="field">${t("deals.card")}
         <select value=${x.card === null ? "" : String(x.card)} onChange=${(e) => edit(transfers, setTransfers, i, { card: e.target.value === "" ? null : Number(e.target.value) })}>
           <option value="">—</option>
-          ${(x.giver !== null ? view.seats[x.giver].pile : []).map((c) => html`<option key=${c} value=${String(c)}>${app.ref.name(c, app.lang)}</option>`)}
+          ${(x.giver !== null ? view.seats[x.giver].pile : []).map((c) => html`<option key=${c} value=${String(c)}>${cardRef().name(c, app.lang)}</option>`)}
         </select></label>
       <${SeatSelect} ts=${ts} label=${t("deals.receiver")} value=${x.receiver} exclude=${[x.giver]} onChange=${(v) => edit(transfers, setTransfers, i, { receiver: v })} />
       <label class="field wide">${t("deals.consideration")}
@@ -135,7 +135,7 @@ export function DealBuilder({ ts, onDone }) {
       ${p.kind === "pay" && html`
         <label class="field">${t("deals.pay_cards")}<select multiple value=${p.cards.map(String)}
           onChange=${(e) => edit(promises, setPromises, i, { cards: [...e.target.selectedOptions].map((o) => Number(o.value)) })}>
-          ${(p.promiser !== null ? view.seats[p.promiser].pile : []).map((c) => html`<option key=${c} value=${String(c)}>${app.ref.name(c, app.lang)}</option>`)}
+          ${(p.promiser !== null ? view.seats[p.promiser].pile : []).map((c) => html`<option key=${c} value=${String(c)}>${cardRef().name(c, app.lang)}</option>`)}
         </select></label>
         <label class="field">${t("deals.by_season")}<input type="number" min=${view.season} value=${p.by_season} onInput=${(e) => edit(promises, setPromises, i, { by_season: e.target.value })} /></label>`}
       ${p.kind === "no_attack" && html`<${SeatSelect} ts=${ts} label=${t("deals.not_attack")} value=${p.seat} exclude=${[p.promiser]} onChange=${(v) => edit(promises, setPromises, i, { seat: v })} />`}

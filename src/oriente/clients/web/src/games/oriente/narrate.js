@@ -1,49 +1,18 @@
-// Projected events in plain words: the same logic as clients/narrate.py,
+// Oriente's events in plain words: the same logic as clients/narrate.py,
 // over the same catalogue (the "narrate" part of clients/i18n/LANG.json).
 // tests/web/test_narrate_js.py checks that both tell every event of many
 // games in the same words, in every language. Keep the two in step.
-import { fill } from "../../i18n.js";
+import { cap, Narrator } from "../../narrate.js";
 
-const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const isYou = (seat, viewer) => typeof viewer === "number" && seat === viewer;
 
-export const TABLE_EVENTS = new Set(["TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway",
-  "SeatBack", "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut",
-  "TableAbandoned"]);
-
 // cards: {name(card, lang), kind(card)} from the server's card reference.
-export class Narrator {
+export class OrienteNarrator extends Narrator {
   constructor(catalogue, english, cards, label = null) {
-    this.lang = catalogue.lang;
-    this.words = catalogue.narrate;
-    this.en = english.narrate;
-    this.one = catalogue.plural_one || [1];
+    super(catalogue, english, label);
     this.cardsRef = cards;
-    this.named = label !== null;
-    this.label = label || ((s) => this.t("seat", { n: s }));
   }
 
-  t(key, args) {
-    const template = this.words[key] ?? this.en[key];
-    if (template === undefined) throw new Error(`no words for ${key}`);
-    return fill(template, args || {});
-  }
-  has(key) { return key in this.words; }
-  plural(key, n, args) { return this.t(this.one.includes(n) ? `${key}_one` : `${key}_other`, { n, ...args }); }
-
-  seat(s) { return s === null || s === undefined ? this.t("nobody") : this.label(s); }
-  list(items) {
-    items = [...items];
-    if (!items.length) return this.t("nothing");
-    if (items.length === 1) return items[0];
-    return items.slice(0, -1).join(this.t("sep")) + this.t("and") + items[items.length - 1];
-  }
-  seats(seats) {
-    seats = [...seats];
-    if (!seats.length) return this.t("no_seat");
-    if (this.named) return this.list(seats.map((s) => this.seat(s)));
-    return this.plural("seats", seats.length, { list: this.list(seats.map(String)) });
-  }
   name(card) { return card === null || card === undefined ? this.t("hidden_card") : this.cardsRef.name(card, this.lang); }
   a(card) {
     if (card === null || card === undefined) return this.t("hidden_card");
@@ -67,24 +36,6 @@ export class Narrator {
     return pairs.map(([s, c]) => this.t("GameStarted.pair", { seat: this.seat(s), card: this.name(c) })).join(this.t("sep"));
   }
   reason(r) { return this.has(`reason.${r}`) ? this.t(`reason.${r}`) : String(r); }
-
-  narrate(e, viewer = null) {
-    if (TABLE_EVENTS.has(e.type)) return this.tableEvent(e);
-    const fn = this[`e_${e.type}`];
-    if (typeof fn !== "function") return this.fallback(e);
-    let text;
-    try {
-      text = fn.call(this, e, viewer);
-    } catch (err) {
-      return this.fallback(e);
-    }
-    return text.split("\n").map(cap).join("\n");
-  }
-
-  fallback(e) {
-    const fields = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ");
-    return this.t("unknown", { type: e.type ?? "unknown event", fields: fields ? `: ${fields}` : "" });
-  }
 
   e_GameStarted(e, viewer) {
     const lines = [this.t("GameStarted", { n: e.seats, stone: this.seat(e.stone_holder) })];
@@ -275,21 +226,5 @@ export class Narrator {
     const word = this.has(`status.${e.status}`) ? this.t(`status.${e.status}`) : String(e.status);
     if (e.by !== null && e.by !== undefined) return this.t("PromiseSettled.by", { status: word, by: this.seat(e.by), ...args });
     return this.t("PromiseSettled", { status: word, ...args });
-  }
-
-  tableEvent(e) {
-    const t = e.type, seat = e.seat;
-    if (t === "TableOpened" || t === "TableStarted") return this.t(t);
-    if (t === "SeatTaken") return this.t(t, { name: e.name ?? "?", n: seat });
-    if (t === "SeatLeft") return this.t(t, { n: seat });
-    if (t === "Chat") return this.t(t, { name: e.name || this.seat(seat), n: seat, text: e.text ?? "" });
-    const who = this.seat(seat);
-    if (t === "ProxyOn") return this.t(t, { seat: who });
-    if (t === "SeatAway" || t === "SeatBack" || t === "ProxyOff") return cap(this.t(t, { seat: who }));
-    if (t === "SeatPresence") return cap(this.t(e.connected ? "SeatPresence.on" : "SeatPresence.off", { seat: who }));
-    if (t === "TableFailed" || t === "TableAbandoned") return this.t(t);
-    if (t === "RematchOffered") return cap(this.t(t, { seat: who, table: e.table ?? "" }));
-    if (t === "TimedOut") return cap(this.t(t, { seat: who }));
-    return "";
   }
 }

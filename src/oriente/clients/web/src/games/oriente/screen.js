@@ -1,24 +1,24 @@
-// The table screen: seats around the table, the village square, the open
-// decision with its legal choices, the story so far, chat and deals. The
-// same components draw a live table and a replay step.
+// Oriente's table screen: seats around the table, the village square, the
+// open decision with its legal choices, the end, and (deals.js) the deals.
+// The same components draw a live table and a replay step.
 import { h } from "preact";
 import htm from "htm";
-import { useEffect, useRef, useState } from "preact/hooks";
-import { Card } from "./cards.js";
+import { Card, cardRef } from "./cards.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
 import { Countdown, seatLabel } from "../../common.js";
-import { DealsPanel } from "./deals.js";
-import { act, chat, DECISIONS, fillWithBots, goToRematch, joinTable, lineOf, narratorOf, seatName } from "../../live.js";
-import { answerKey, waitsOnMe } from "../../state/table.js";
-import { gameUi } from "../../games.js";
-import { app, botKinds, errorText } from "../../state.js";
+import { act, goToRematch, narratorOf, seatName } from "../../live.js";
+import { answerKey } from "../../state/table.js";
+import { app } from "../../state.js";
 
 const html = htm.bind(h);
 
+// Oriente's answers to a decision (its deal commands left out: deals.js).
+const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
+
 export function actionLabel(ts, action) {
   if (!action) return "";
-  const name = app.ref.action(action.kind, app.lang);
+  const name = cardRef().action(action.kind, app.lang);
   return action.target !== null && action.target !== undefined ? app.t("action.target", { action: name, target: seatLabel(ts, action.target) }) : name;
 }
 
@@ -53,7 +53,7 @@ function Seat({ ts, view, s }) {
   const published = p && p.published ? p.published.find(([x]) => x === s) : null;
   const asked = p && (p.asked || []).includes(s);
   const pile = seat ? seat.pile : [];
-  const points = pile.reduce((sum, c) => sum + (app.ref.value(c) || 0), 0);
+  const points = pile.reduce((sum, c) => sum + (cardRef().value(c) || 0), 0);
   let known = null;
   if (seat && !seat.empty && !seat.revealed && Array.isArray(seat.known_to)) {
     const others = seat.known_to.filter((x) => x !== s);
@@ -158,7 +158,7 @@ export function choiceLabel(ts, cmd, topic) {
     }
     case "Join": return t("choice.join");
     case "Done": return t("choice.done");
-    case "Choose": return app.ref.name(cmd.card, app.lang);
+    case "Choose": return cardRef().name(cmd.card, app.lang);
     default: return cmd.type;
   }
 }
@@ -170,8 +170,8 @@ function choiceHelp(ts, answers, topic) {
   const has = (key) => t(key) !== key;
   const out = new Map();
   const action = (kind) => {
-    const text = kind === "attack" ? t("help.attack") : app.ref.actionText(kind, lang);
-    if (text) out.set(`a-${kind}`, [app.ref.action(kind, lang), text]);
+    const text = kind === "attack" ? t("help.attack") : cardRef().actionText(kind, lang);
+    if (text) out.set(`a-${kind}`, [cardRef().action(kind, lang), text]);
   };
   for (const c of answers) {
     switch (c.type) {
@@ -235,46 +235,9 @@ export function Decision({ ts }) {
   </section>`;
 }
 
-// -- the story and the chat ------------------------------------------------------------
+// -- the end ---------------------------------------------------------------------------
 
-export function Feed({ ts, events }) {
-  const ref = useRef(null);
-  const stick = useRef(true);
-  const list = events || ts.events;
-  useEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  });
-  const onScroll = () => {
-    const el = ref.current;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-  };
-  const shown = list.filter((e) => e.type !== "TableFinished");
-  const last = shown.length ? lineOf(ts, shown[shown.length - 1]) : "";
-  return html`<div class="feed" ref=${ref} onScroll=${onScroll} tabindex="0" aria-label=${app.t("feed.aria")}>
-    <ol>
-      ${shown.map((e) => html`<li key=${e.seq} class=${e.type === "Chat" ? "chat" : e.type === "DealProposed" || e.type === "DealExecuted" ? "deal" : ""}>${lineOf(ts, e)}</li>`)}
-    </ol>
-    <div class="sr-only" aria-live="polite">${last}</div>
-  </div>`;
-}
-
-function ChatBox({ ts }) {
-  const [text, setText] = useState("");
-  const send = async (ev) => {
-    ev.preventDefault();
-    const value = text.trim();
-    if (value && (await chat(ts, value))) setText("");
-  };
-  if (!ts.seated) return html`<p class="small muted">${app.t("chat.spectator")}</p>`;
-  return html`<form class="chatbox" onSubmit=${send}>
-    <label class="sr-only" for="chat-input">${app.t("chat.label")}</label>
-    <input id="chat-input" maxlength="500" value=${text} onInput=${(e) => setText(e.target.value)} placeholder=${app.t("chat.placeholder")} />
-    <button type="submit">${app.t("chat.send")}</button>
-  </form>`;
-}
-
-function Result({ ts, view }) {
+export function Result({ ts, view }) {
   const t = app.t;
   const r = (view && view.result) || (ts.info && ts.info.result);
   if (!r) return null;
@@ -297,73 +260,4 @@ function Result({ ts, view }) {
     </p>
     <${CardsCheck} ts=${ts} />
   </section>`;
-}
-
-export function TablePage({ ts }) {
-  const t = app.t;
-  const [tab, setTab] = useState("feed");
-  useEffect(() => {
-    const onKey = (ev) => {
-      if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
-      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      if (/^[1-9]$/.test(ev.key)) {
-        const button = document.querySelector(`.decision .choices button[data-key="${ev.key}"]`);
-        if (button && !button.disabled) { button.click(); ev.preventDefault(); }
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-  if (ts.missing) {
-    return html`<main class="page"><p class="error" role="alert">${errorText(ts.missing)}</p>
-      ${ts.missing.code === "table/unknown" && html`<p>${t("table.missing_replay")} <a href=${`#/r/${ts.id}`}>${t("result.replay")}</a></p>`}
-      <p><a href="#/">${t("nav.lobby")}</a></p></main>`;
-  }
-  if (!ts.loaded) return html`<main class="page"><p>${t("table.loading")}</p></main>`;
-  const info = ts.info;
-  const view = ts.view;
-  const settings = info.settings;
-  const ui = gameUi(ts.game);
-  const [Stage, Side, End] = [ui.Stage || Ring, ui.Decision || Decision, ui.Result || Result];
-  const openDeals = view && view.deals ? view.deals.length : 0;
-  return html`<main class="table-page">
-    <div class="table-head">
-      <h1>${settings.name || t("table.untitled")} <span class="tag game">${t(`game.${ts.game}`)}</span> <span class="muted small">${ts.id}</span></h1>
-      <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
-      ${settings.seeded && html`<span class="tag seeded" title=${t("table.seeded_help")}>${t("table.seeded")}</span>`}
-      ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
-    </div>
-    <div class="table-main">
-      <div class="stage">
-        <${Stage} ts=${ts} view=${view} />
-        <${End} ts=${ts} view=${view} />
-      </div>
-      <aside class="side">
-        <${Side} ts=${ts} />
-        ${ui.deals && html`<div class="tabs" role="tablist">
-          ${["feed", "deals"].map((k) => html`<button type="button" role="tab" aria-selected=${tab === k} class=${tab === k ? "on" : ""} onClick=${() => setTab(k)}>
-            ${t(`tab.${k}`)}${k === "deals" && openDeals ? ` (${openDeals})` : ""}</button>`)}
-        </div>`}
-        ${tab === "feed" || !ui.deals ? html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />` : html`<${DealsPanel} ts=${ts} />`}
-      </aside>
-    </div>
-  </main>`;
-}
-
-function Waiting({ ts }) {
-  const t = app.t;
-  const info = ts.info;
-  const free = info.seats.filter((s) => s === null).length;
-  return html`<div class="waiting">
-    <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
-    ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => fillWithBots(ts)}>${t("table.fill_bots")}</button>`}
-    ${!ts.seated && free > 0 && html`<button type="button" class="primary" onClick=${() => joinTable(ts.id)}>${t("lobby.join")}</button>`}
-  </div>`;
-}
-
-export function rememberTitle() {
-  let waiting = false;
-  for (const ts of app.tables.values()) if (waitsOnMe(ts)) waiting = true;
-  document.title = waiting ? `● ${app.t("title.your_turn")} — Oriente` : "Oriente";
-  return waiting;
 }

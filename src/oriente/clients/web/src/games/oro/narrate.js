@@ -1,7 +1,7 @@
 // Oro's projected events in plain words: the same logic as clients/narrate_oro.py,
 // over the same catalogue (the "oro.*" keys of the "narrate" part of clients/i18n/LANG.json).
 // tests/web/test_narrate_js.py checks that both tell Oro's events in the same words.
-import { Narrator, TABLE_EVENTS } from "../oriente/narrate.js";
+import { Narrator, TABLE_EVENTS } from "../../narrate.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const byNumber = (a, b) => a - b;
@@ -9,7 +9,7 @@ const byNumber = (a, b) => a - b;
 // board: the view's `board` ({islands: [{name}], connections: [[a, b]]}) or the reference's.
 export class OroNarrator extends Narrator {
   constructor(catalogue, english, board, label = null) {
-    super(catalogue, english, null, label);
+    super(catalogue, english, label);
     this.islands = board.islands.map((i) => i.name);
     this.ends = board.connections;
   }

@@ -1,7 +1,7 @@
 // Samurai's projected events in plain words: the same logic as clients/narrate_samurai.py,
 // over the same catalogue (the "sam.*" keys of the "narrate" part of clients/i18n/LANG.json).
 // tests/web/test_narrate_js.py checks that both tell Samurai's events in the same words.
-import { Narrator, TABLE_EVENTS } from "../oriente/narrate.js";
+import { Narrator, TABLE_EVENTS } from "../../narrate.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const known = (xs) => xs.length > 0 && xs.every((x) => x !== null && x !== undefined);
@@ -9,7 +9,7 @@ const known = (xs) => xs.length > 0 && xs.every((x) => x !== null && x !== undef
 // board and tiles: the view's `board` and `tile_set` (or the reference's default files).
 export class SamuraiNarrator extends Narrator {
   constructor(catalogue, english, board, tiles, label = null) {
-    super(catalogue, english, null, label);
+    super(catalogue, english, label);
     this.names = new Map(board.hexes.filter((h) => h.name).map((h) => [h.id, h.name]));
     this.tiles = tiles.tiles;
   }

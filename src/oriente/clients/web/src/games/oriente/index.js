@@ -1,0 +1,23 @@
+// Oriente on the page (games.js finds this file by its folder): its
+// screen, its narrator, the deals panel beside the story, and the card
+// reference the server serves (/data/oriente/reference.json).
+import { app } from "../../state.js";
+import { CardReference, makeRef } from "./cards.js";
+import { DealsPanel } from "./deals.js";
+import { OrienteNarrator } from "./narrate.js";
+import { Decision, Result, Ring } from "./screen.js";
+
+export default {
+  name: "oriente",
+  Stage: Ring,
+  Decision,
+  Result,
+  Reference: CardReference,
+  referenceTitle: "ref.title",
+  reference: makeRef, // the served reference, made into look-ups of cards
+  panels: [{ key: "deals", Panel: DealsPanel, count: (ts) => (ts.view && ts.view.deals ? ts.view.deals.length : 0) }],
+  narrator: (ts, label) => new OrienteNarrator(app.cat, app.en, app.refs.oriente, label),
+  narratorBasis: () => app.refs.oriente,
+  // What the game is, for a server that does not say (welcome.game_info): rules R1.
+  info: { seats: { min: 4, max: 12, default: 4 }, options: [], windows: true },
+};
