@@ -12,7 +12,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,8 @@ class ServerThread:
     `spawn` starts a coroutine in its loop (scripted bots), `call` runs one
     to completion and returns its result."""
 
-    def __init__(self, store: str, bot_delay: float = 0.0) -> None:
-        self.app = App(store, port=0, web=mounts(), bot_delay=bot_delay)
+    def __init__(self, store: str, bot_delay: float = 0.0, games: Mapping[str, Any] | None = None) -> None:
+        self.app = App(store, port=0, web=mounts(), bot_delay=bot_delay, **({"games": games} if games else {}))
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._token: Any = None

@@ -94,7 +94,7 @@ export class GenericNarrator extends Narrator {
   }
 
   value(field, v) {
-    if (v === null || v === undefined) return this.t("hidden_card");
+    if (v === null || v === undefined) return this.t(SEAT_FIELDS.has(field) ? "nobody" : "hidden_card");
     if (Array.isArray(v)) return v.map((x) => this.value(field, x)).join(this.t("sep"));
     if (SEAT_FIELDS.has(field) && Number.isInteger(v)) return this.seat(v);
     return typeof v === "object" ? JSON.stringify(v) : String(v);
