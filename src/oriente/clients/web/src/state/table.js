@@ -98,7 +98,7 @@ export function tableReducer(ts, action) {
 }
 
 // What one answer answers: the decision, its pivot, and the table's seq,
-// since an Oro turn takes several answers within one decision.
+// since a turn may take several answers within one decision (PROTOCOL.md 6).
 export function answerKey(ts) {
   return ts.prompt ? `${ts.prompt.id}/${ts.prompt.pivot}/${ts.seq}` : null;
 }
