@@ -61,7 +61,7 @@ async def test_a_client_of_any_process_reaches_a_table_and_a_killed_owner_is_rep
         assert joined["t"] == "ok", joined
         snapshot = await c.until(lambda f: f["t"] == "snapshot")
         assert snapshot["table_info"]["seats"][joined["seat"]]["name"] == "via-one"
-        with trio.fail_after(10):
+        with trio.fail_after(60):  # a guard against a hang, not a budget
             while True:  # the site-wide lobby: process 0's table, seen from process 1
                 listing = (await c.request({"t": "list_tables"}))["tables"]
                 if [t["table"] for t in listing] == [table]:
@@ -134,11 +134,11 @@ async def test_the_sdk_follows_a_drained_table_to_another_process(site) -> None:
         seat = await client.join(table, "stays")
         nodes[0].signal(signal.SIGUSR1)  # `oriente drain PID`
         assert await nodes[0].wait() == 0
-        with trio.fail_after(20):
+        with trio.fail_after(90):  # a guard against a hang, not a budget
             while not (client.connected and client.url.endswith(f":{nodes[1].port}")):
                 await trio.sleep(0.05)
         await seat.chat("still here")
-        with trio.fail_after(20):
+        with trio.fail_after(90):  # a guard against a hang, not a budget
             async for update in seat.updates():
                 if any(e.get("type") == "Chat" and e.get("text") == "still here" for e in update.events):
                     break

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 import msgpack
 import trio
+from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 
 SUBPROTOCOL = "oriente.v1"
@@ -75,27 +76,50 @@ def pick(prompt: dict | None, seat: int, rnd: random.Random) -> dict | None:
 
 async def play_bot(port: int, table: str, name: str, rnd: random.Random, *, log: list | None = None,
                    token_box: dict | None = None) -> dict:
-    """Join and play until the table finishes; returns what the bot saw."""
-    async with open_client(port) as ws:
-        c = Client(ws)
-        await c.recv()  # welcome
-        joined = await c.request({"t": "join", "table": table, "name": name})
-        assert joined["t"] == "ok", joined
-        seat = joined["seat"]
-        if token_box is not None:
-            token_box[seat] = joined["token"]
-        answered: set = set()
-        while True:
-            frame = await c.recv(timeout=30)
-            if frame["t"] == "error":
-                assert frame["code"] == "decision/closed", frame
-            if frame["t"] == "events" and any(e["type"] == "TableFinished" for e in frame["events"]):
-                break
-            prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
-            cmd = pick(prompt, seat, rnd)
-            if cmd is not None and (prompt["id"], prompt["pivot"]) not in answered:
-                answered.add((prompt["id"], prompt["pivot"]))
-                await c.send({"t": "act", "table": table, "cmd": cmd})
-        if log is not None:
-            log.append((seat, c.frames))
-        return {"seat": seat, "frames": c.frames}
+    """Join and play until the table finishes; returns what the bot saw.
+
+    Closed for reading too slowly (4008: on a loaded machine a bot in the
+    test's own process can fall behind), it reconnects and resumes after the
+    last sequence number it saw, as PROTOCOL.md 12 tells a client to."""
+    frames: list[dict] = []
+    seat: int | None = None
+    token = ""
+    last_seq = 0
+    answered: set = set()
+    while True:
+        try:
+            async with open_client(port) as ws:
+                c = Client(ws)
+                await c.recv()  # welcome
+                if seat is None:
+                    joined = await c.request({"t": "join", "table": table, "name": name})
+                    assert joined["t"] == "ok", joined
+                    seat, token = joined["seat"], joined["token"]
+                    if token_box is not None:
+                        token_box[seat] = token
+                else:
+                    resumed = await c.request({"t": "resume", "table": table, "token": token, "after": last_seq})
+                    assert resumed["t"] == "ok", resumed
+                try:
+                    while True:
+                        frame = await c.recv(timeout=30)
+                        if frame["t"] == "error":
+                            assert frame["code"] == "decision/closed", frame
+                        if frame["t"] == "events":
+                            last_seq = max([last_seq, *(e["seq"] for e in frame["events"] if "seq" in e)])
+                            if any(e["type"] == "TableFinished" for e in frame["events"]):
+                                break
+                        prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
+                        cmd = pick(prompt, seat, rnd)
+                        if cmd is not None and (prompt["id"], prompt["pivot"]) not in answered:
+                            answered.add((prompt["id"], prompt["pivot"]))
+                            await c.send({"t": "act", "table": table, "cmd": cmd})
+                finally:
+                    frames.extend(c.frames)
+            break
+        except ConnectionClosed as closed:
+            if closed.rcvd is None or closed.rcvd.code != 4008 or seat is None:
+                raise
+    if log is not None:
+        log.append((seat, frames))
+    return {"seat": seat, "frames": frames}
