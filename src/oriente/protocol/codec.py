@@ -12,16 +12,12 @@ from typing import Any
 
 import msgspec
 
+from ..refusal import Refusal
 from .messages import CLIENT_TYPES, MAX_FRAME, MAX_ID, ClientMessage
 
 
-class ProtocolError(Exception):
+class ProtocolError(Refusal):
     """A frame the server cannot use; the connection survives it."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 _encoder = msgspec.msgpack.Encoder()

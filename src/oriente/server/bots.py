@@ -31,6 +31,7 @@ import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any
+from ..refusal import Refusal
 from .game_port import BotMove
 from .outbox import Outbox
 from .table import Disconnected, ResumeBot, SeatBot, Table
@@ -41,11 +42,8 @@ NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "
 JOIN_TIMEOUT_S = 10.0
 
 
-class BotError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class BotError(Refusal):
+    """A request for the server's bots it will not do (`bots/...`): not a strike."""
 
 
 def _current_name(table: Table, policy: str) -> str:

@@ -48,6 +48,7 @@ from typing import Any
 import trio
 
 from ..protocol.codec import decode_any, encode
+from ..refusal import Refusal
 from .clock import TimerSettings
 from .game_port import SettingsError
 from .lobby import Lobby
@@ -68,11 +69,8 @@ PUBLISH_S = 1.0  # full states go out at most this often per tournament
 SHOWN_ROUNDS = 3  # an arena's finished seatings a full state shows (the export has them all)
 
 
-class DirectorError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class DirectorError(Refusal):
+    """A tournament request refused (`tournament/...`): not a strike (PROTOCOL.md 21)."""
 
 
 @dataclass(slots=True)

@@ -51,6 +51,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..refusal import Refusal
+
 PlainEvent = dict[str, Any]
 Viewer = int | str
 
@@ -61,26 +63,16 @@ SPECTATOR = "spectator"
 EVERYONE = "all"
 
 
-class RulesRejection(Exception):
+class RulesRejection(Refusal):
     """A command the rules refuse; `code` is stable and namespaced
     (`decision/closed`), `message` a sentence the sender can act on."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
-
-class SettingsError(Exception):
+class SettingsError(Refusal):
     """Options (or a seat count) a game cannot be played with. `code` is the
     error code the client gets: `table/bad_settings` for a value out of
     range, `message/invalid` for a value of the wrong type, or a code of the
     game's own (documented in PROTOCOL.md)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

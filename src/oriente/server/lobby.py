@@ -24,6 +24,7 @@ import trio
 
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
+from ..refusal import Refusal
 from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
@@ -59,11 +60,8 @@ MAX_TABLE_NAME = 64
 LINGER_S = 60.0
 
 
-class LobbyError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class LobbyError(Refusal):
+    """A lobby request refused (a table's settings, a rematch): a strike."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...refusal import Refusal
 from . import scoring, seating
 from .seeds import HMAC_SCHEME, LEGACY_SCHEME, SCHEMES, EventSeeds, board_name, derive_seed, key_of_seed
 
@@ -33,14 +34,9 @@ MAX_NAME = 32
 MAX_SHOW_UP_S = 300.0  # well inside the table's own abandonment of open tables (T6.1: 10 minutes)
 
 
-class TournamentError(Exception):
+class TournamentError(Refusal):
     """A refused change: `code` is stable (`tournament/...`), `message` a
     sentence the organiser or entrant can act on."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
