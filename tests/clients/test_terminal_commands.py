@@ -61,7 +61,8 @@ def test_table_input_not_understood_says_why(line):
     ("join 2", Intent("join", ("2", None))),
     ("j AAAAAAAAAAAA 3", Intent("join", ("AAAAAAAAAAAA", 3))),
     ("watch 1", Intent("watch", "1")),
-    ("create 6", Intent("create", (6, "people", "", "oriente"))),
+    ("create 6", Intent("create", (6, "normal", "", "oriente"))),
+    ("create 6 relaxed", Intent("create", (6, "relaxed", "", "oriente"))),
     ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game", "oriente"))),
     ("create 5 people slow", Intent("create", (5, "people", "slow", "oriente"))),
 

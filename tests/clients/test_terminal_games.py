@@ -118,7 +118,7 @@ def test_game_input_and_the_lobby() -> None:
     assert parse_game_input("/moves helmet", tells, False) == Intent("moves", "helmet")
     assert parse_game_input("helmet k12", tells, False) == Intent("match", "helmet k12")
     assert parse_game_input("/say hi", tells, False) is None
-    assert parse_lobby_input("create oro 3") == Intent("create", (3, "people", "", "oro"))
+    assert parse_lobby_input("create oro 3") == Intent("create", (3, "normal", "", "oro"))
     assert parse_lobby_input("create samurai 2 quick Edo") == Intent("create", (2, "quick", "Edo", "samurai"))
     lobby = render_lobby([{"table": "AAA", "game": "oro", "status": "open", "seats": [None, None],
                            "settings": {"name": "islands"}}], url="ws://x", name="ana", width=80)

@@ -83,7 +83,7 @@ def test_the_lobby_works_on_a_phone(server: Any, browser: Any) -> None:
         expect(page.locator("[data-ready]")).to_be_visible()
         page.fill("#name", "Mika")
         form = page.locator("form.create")
-        form.locator("#timers").select_option("bots")
+        form.locator("#timers").select_option("quick")
         form.locator("#bots").select_option("3")
         form.get_by_role("button", name="Create and sit down").click()
         expect(page.locator(".seat.me")).to_contain_text("Mika")

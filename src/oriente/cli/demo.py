@@ -25,6 +25,7 @@ from oriente.clients.narrate import describe_result
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
 from oriente.clients.story import Story
+from oriente.protocol.presets import DEFAULT_PRESET, preset
 from oriente.server.app import App
 from oriente.server.policies.oro import POLICIES as ORO_POLICIES
 from oriente.server.policies.samurai import POLICIES as SAMURAI_POLICIES
@@ -36,15 +37,11 @@ BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
 BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
              "zero_wait": True, "away_after": 3}
-# With a person at the table: time to think, and a negotiation window long
-# enough to type a deal (45 s, as the terminal client's tables for people);
+# With a person at the table: the timers every client offers people
+# (docs/table.md T1.8), `normal` unless --timers says otherwise: a
+# negotiation window of at least 45 s, long enough to build a deal by hand;
 # the bots say done at once, so a window closes as soon as the person is
 # done too (/done, R10.2b1) and every asked seat has declared.
-PERSON_TABLE = {"prompt_ms": 90_000, "window_ms": 45_000, "bank_ms": 60_000, "bank_refill_ms": 15_000,
-                "zero_wait": False, "away_after": 3}
-# A brisker table for a person who knows the game (and for tests).
-QUICK_PERSON_TABLE = {"prompt_ms": 30_000, "window_ms": 5_000, "bank_ms": 0, "bank_refill_ms": 0,
-                      "zero_wait": False, "away_after": 5}
 
 
 # The reference bots of the games without deals, which play through the SDK's turns alone.
@@ -72,7 +69,7 @@ async def play_reference_bot(game: str, url: str, table: str, name: str, policy:
 
 
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
-                    out: Callable[[str], None], person: bool = False, quick: bool = False,
+                    out: Callable[[str], None], person: bool = False, timers: str = DEFAULT_PRESET,
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
                     watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0,
@@ -90,8 +87,8 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
         await nursery.start(app.run)
         url = f"ws://127.0.0.1:{app.port}"
         async with Client.connect(url) as host:
-            timers = (QUICK_PERSON_TABLE if quick else PERSON_TABLE) if person else BOT_TABLE
-            settings: dict[str, Any] = {"name": "demo", "timers": timers, "game": game}
+            settings: dict[str, Any] = {"name": "demo", "timers": preset(timers) if person else BOT_TABLE,
+                                        "game": game}
             if game == "oro":
                 settings["options"] = {"gods": True}  # the variant shows more of the game
             if seed is not None:
@@ -148,7 +145,7 @@ WATCH_DELAY = 1.2
 
 
 def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
-         delay: float | None, quiet: bool, play: bool, name: str, quick: bool = False, watch: bool = False,
+         delay: float | None, quiet: bool, play: bool, name: str, timers: str = DEFAULT_PRESET, watch: bool = False,
          port: int = 0, game: str = "oriente") -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if watch:
@@ -161,7 +158,7 @@ def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, p
                                             delay=0.05 if delay is None else delay, out=out, game=game))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
-                             policy=policy, name=name, quick=quick, game=game)
+                             policy=policy, name=name, timers=timers, game=game)
 
 
 def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
@@ -178,7 +175,7 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
 
 
 def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: str | None,
-                      policy: str, name: str, quick: bool, game: str = "oriente") -> int:
+                      policy: str, name: str, timers: str, game: str = "oriente") -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
     from oriente.clients.terminal import run_play
@@ -193,8 +190,8 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     def background() -> None:
         try:
             where["record"] = trio.run(lambda: run_table(
-                seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if quick else 0.3,
-                out=lambda line: None, person=True, quick=quick, person_name=name, ready=on_ready, game=game))
+                seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if timers == "quick" else 0.3,
+                out=lambda line: None, person=True, timers=timers, person_name=name, ready=on_ready, game=game))
         except BaseException as exc:
             where["error"] = exc
             ready.set()

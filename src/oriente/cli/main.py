@@ -29,6 +29,9 @@ from typing import Any
 
 from oriente.clients.narrate import describe_result
 from oriente.clients.story import Story
+from oriente.protocol.presets import ALIASES as PRESET_ALIASES
+from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
+from oriente.protocol.presets import describe as describe_preset
 from oriente.server.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
 from oriente.server.rules.game import config_from_plain
 from oriente.server.rules.views import Viewer
@@ -83,7 +86,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
                 policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name,
-                quick=args.timers == "quick", watch=args.watch, port=args.port, game=args.game)
+                timers=args.timers, watch=args.watch, port=args.port, game=args.game)
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -434,8 +437,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")
     demo.add_argument("--name", default=None, help="your name with --play")
-    demo.add_argument("--timers", choices=("people", "quick"), default="people",
-                      help="with --play: generous timers (default) or brisk ones")
+    demo.add_argument("--timers", choices=(*TIMER_PRESETS, *PRESET_ALIASES), default=DEFAULT_PRESET,
+                      help="with --play: the timers for people (docs/table.md T1.8): "
+                           + "; ".join(f"{p}: {describe_preset(p)}" for p in TIMER_PRESETS)
+                           + f" (default {DEFAULT_PRESET}; people means normal)")
     demo.add_argument("--watch", action="store_true",
                       help="pace the bots to a human speed and show the game in a browser until Ctrl-C")
     demo.add_argument("--port", type=int, default=0, help="with --watch: the port to serve on (default: any)")

@@ -29,11 +29,11 @@ from typing import Any
 import trio
 
 from oriente.clients.sdk import Client, Disconnected, ServerError
+from oriente.protocol.presets import DEFAULT_PRESET, preset
 
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": True,
               "away_after": 3}
-PEOPLE_TIMERS = {"prompt_ms": 60_000, "window_ms": 45_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
-                 "zero_wait": False, "away_after": 2}
+PEOPLE_TIMERS = preset(DEFAULT_PRESET)  # docs/table.md T1.8
 EXPORTS = {"csv": "standings.csv", "json": "export.json", "records": "records.json"}
 
 

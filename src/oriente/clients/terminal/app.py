@@ -30,6 +30,7 @@ from oriente.clients.game_story import GameStory
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 from oriente.clients.story import Story
+from oriente.protocol.presets import ALIASES, TIMER_PRESETS, describe, preset
 
 from .commands import (
     AUTO_TOPICS,
@@ -61,17 +62,11 @@ from .screen import Terminal
 
 __all__ = ["PRESETS", "PlayApp", "run_play"]
 
-PRESETS: dict[str, dict[str, Any]] = {
-    # Generous defaults for people (R10.3); "quick" for a brisk game. The
-    # client sends its timers explicitly: a negotiation window of 45 s
-    # leaves time to type a deal (the server's own default, 30 s, is for
-    # programs that leave timers out); fighters who are done say so (/done,
-    # R10.2b1) and the window closes early.
-    "people": {"prompt_ms": 60_000, "window_ms": 45_000, "bank_ms": 120_000, "bank_refill_ms": 30_000,
-               "zero_wait": False, "away_after": 2},
-    "quick": {"prompt_ms": 20_000, "window_ms": 15_000, "bank_ms": 30_000, "bank_refill_ms": 10_000,
-              "zero_wait": False, "away_after": 3},
-}
+# The timers of docs/table.md T1.8, the same in every client: each gives
+# people at least 45 s to bargain, and a window closes early once the
+# fighters say /done (R10.2b1). `people`, the older word, means `normal`.
+PRESETS: dict[str, dict[str, Any]] = {**{name: preset(name) for name in TIMER_PRESETS},
+                                      **{old: preset(old) for old in ALIASES}}
 
 # Seats a table of each game may have (R1.1, O1.6, S1.2); the server checks them too.
 _SEATS = {"oriente": (4, 12), "oro": (2, 4), "samurai": (2, 4)}
@@ -356,8 +351,9 @@ class PlayApp:
         if verb == "error":
             self.set_status(intent.arg)
         elif verb == "help":
-            self.set_status("join N, watch N, create [oro|samurai] SEATS [people|quick] [NAME], refresh, "
-                            "name NEW-NAME, quit")
+            self.set_status(f"join N, watch N, create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
+                            "refresh, name NEW-NAME, quit. Timers: "
+                            + "; ".join(f"{name}: {describe(name)}" for name in TIMER_PRESETS))
         elif verb == "refresh":
             self.set_status("")
             await self._refresh()

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from oriente.protocol.presets import ALIASES, DEFAULT_PRESET, TIMER_PRESETS
 from oriente.server.rules.cards import card_name
 
 __all__ = [
@@ -178,18 +179,19 @@ def parse_lobby_input(line: str) -> Intent:
         if args and args[0].lower() in GAMES:
             game, args = args[0].lower(), args[1:]
         if not args or not args[0].isdigit():
-            return Intent("error", "Usage: create [oro|samurai] SEATS [people|quick] [NAME]  "
+            return Intent("error", f"Usage: create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]  "
                                    "(SEATS: 4 to 12 for Oriente, 2 to 4 for Oro and Samurai)")
         seats = int(args[0])
-        preset = "people"
+        preset = DEFAULT_PRESET
         rest = args[1:]
-        if rest and rest[0].lower() in ("people", "quick"):
+        words = (*TIMER_PRESETS, *ALIASES)
+        if rest and rest[0].lower() in words:
             preset = rest[0].lower()
             rest = rest[1:]
         elif rest:  # a name must follow the timers, so that a mistyped timer word is not taken for a name
             prefix = "" if game == "oriente" else f"{game} "
-            return Intent("error", f"Timers are 'people' or 'quick', not {rest[0]!r}. To name the table: "
-                                   f"create {prefix}{seats} people {' '.join(rest)}")
+            return Intent("error", f"Timers are {', '.join(repr(w) for w in TIMER_PRESETS)}, not {rest[0]!r}. "
+                                   f"To name the table: create {prefix}{seats} {DEFAULT_PRESET} {' '.join(rest)}")
         return Intent("create", (seats, preset, " ".join(rest), game))
     if verb in ("b", "bots"):
         return Intent("error", "Bots fill the free seats of your own table: create or join one, then type /bots.")
@@ -198,7 +200,7 @@ def parse_lobby_input(line: str) -> Intent:
         if not new or len(new) > 32:
             return Intent("error", "Usage: name NEW-NAME (1 to 32 characters)")
         return Intent("name", new)
-    return Intent("error", f"Not understood: {text!r}. Try: join 1, watch 1, create 4 people, refresh, quit.")
+    return Intent("error", f"Not understood: {text!r}. Try: join 1, watch 1, create 4 normal, refresh, quit.")
 
 
 # -- deals --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
+from oriente.protocol.presets import TIMER_PRESETS
 from oriente.server.rules.cards import VALUE, card_name
 from oriente.server.rules.commands import DECISION_COMMAND_TYPES
 from oriente.server.rules.reference import reference
@@ -702,7 +703,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
     mine = set(mine)
     lines = [f"ORIENTE lobby | {url} | your name: {name}", "-" * min(width, 120)]
     if not tables:
-        lines.append("No tables yet. Create one: create 4 people")
+        lines.append("No tables yet. Create one: create 4 normal")
     else:
         lines.append(f"{'#':>3}  {'table':<12}  {'status':<8}  {'seats':<6}  {'timers':<17}  name / players")
     room = max(1, height - 14)  # what the commands below leave for the list
@@ -728,9 +729,10 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         "Commands:",
         "  join N [SEAT]              take a seat at table N (a number above, or a table id); also: N",
         "  watch N                    watch table N as a spectator",
-        "  create [oro|samurai] SEATS [people|quick] [NAME]   open a table and sit down",
+        f"  create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
         "                             (Oriente: 4-12 seats; Oro, Samurai: 2-4)",
-        "                             (people: 60 s per decision, 45 s to bargain; quick: 20 s, 15 s)",
+        "  timers, s per decision/to bargain: " + ", ".join(
+            f"{p} {t['prompt_ms'] // 1000}/{t['window_ms'] // 1000}" for p, t in TIMER_PRESETS.items()),
         "  refresh                    read the list again (it also refreshes by itself)",
         "  name NEW-NAME              change the name you join with",
         "  quit",

@@ -8,15 +8,15 @@ import { addBots, joinTable } from "./live.js";
 import { gameInfo, gameName, optionLabel, servedGames } from "./games.js";
 import { app, botKinds, dispatch, errorText, say, seats, setName } from "./state.js";
 import { TournamentList } from "./tournament.js";
+import TIMER_PRESETS from "../../../protocol/timer_presets.json";
 
 const html = htm.bind(h);
 
-export const PRESETS = {
-  relaxed: { prompt_ms: 90000, window_ms: 30000, bank_ms: 120000, bank_refill_ms: 30000, zero_wait: false, away_after: 2 },
-  normal: { prompt_ms: 60000, window_ms: 20000, bank_ms: 60000, bank_refill_ms: 15000, zero_wait: false, away_after: 2 },
-  quick: { prompt_ms: 30000, window_ms: 10000, bank_ms: 30000, bank_refill_ms: 10000, zero_wait: false, away_after: 3 },
-  bots: { prompt_ms: 5000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 },
-};
+// The timers every client offers people (docs/table.md T1.8): one copy of
+// the numbers, shared with the terminal client and the server's own tables.
+// Each gives at least 45 s to bargain; a window closes early once the
+// fighters say they are done (R10.2b1).
+export const PRESETS = TIMER_PRESETS;
 
 export function timerText(timers) {
   const t = app.t;

@@ -1,0 +1,39 @@
+"""The timers every client offers for a table where people sit (docs/table.md T1.8).
+
+One copy of the numbers, `timer_presets.json` beside this file: the page
+builds it in (esbuild bundles the JSON), the terminal client, `oriente
+demo --play` and tournaments of people read it here. Each preset gives a
+negotiation window of at least 45 s; a window still closes early once the
+people in the fight are done (R10.2b1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+_FILE = Path(__file__).resolve().with_name("timer_presets.json")
+TIMER_PRESETS: dict[str, dict[str, Any]] = json.loads(_FILE.read_text(encoding="utf-8"))
+DEFAULT_PRESET = "normal"
+# Older words for a preset, still understood: the terminal client's `people`.
+ALIASES = {"people": "normal"}
+MIN_WINDOW_MS = 45_000  # T1.8: time to build a deal by hand
+
+
+def preset(name: str) -> dict[str, Any]:
+    """A copy of the preset `name` (or of the one an older word means);
+    KeyError names the presets there are."""
+    key = ALIASES.get(name, name)
+    if key not in TIMER_PRESETS:
+        raise KeyError(f"no timer preset {name!r}: {', '.join(TIMER_PRESETS)} (docs/table.md T1.8)")
+    return dict(TIMER_PRESETS[key])
+
+
+def describe(name: str) -> str:
+    """'60 s per decision, 45 s to bargain', for a lobby's help line."""
+    t = preset(name)
+    return f"{t['prompt_ms'] // 1000} s per decision, {t['window_ms'] // 1000} s to bargain"
+
+
+__all__ = ["ALIASES", "DEFAULT_PRESET", "MIN_WINDOW_MS", "TIMER_PRESETS", "describe", "preset"]
