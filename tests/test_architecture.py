@@ -23,11 +23,12 @@ SRC = ROOT / "src"
 PACKAGE = SRC / "oriente"
 
 GAME_AGNOSTIC = sorted([
-    *(PACKAGE / "server" / name for name in ("table.py", "lobby.py", "transport.py", "app.py", "clock.py",
+    *(PACKAGE / "server" / name for name in ("lobby.py", "transport.py", "app.py", "clock.py",
                                           "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
                                           "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py",
                                           "director.py", "addresses.py", "origins.py", "budget.py",
                                           "replay_cache.py", "query.py", "lograte.py")),
+    *(PACKAGE / "server" / "table").glob("*.py"),
     *(PACKAGE / "server" / "tournament").glob("*.py"),
     *(PACKAGE / "server" / "stores").glob("*.py"),
     *(PACKAGE / "server" / "cluster").glob("*.py"),

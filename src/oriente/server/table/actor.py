@@ -18,27 +18,39 @@ to commands) until the lobby lets it go. Every other table goes on.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import hashlib
 import logging
 import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import trio
 
-from ..protocol import messages as M
-from ..protocol.codec import decode_any, encode
-from . import dealing
-from .clock import Deadline, TableClock, TimerSettings
-from .game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, replayable, rules_version
-from .names import MAX_NAME, NameRefused, clean_name, looks_alike
-from .outbox import Outbox
-from .stores import LogRecord, Store, StoreError, StoreFenced
+from ...protocol import messages as M
+from ...protocol.codec import decode_any, encode
+from .. import dealing
+from ..clock import Deadline, TableClock
+from ..game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, replayable, rules_version
+from ..names import MAX_NAME, NameRefused, clean_name, looks_alike
+from ..outbox import Outbox
+from ..stores import LogRecord, Store, StoreError, StoreFenced
+from .inbox import (
+    Abandon,
+    AccountJoin,
+    Begin,
+    CatchUp,
+    Disconnected,
+    OfferRematch,
+    PreCommitJoin,
+    Reserve,
+    ResumeBot,
+    SeatBot,
+    Stop,
+)
+from .settings import NONCE_MAX, NONCE_MIN, Slot, TableSettings, nonce_token, rematch_setup, slot_plain, token_hash
 
 log = logging.getLogger("oriente.table")
 
@@ -90,7 +102,6 @@ def history_frames(after: int | None, seq: int) -> int:
 ABANDON_AFTER_S = 600.0
 
 
-NONCE_MIN, NONCE_MAX = 16, 64
 
 
 # A prompt's fields that move with the clock alone, not with the decision.
@@ -102,218 +113,6 @@ def same_prompt(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     if a is None or b is None:
         return a is b
     return a.keys() == b.keys() and all(a[k] == b[k] for k in a if k not in _TIMING)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def rematch_setup(port: GamePort, settings: TableSettings, seed: int) -> GameSetup:
-    """How a table's rematch is set up: the same settings on the game's
-    current rules (its options for new tables under the table's own).
-    Raises SettingsError if the stored options no longer configure."""
-    return port.configure(settings.seats, seed, {**getattr(port, "new_table_options", {}), **settings.options}, {})
-
-
-def nonce_token(table_id: str, nonce: str) -> str:
-    """The seat token of a join that carried a nonce: derived from the
-    table and the nonce, so that a retried join (even after a restart) gets
-    the same token back while the table stores only the token's hash, as
-    for every seat. Whoever knows the nonce can take the seat, as with the
-    token itself: the nonce is a secret (PROTOCOL.md 3, join)."""
-    digest = hashlib.sha256(f"oriente.v1 join\0{table_id}\0{nonce}".encode()).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableSettings:
-    """What a table is created with. `options` are its game's options as the
-    game's port configured them (`GameSetup.options`). `seed` and the
-    options stay secret until the game ends: they may determine hidden cards;
-    only the port's public part of the options is shown before. `seeded`:
-    a player chose the seed or the setup (`server/dealing.py`), which
-    everyone is shown. `commitment`: the server's commitment to the setup
-    of a table it created itself, `{sha256, salt}`; the digest is shown
-    from the start, the salt only in the record."""
-
-    game: str
-    seats: int
-    name: str = ""
-    public: bool = True
-    seed: int = 0
-    timers: TimerSettings = field(default_factory=TimerSettings)
-    options: dict[str, Any] = field(default_factory=dict)
-    auto_start: bool = True
-    proxy_after: int | None = None
-    rated: bool = False  # every seat signed in; the result moves ratings (docs/accounts.md)
-    seeded: bool = False
-    commitment: dict[str, Any] | None = None
-
-    def to_plain(self) -> dict[str, Any]:
-        plain = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
-                 "seed": self.seed, "timers": self.timers.as_dict(), "options": self.options,
-                 "auto_start": self.auto_start, "proxy_after": self.proxy_after, "seeded": self.seeded,
-                 "commitment": self.commitment}
-        if self.rated:
-            plain["rated"] = True
-        return plain
-
-    @classmethod
-    def from_plain(cls, d: dict[str, Any]) -> tuple[TableSettings, dict[str, Any]]:
-        """Settings as stored, and the stored fields this version does not
-        know, which the game's port reads as legacy (an earlier version kept
-        a game's options among them). Settings stored before tables named
-        their game belong to the protocol's default game."""
-        known = {f for f in cls.__dataclass_fields__}
-        settings = cls(game=d.get("game", M.DEFAULT_GAME), seats=d["seats"], name=d["name"], public=d["public"],
-                       seed=d["seed"], timers=TimerSettings(**d["timers"]), options=d.get("options") or {},
-                       auto_start=d["auto_start"], proxy_after=d.get("proxy_after"), rated=d.get("rated", False),
-                       seeded=bool(d.get("seeded", False)), commitment=d.get("commitment"))
-        return settings, {k: v for k, v in d.items() if k not in known}
-
-    def public_plain(self, public_options: dict[str, Any]) -> dict[str, Any]:
-        """The settings anyone may see. The game's public options are under
-        `options`; oriente.v1 showed them among the table's own settings, so
-        they stay there too (PROTOCOL.md 10), where no own setting has the name."""
-        own = {"game": self.game, "seats": self.seats, "name": self.name, "public": self.public,
-               "timers": self.timers.as_dict(), "auto_start": self.auto_start, "proxy_after": self.proxy_after,
-               "seeded": self.seeded, "commitment": self.commitment["sha256"] if self.commitment else None}
-        if self.rated:
-            own["rated"] = True
-        return {**own, **{k: v for k, v in public_options.items() if k not in own}, "options": public_options}
-
-
-@dataclass(slots=True)
-class Slot:
-    """A taken seat. `bot`: the policy of the server's own bot that holds
-    it (None: a client holds it with its token). `account`: the card of the
-    account signed in on the connection that took it (accounts.card), as it
-    was then; None for a seat taken signed out."""
-
-    name: str
-    token_hash: str
-    connections: int = 0
-    bot: str | None = None
-    account: dict[str, Any] | None = None
-    nonce: str | None = None  # the seat's contribution to a commit-and-reveal seed (dealing.seat_nonce)
-
-
-def _slot_plain(s: Slot) -> list[Any]:
-    """A seat as the table's meta stores it: [name, token hash], then the
-    bot's policy if any, then the account's card if any (a bot-less seat
-    with an account stores None for the policy)."""
-    plain: list[Any] = [s.name, s.token_hash]
-    if s.bot or s.account is not None:
-        plain.append(s.bot)
-    if s.account is not None:
-        plain.append(s.account)
-    return plain
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnected:
-    outbox: Outbox
-
-
-# Messages from the server's own parts, never from a client: the transport
-# only passes on the protocol's messages.
-
-@dataclass(frozen=True, slots=True)
-class AccountJoin:
-    """A join from a connection signed in to an account: the transport
-    passes the account's card (accounts.card) with the client's join."""
-
-    join: M.Join
-    account: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class PreCommitJoin:
-    """A join whose nonce reached the server before the table's commitment
-    existed (the request that created a rematch without one committed in
-    advance): the nonce makes the join safe to retry, but is not the
-    seat's share of the seed, since the server could have drawn the salt
-    knowing it. The server supplies that seat's nonce (docs/table.md T7.4)."""
-
-    join: M.Join | AccountJoin
-
-
-@dataclass(frozen=True, slots=True)
-class SeatBot:
-    """Seat one of the server's bots (`server/bots.py`): a join whose seat
-    the server owns, stored with the table so that a restarted server runs
-    the bot again. `seat` None takes the first free seat."""
-
-    id: str
-    name: str
-    policy: str
-    seat: int | None = None
-    views: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class ResumeBot:
-    """After a restart, the server's bot at `seat` takes its frames again
-    (no token: only the server can hold a bot's seat)."""
-
-    id: str
-    seat: int
-    views: bool = True
-    after: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Reserve:
-    """Hold `seat` for a named player who will come with the token whose
-    hash is `token_hash` (the tournament director seats its entrants so):
-    a seat taken like a join's, with nobody connected yet."""
-
-    seat: int
-    name: str
-    token_hash: str
-    account: dict[str, Any] | None = None  # the entrant's account card, when its entry is an account's
-
-
-@dataclass(frozen=True, slots=True)
-class Begin:
-    """Start a full table that does not start by itself, on behalf of the
-    server (the tournament director); the `proxied` seats are played by
-    the seat proxy from the start (T3: their players did not come)."""
-
-    proxied: list[int]
-
-
-@dataclass(frozen=True, slots=True)
-class OfferRematch:
-    """Tell this ended table's viewers that `table` is its rematch, asked
-    for by `seat` (RematchOffered)."""
-
-    table: str
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Abandon:
-    """From the lobby, which needs room (docs/table.md T6.3): abandon this
-    table now if it is still open and unattended; `done` is set either way."""
-
-    done: trio.Event
-
-
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """Stop the actor. With `hand_over` (another process of the site takes
-    the table on), its viewers are told the table `moved` (to `url`) first."""
-
-    hand_over: bool = False
-    url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CatchUp:
-    """The first message of a restored table to itself (`Table.restore`):
-    log the seats its store held but its log did not yet show, and start it
-    if it is full and starts by itself (the server stopped in between)."""
 
 
 class _Stopped(Exception):
@@ -744,7 +543,7 @@ class Table:
 
     def _meta(self) -> bytes:
         meta: dict[str, Any] = {"settings": self.settings.to_plain(), "rules": self.rules,
-                                "slots": [None if s is None else _slot_plain(s) for s in self.slots]}
+                                "slots": [None if s is None else slot_plain(s) for s in self.slots]}
         if any(s is not None and s.nonce is not None for s in self.slots):
             meta["nonces"] = [None if s is None else s.nonce for s in self.slots]
         if self.rematch_next is not None:

@@ -1,0 +1,120 @@
+"""The table's inbox vocabulary beside the protocol's own messages: what
+the server's parts (the transport, the lobby, the bots, the tournament
+director) send a table actor. No client sends these: the transport only
+passes on the protocol's messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from ...protocol import messages as M
+from ..outbox import Outbox
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    outbox: Outbox
+
+
+# Messages from the server's own parts, never from a client: the transport
+# only passes on the protocol's messages.
+
+@dataclass(frozen=True, slots=True)
+class AccountJoin:
+    """A join from a connection signed in to an account: the transport
+    passes the account's card (accounts.card) with the client's join."""
+
+    join: M.Join
+    account: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PreCommitJoin:
+    """A join whose nonce reached the server before the table's commitment
+    existed (the request that created a rematch without one committed in
+    advance): the nonce makes the join safe to retry, but is not the
+    seat's share of the seed, since the server could have drawn the salt
+    knowing it. The server supplies that seat's nonce (docs/table.md T7.4)."""
+
+    join: M.Join | AccountJoin
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """Seat one of the server's bots (`server/bots.py`): a join whose seat
+    the server owns, stored with the table so that a restarted server runs
+    the bot again. `seat` None takes the first free seat."""
+
+    id: str
+    name: str
+    policy: str
+    seat: int | None = None
+    views: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeBot:
+    """After a restart, the server's bot at `seat` takes its frames again
+    (no token: only the server can hold a bot's seat)."""
+
+    id: str
+    seat: int
+    views: bool = True
+    after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reserve:
+    """Hold `seat` for a named player who will come with the token whose
+    hash is `token_hash` (the tournament director seats its entrants so):
+    a seat taken like a join's, with nobody connected yet."""
+
+    seat: int
+    name: str
+    token_hash: str
+    account: dict[str, Any] | None = None  # the entrant's account card, when its entry is an account's
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Start a full table that does not start by itself, on behalf of the
+    server (the tournament director); the `proxied` seats are played by
+    the seat proxy from the start (T3: their players did not come)."""
+
+    proxied: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class OfferRematch:
+    """Tell this ended table's viewers that `table` is its rematch, asked
+    for by `seat` (RematchOffered)."""
+
+    table: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """From the lobby, which needs room (docs/table.md T6.3): abandon this
+    table now if it is still open and unattended; `done` is set either way."""
+
+    done: trio.Event
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Stop the actor. With `hand_over` (another process of the site takes
+    the table on), its viewers are told the table `moved` (to `url`) first."""
+
+    hand_over: bool = False
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CatchUp:
+    """The first message of a restored table to itself (`Table.restore`):
+    log the seats its store held but its log did not yet show, and start it
+    if it is full and starts by itself (the server stopped in between)."""
