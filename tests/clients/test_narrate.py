@@ -21,6 +21,7 @@ from oriente.server.rules import (
     Transfer, WithdrawDeal, events as E, plain, project,
 )
 from oriente.server.rules.cards import card_name
+from oriente.server.rules.commands import PromiseKind
 
 FALLBACK = "Something happened"
 
@@ -40,7 +41,8 @@ def games() -> list[Game]:
 
 def _deal_game() -> Game:
     """A six-seat game with every kind of deal event: executed, void,
-    declined, withdrawn, lapsed, and a promise settled by its promisee."""
+    declined, withdrawn, lapsed, a promise settled by its promisee, and
+    proposals and declines that say why (R8.8)."""
     game = Game(GameConfig(seats=6, seed=11))
     t0 = game.state.pile[0][0]
     give = lambda to: Transfer(card=t0, giver=0, receiver=to, consideration="your support later")
@@ -56,6 +58,18 @@ def _deal_game() -> Game:
     game.apply(3, ProposeDeal(transfers=(Transfer(card=t3, giver=3, receiver=5, consideration="peace"),)))
     game.apply(3, WithdrawDeal(deal=4))
     game.apply(3, ProposeDeal(promises=(Promise(promiser=3, promisee=5, text="no attack"),)))  # lapses
+    # Reasons and counter-offers (R8.8): deals 6 to 9, each declined with a reason.
+    peace = Promise(promiser=4, promisee=3, text="no attack", kind=PromiseKind.NO_ATTACK, seat=3)
+    pay = Transfer(card=t3, giver=3, receiver=4, consideration="peace")
+    game.apply(3, ProposeDeal(transfers=(pay,), promises=(peace,), why={"code": "peace", "seat": 4}))
+    game.apply(4, DeclineDeal(deal=6, why={"code": "record", "seat": 3, "kept": 0, "broken": 0}))
+    game.apply(4, ProposeDeal(transfers=(pay,), promises=(peace,), counter_to=6, why={"code": "counter", "deal": 6}))
+    game.apply(3, DeclineDeal(deal=7, why={"code": "worth_less"}))
+    game.apply(4, ProposeDeal(promises=(Promise(promiser=4, promisee=3, text="later"),), counter_to=7,
+                              why={"code": "buy_support", "attacker": 1, "defender": 3, "side": "defender"}))
+    game.apply(3, DeclineDeal(deal=8, why={"code": "words_only"}))
+    game.apply(5, ProposeDeal(promises=(Promise(promiser=5, promisee=4, text="help"),), counter_to=8))
+    game.apply(4, DeclineDeal(deal=9))
     rng = random.Random(11)
     while (move := random_move(game.state, rng)) is not None:
         game.apply(*move)
@@ -181,3 +195,29 @@ def test_a_timeout_is_told_as_one_in_every_language() -> None:
     event = {"type": "TimedOut", "seat": 2, "decision": 5, "seq": 40}
     assert narrate(event) == "Seat 2's time is up; silence answers for it:"
     assert "2" in narrate(event, lang="de") and "2" in narrate(event, lang="fr")
+
+
+def test_reasons_and_counter_offers_are_told_in_words_never_as_codes() -> None:
+    """R8.8: a decline's reason and a proposal's purpose travel as codes;
+    the story words them in the reader's language, the seats by name."""
+    events = [plain(e) for e in _deal_game().events if isinstance(e, (E.DealProposed, E.DealClosed))]
+    told = {(e["type"], e["deal"]): narrate(e, 3) for e in events}
+    assert told[("DealProposed", 6)].endswith("It is a card for the promise of seat 4 not to attack this season.")
+    assert told[("DealClosed", 6)] == ("Deal #6 is declined by seat 4: the record of seat 3: 0 promises kept, 0 broken.")
+    assert told[("DealProposed", 7)].endswith("It is a counter-offer to deal #6.")
+    assert "It answers" not in told[("DealProposed", 7)]  # the counter is said once
+    assert told[("DealClosed", 7)] == "Deal #7 is declined by seat 3: what it gives is worth less to them than what it asks."
+    assert told[("DealProposed", 8)].endswith(
+        "It is a card for support of the defender, seat 3, in the fight of seat 1 against seat 3. It answers deal #7.")
+    assert told[("DealClosed", 8)].endswith("they take no promise in words only, which the ledger cannot settle.")
+    assert told[("DealProposed", 9)].endswith("It answers deal #8.")
+    assert told[("DealClosed", 9)] == "Deal #9 is declined by seat 4."
+    de = narrate(next(e for e in events if e["type"] == "DealClosed" and e["deal"] == 7), 3, lang="de")
+    assert de == "Absprache #7 wird von Sitz 3 abgelehnt: was sie gibt, ist weniger wert als was sie verlangt."
+    fr = narrate(next(e for e in events if e["type"] == "DealClosed" and e["deal"] == 6), None, lang="fr")
+    assert fr == "L'accord n° 6 est refusé par siège 4 : le bilan de siège 3 : promesses tenues 0, rompues 0."
+    for line in told.values():
+        assert "worth_less" not in line and "'code'" not in line
+    # A code this client has no words for is shown as the code, not dropped.
+    assert narrate({"type": "DealClosed", "deal": 1, "seat": 2, "reason": "declined",
+                    "why": {"code": "moon_phase"}}).endswith(": moon_phase.")

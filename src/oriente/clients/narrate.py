@@ -409,9 +409,35 @@ class Narrator:
                  *(self.promise(p) for p in e.get("promises") or [])]
         args = {"proposer": self.seat(e["proposer"]), "deal": e["deal"], "others": self.seats(others),
                 "parts": self.list(parts)}
-        if e.get("note"):
-            return self.t("DealProposed.note", note=e["note"], **args)
-        return self.t("DealProposed", **args)
+        line = self.t("DealProposed.note", note=e["note"], **args) if e.get("note") else \
+            self.t("DealProposed", **args)
+        why = e.get("why")
+        if isinstance(why, dict):
+            line = self.t("DealProposed.why", line=line, why=self.why(why))
+        counter = e.get("counter_to")
+        if counter is not None and not (isinstance(why, dict) and why.get("code") == "counter"):
+            line = self.t("DealProposed.counter", line=line, deal=counter)
+        return line
+
+    # A reason's parameters that name a seat (R8.8).
+    _WHY_SEATS = ("seat", "attacker", "defender")
+
+    def why(self, why: dict) -> str:
+        """A reason of R8.8 (a code with its parameters) in words; a code
+        this catalogue has no words for is shown as the code itself."""
+        code = why.get("code")
+        key = f"why.{code}"
+        if not isinstance(code, str) or key not in catalogue("en")["narrate"]:
+            return str(code)
+        args: dict[str, Any] = {k: v for k, v in why.items() if k != "code"}
+        for k in self._WHY_SEATS:
+            if k in args:
+                args[k] = self.seat(args[k])
+        side = why.get("side")
+        if side in ("attacker", "defender"):
+            args["side"] = self.t(f"side.{side}")
+            args["fighter"] = self.seat(why.get(side))
+        return self.t(key, **args)
 
     def _e_DealAccepted(self, e: dict, viewer: Viewer) -> str:
         return self.t("DealAccepted", seat=self.seat(e["seat"]), deal=e["deal"])
@@ -421,6 +447,9 @@ class Narrator:
         deal = e["deal"]
         if reason in ("declined", "withdrawn"):
             if e.get("seat") is not None:
+                if reason == "declined" and isinstance(e.get("why"), dict):
+                    return self.t("DealClosed.declined_why", deal=deal, seat=self.seat(e["seat"]),
+                                  why=self.why(e["why"]))
                 return self.t(f"DealClosed.{reason}_by", deal=deal, seat=self.seat(e["seat"]))
             return self.t(f"DealClosed.{reason}", deal=deal)
         if reason in ("void", "lapsed"):

@@ -200,14 +200,39 @@ export class OrienteNarrator extends Narrator {
     const others = (e.parties || []).filter((s) => s !== e.proposer);
     const parts = [...(e.transfers || []).map((t) => this.transfer(t)), ...(e.promises || []).map((p) => this.promise(p))];
     const args = { proposer: this.seat(e.proposer), deal: e.deal, others: this.seats(others), parts: this.list(parts) };
-    if (e.note) return this.t("DealProposed.note", { note: e.note, ...args });
-    return this.t("DealProposed", args);
+    let line = e.note ? this.t("DealProposed.note", { note: e.note, ...args }) : this.t("DealProposed", args);
+    const why = e.why && typeof e.why === "object" ? e.why : null;
+    if (why) line = this.t("DealProposed.why", { line, why: this.why(why) });
+    if (e.counter_to !== null && e.counter_to !== undefined && !(why && why.code === "counter")) {
+      line = this.t("DealProposed.counter", { line, deal: e.counter_to });
+    }
+    return line;
+  }
+  // A reason of R8.8 (a code with its parameters) in words; a code this
+  // catalogue has no words for is shown as the code itself.
+  why(why) {
+    const code = why.code;
+    const key = `why.${code}`;
+    if (typeof code !== "string" || !(key in this.en)) return String(code);
+    const args = {};
+    for (const [k, v] of Object.entries(why)) if (k !== "code") args[k] = v;
+    for (const k of ["seat", "attacker", "defender"]) if (k in args) args[k] = this.seat(args[k]);
+    if (why.side === "attacker" || why.side === "defender") {
+      args.side = this.t(`side.${why.side}`);
+      args.fighter = this.seat(why[why.side]);
+    }
+    return this.t(key, args);
   }
   e_DealAccepted(e) { return this.t("DealAccepted", { seat: this.seat(e.seat), deal: e.deal }); }
   e_DealClosed(e) {
     const r = e.reason;
     if (r === "declined" || r === "withdrawn") {
-      if (e.seat !== null && e.seat !== undefined) return this.t(`DealClosed.${r}_by`, { deal: e.deal, seat: this.seat(e.seat) });
+      if (e.seat !== null && e.seat !== undefined) {
+        if (r === "declined" && e.why && typeof e.why === "object") {
+          return this.t("DealClosed.declined_why", { deal: e.deal, seat: this.seat(e.seat), why: this.why(e.why) });
+        }
+        return this.t(`DealClosed.${r}_by`, { deal: e.deal, seat: this.seat(e.seat) });
+      }
       return this.t(`DealClosed.${r}`, { deal: e.deal });
     }
     if (r === "void" || r === "lapsed") return this.t(`DealClosed.${r}`, { deal: e.deal });
