@@ -15,6 +15,7 @@ No compression, no TLS, no proxies.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import socket
@@ -68,7 +69,7 @@ class WebSocket:
 
     @classmethod
     async def open(cls, host: str, port: int, path: str = "/", subprotocols: list[str] | None = None,
-                   timeout: float = 60.0, source: str | None = None) -> "WebSocket":
+                   timeout: float = 60.0, source: str | None = None) -> WebSocket:
         """`source`: the local address to connect from (another 127.0.0.x
         spreads thousands of connections over more ephemeral ports)."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -220,10 +221,8 @@ class WebSocket:
             code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
             reason = payload[2:].decode(errors="replace")
             if self._closed is None:
-                try:
+                with contextlib.suppress(Closed):
                     await self._send_raw(_frame(0x8, payload[:2]))
-                except Closed:
-                    pass
             raise self._close_with(Closed(code, reason))
         raise self._close_with(Closed(1002, f"unknown opcode {opcode}"))
 

@@ -495,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=15.0, help="each measured phase (default 15)")
     p.add_argument("--tables", type=int, default=2000, help="public tables for the listing attack (default 2000)")
     p.add_argument("--events", type=int, default=2400, help="log length for the history attack (default 2400)")
-    p.add_argument("--quick", action="store_true", help="a sample in about a minute: 3 s phases, 200 tables, 600 events")
+    p.add_argument("--quick", action="store_true",
+                   help="a sample in about a minute: 3 s phases, 200 tables, 600 events")
     p.add_argument("--only", choices=("replays",), default=None,
                    help="only the normal table, unattacked and under the replay attack")
     p.add_argument("--attack", choices=sorted(ATTACKS), help=argparse.SUPPRESS)

@@ -137,7 +137,8 @@ def log_attack(url: str, pid: int, store: str, variant: str, seconds: float) -> 
         if reply.get("t") == "ok":
             deals += 1  # deals are numbered 1, 2, ... at a table where only we propose
             back = attacker.request({"t": "act", "table": table, "cmd": {"type": "WithdrawDeal", "deal": deals}})
-            answers["withdraw:" + back.get("code", back["t"])] = answers.get("withdraw:" + back.get("code", back["t"]), 0) + 1
+            key = "withdraw:" + back.get("code", back["t"])
+            answers[key] = answers.get(key, 0) + 1
         elif variant == "limited" and time.monotonic() >= chat_next:
             chat = attacker.request({"t": "chat", "table": table, "text": "c" * 500})
             answers["chat:" + chat.get("code", chat["t"])] = answers.get("chat:" + chat.get("code", chat["t"]), 0) + 1

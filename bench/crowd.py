@@ -44,11 +44,10 @@ import tempfile
 import time
 from typing import Any
 
+import _wsclient
 import trio
 
 from oriente.protocol.messages import SUBPROTOCOL
-
-import _wsclient
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("bench_server", os.path.join(HERE, "server.py"))

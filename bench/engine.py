@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     seat_counts = [6] if args.profile and args.seats == list(SEAT_COUNTS) else args.seats
 
     print(f"engine benchmark: Python {platform.python_version()} on {platform.machine()}, "
-          f"master seed {seed}, {'%d games' % args.games if args.games else '%gs' % seconds} per seat count")
+          f"master seed {seed}, {f'{args.games} games' if args.games else f'{seconds:g}s'} per seat count")
     profiler = cProfile.Profile() if args.profile else None
     results = []
     for seats in seat_counts:

@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import msgspec
+
 from oriente.server.policies.samurai import POLICIES, play
 from oriente.server.samurai import (
     ChooseTiles,

@@ -78,8 +78,9 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+import _wsclient
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed
@@ -87,8 +88,6 @@ from websockets.trio.client import connect
 
 from oriente.protocol.messages import SUBPROTOCOL
 from oriente.server.rules.commands import DECISION_COMMANDS
-
-import _wsclient
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOST = "127.0.0.1"
@@ -157,13 +156,13 @@ class Child:
     after it the port of its /metrics if that is another (the Oriente
     server serves them on an operator's port of their own)."""
 
-    live: list["Child"] = []
+    live: ClassVar[list[Child]] = []
 
     def __init__(self, name: str, argv: list[str], log_path: str, env: dict[str, str] | None = None,
                  start_timeout: float = 30.0) -> None:
         self.name = name
         self.log_path = log_path
-        self._log = open(log_path, "wb")
+        self._log = open(log_path, "wb")  # noqa: SIM115 -- the child writes to it until stop() closes it
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL,
                                      env=env, preexec_fn=_die_with_parent, cwd=HERE)
         Child.live.append(self)
@@ -942,7 +941,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{fmt(tp['games_per_s'], 2)} games/s, {fmt(tp['commands_per_s'], 0)} commands/s "
                   f"({fmt(tp['frames_per_command'], 2)} frames per command, mean frame "
                   f"{fmt(tp['mean_frame_bytes'], 0)} B, command {fmt(tp['mean_command_bytes'], 0)} B); "
-                  f"CPU server {fmt(tp['server_cpu'] * 100, 0)}% (other threads {fmt(tp['server_threads_cpu'] * 100, 0)}%), "
+                  f"CPU server {fmt(tp['server_cpu'] * 100, 0)}% "
+                  f"(other threads {fmt(tp['server_threads_cpu'] * 100, 0)}%), "
                   f"bots {fmt(tp['bot_cpu'] * 100, 0)}%; "
                   f"saturated latency p50 {fmt(tp['saturated_p50_ms'], 2)} ms, "
                   f"p99 {fmt(tp['saturated_p99_ms'], 2)} ms")
@@ -989,7 +989,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{fmt(pc['rss_end_kib'], 0)} KiB at the end with {pc['finished_tables']:g} finished tables kept")
             kept = tp["rss_per_finished_table_kib"]
             print(f"  per table {fmt(pc['rss_per_table_kib'])} KiB with its six connections, "
-                  f"{fmt(pc['rss_per_table_own_kib'])} KiB without them; per connection {fmt(pc['rss_per_conn_kib'])} KiB "
+                  f"{fmt(pc['rss_per_table_own_kib'])} KiB without them; "
+                  f"per connection {fmt(pc['rss_per_conn_kib'])} KiB "
                   f"(idle connection {fmt(pc['rss_per_conn_idle_kib'])} KiB); each finished table keeps "
                   + (f"{fmt(kept)} KiB (throughput phase: RSS +{tp['rss_growth_kib']} KiB over "
                      f"{fmt(tp['games_per_s'] * tp['seconds'], 0)} finished tables)" if kept is not None

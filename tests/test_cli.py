@@ -72,7 +72,8 @@ def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
 
 def test_replay_tells_the_game_from_each_viewpoint(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    assert _oriente("demo", "--seats", "5", "--seed", "3", "--quiet", "--record", str(path), cwd=tmp_path).returncode == 0
+    demo = _oriente("demo", "--seats", "5", "--seed", "3", "--quiet", "--record", str(path), cwd=tmp_path)
+    assert demo.returncode == 0
     outputs = {}
     for viewer in ("spectator", "all", "0"):
         run = _oriente("replay", str(path), "--as", viewer, cwd=tmp_path)
@@ -94,7 +95,8 @@ def test_bad_input_is_refused_with_a_reason(tmp_path: Path) -> None:
 
 def test_replay_catches_a_record_that_no_longer_matches(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    assert _oriente("demo", "--seats", "4", "--seed", "4", "--quiet", "--record", str(path), cwd=tmp_path).returncode == 0
+    demo = _oriente("demo", "--seats", "4", "--seed", "4", "--quiet", "--record", str(path), cwd=tmp_path)
+    assert demo.returncode == 0
     record = json.loads(path.read_text())
     record["result"]["scores"][0] += 1
     path.write_text(json.dumps(record))

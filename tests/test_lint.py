@@ -1,6 +1,6 @@
 """ruff and mypy, pinned in the `dev` extra and configured in
-pyproject.toml, are clean on the package (src/oriente): run here so that
-the one test command covers them.
+pyproject.toml, are clean on the package (src/oriente), the tests and the
+benchmarks: run here so that the one test command covers them.
 
 mypy checks the package `oriente` straight from src/ (pyproject's
 mypy_path); its cache stays under build/, so a second run takes a fraction
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("src",)
+PARTS = ("src", "tests", "bench")
 INSTALL = "install the dev extra: .venv/bin/pip install -e '.[test,dev]'"
 
 

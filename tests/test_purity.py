@@ -78,7 +78,8 @@ def test_pure_modules_import_and_call_nothing_impure(path: Path) -> None:
 def test_one_interpreter_loads_every_pure_package_and_no_network_or_async_library() -> None:
     names = ", ".join(f"oriente.server.{p}" for p in PURE_PACKAGES)
     code = (f"import sys, {names}; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('trio', 'websockets', 'asyncio', 'socket')]; print(bad); sys.exit(1 if bad else 0)")
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('trio', 'websockets', 'asyncio', 'socket')]; "
+            "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 

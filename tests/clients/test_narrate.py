@@ -10,16 +10,28 @@ from __future__ import annotations
 
 import random
 from dataclasses import is_dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from oriente.clients.narrate import KNOWN_TYPES, describe_result, narrate
 from oriente.clients.randomplay import random_move
 from oriente.server.rules import (
-    EVERYONE, SPECTATOR, AcceptDeal, DeclineDeal, Game, GameConfig, Promise, ProposeDeal, SettlePromise,
-    Transfer, WithdrawDeal, events as E, plain, project,
+    EVERYONE,
+    SPECTATOR,
+    AcceptDeal,
+    DeclineDeal,
+    Game,
+    GameConfig,
+    Promise,
+    ProposeDeal,
+    SettlePromise,
+    Transfer,
+    WithdrawDeal,
+    plain,
+    project,
 )
+from oriente.server.rules import events as E
 from oriente.server.rules.cards import card_name
 from oriente.server.rules.commands import PromiseKind
 
@@ -45,7 +57,8 @@ def _deal_game() -> Game:
     proposals and declines that say why (R8.8)."""
     game = Game(GameConfig(seats=6, seed=11))
     t0 = game.state.pile[0][0]
-    give = lambda to: Transfer(card=t0, giver=0, receiver=to, consideration="your support later")
+    def give(to):
+        return Transfer(card=t0, giver=0, receiver=to, consideration="your support later")
     promise = Promise(promiser=1, promisee=0, text="I will support you this season")
     game.apply(0, ProposeDeal(transfers=(give(1),), promises=(promise,), note="a fair price"))  # deal 1
     game.apply(0, ProposeDeal(transfers=(give(2),)))  # deal 2, void once deal 1 runs
@@ -88,7 +101,7 @@ def test_every_event_type_has_a_narrator() -> None:
 
 def test_every_event_of_random_games_narrates(games: list[Game]) -> None:
     seen: set[str] = set()
-    for game in games + [_deal_game()]:
+    for game in [*games, _deal_game()]:
         for event in game.events:
             seen.add(type(event).__name__)
             for viewer in _viewers(game):
@@ -111,10 +124,11 @@ def _cards_of(projected: dict) -> tuple[list[int], list[int]]:
     """(cards shown, cards withheld) in a projection of an event that can
     hide cards, as card ids or None."""
     t = projected["type"]
-    pairs: Callable[[str], list] = lambda key: [c for _, c in projected.get(key) or []]
+    def pairs(key: str) -> list:
+        return [c for _, c in projected.get(key) or []]
     if t == "GameStarted":
         public = list(projected["treasures"])
-        secret = list(projected["inhabitants"]) + [projected["bonus_card"]]
+        secret = [*projected["inhabitants"], projected["bonus_card"]]
     elif t == "InhabitantDrawn":
         public, secret = [], [projected["card"]]
     elif t == "SeasonEnded":
@@ -147,7 +161,7 @@ def test_hidden_cards_are_never_named(games: list[Game]) -> None:
                 _, secret_full = _cards_of(full)
                 public, secret_mine = _cards_of(mine)
                 shown = {c for c in public + secret_mine if c is not None}
-                hidden = {c for c, m in zip(secret_full, secret_mine) if c is not None and m is None}
+                hidden = {c for c, m in zip(secret_full, secret_mine, strict=True) if c is not None and m is None}
                 forbidden = {card_name(c) for c in hidden} - {card_name(c) for c in shown}
                 for name in forbidden:
                     assert name not in text, (viewer, full, text)

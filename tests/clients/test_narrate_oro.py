@@ -11,8 +11,18 @@ import pytest
 
 from oriente.clients.narrate import LANGUAGES, catalogue, narrate
 from oriente.clients.narrate_oro import KNOWN_TYPES, OroNarrator, describe_result
-from oriente.server.oro import EVERYONE, SPECTATOR, Game, OroConfig, command_from_plain, decision_view, events as E
-from oriente.server.oro import pending, project, view
+from oriente.server.oro import (
+    EVERYONE,
+    SPECTATOR,
+    Game,
+    OroConfig,
+    command_from_plain,
+    decision_view,
+    pending,
+    project,
+    view,
+)
+from oriente.server.oro import events as E
 from oriente.server.policies.oro import POLICIES
 
 from ..oro.knowledge_model import hidden_parts

@@ -9,7 +9,8 @@ import pytest
 from oriente.clients.narrate import LANGUAGES, catalogue, narrate
 from oriente.clients.narrate_samurai import KNOWN_TYPES, SamuraiNarrator, describe_result
 from oriente.server.policies.samurai import POLICIES, play
-from oriente.server.samurai import EVERYONE, SPECTATOR, Game, GameConfig, events as E, project
+from oriente.server.samurai import EVERYONE, SPECTATOR, Game, GameConfig, project
+from oriente.server.samurai import events as E
 
 
 def samurai_game(seats: int, seed: int) -> Game:

@@ -12,8 +12,9 @@ import random
 import socket
 import time
 from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 import trio
@@ -277,28 +278,27 @@ async def test_a_join_whose_reply_is_lost_is_retried_and_keeps_its_one_seat(app,
     sent: list[dict] = []
     spy_on_sent_frames(monkeypatch, sent)
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            async with Client.connect(url) as client:
-                original = client._dispatch
-                lost: list[dict] = []
+        async with trio.open_nursery() as nursery, Client.connect(url) as client:
+            original = client._dispatch
+            lost: list[dict] = []
 
-                def dispatch(frame: dict) -> None:
-                    waiter = client._waiters.get(frame.get("re"))
-                    if not lost and frame.get("t") == "ok" and waiter and waiter.message["t"] == "join":
-                        lost.append(frame)
-                        nursery.start_soon(break_link, client, True)
-                        return
-                    original(frame)
+            def dispatch(frame: dict) -> None:
+                waiter = client._waiters.get(frame.get("re"))
+                if not lost and frame.get("t") == "ok" and waiter and waiter.message["t"] == "join":
+                    lost.append(frame)
+                    nursery.start_soon(break_link, client, True)
+                    return
+                original(frame)
 
-                client._dispatch = dispatch  # type: ignore[method-assign]
-                seat = await client.join(table, "retrier")
-                assert lost and (seat.seat, seat.token) == (lost[0]["seat"], lost[0]["token"])
-                for i in range(1, 4):
-                    nursery.start_soon(partial(random_bot, url, table, f"b{i}", random.Random(i)))
-                rng = random.Random(0)
-                async for turn in seat.turns():
-                    assert await turn.answer(rng.choice(turn.legal)) is not None
-                assert seat.result is not None
+            client._dispatch = dispatch  # type: ignore[method-assign]
+            seat = await client.join(table, "retrier")
+            assert lost and (seat.seat, seat.token) == (lost[0]["seat"], lost[0]["token"])
+            for i in range(1, 4):
+                nursery.start_soon(partial(random_bot, url, table, f"b{i}", random.Random(i)))
+            rng = random.Random(0)
+            async for turn in seat.turns():
+                assert await turn.answer(rng.choice(turn.legal)) is not None
+            assert seat.result is not None
     joins = [m for m in sent if m["t"] == "join" and m["name"] == "retrier"]
     assert len(joins) == 2 and joins[0] == joins[1] and len(joins[0]["nonce"]) >= 16
     names = [s["name"] for s in app.lobby.get(table).info()["seats"]]
@@ -537,7 +537,7 @@ async def test_early_sealed_answers_in_negotiation_windows(app):
     for seed in (21, 22):
         table = await new_table(url, 6, seed=seed, timers=timers)
 
-        async def bot(i: int) -> None:
+        async def bot(i: int, table: str = table, seed: int = seed) -> None:
             results.append(await random_bot(url, table, f"early{i}", random.Random(seed * 10 + i),
                                             early=True, answers=answers))
 

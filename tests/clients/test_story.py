@@ -47,7 +47,8 @@ def test_season_scores_and_runs_of_passes() -> None:
     # A screen merges a run that goes on over several frames; a printed story cannot.
     screen = Story(None)
     assert screen.tell([{"type": "PrivilegePassed", "seat": 1}], merge=True) == ["Seat 1 does not claim privilege."]
-    assert screen.tell([{"type": "PrivilegePassed", "seat": 2}], merge=True) == ["Seats 1 and 2 do not claim privilege."]
+    told = screen.tell([{"type": "PrivilegePassed", "seat": 2}], merge=True)
+    assert told == ["Seats 1 and 2 do not claim privilege."]
     assert screen.replaces_last
     assert screen.tell([{"type": "Passed", "seat": 3}, {"type": "PrivilegePassed", "seat": 4}], merge=True) == [
         "Seat 3 passes.", "Seat 4 does not claim privilege."] and not screen.replaces_last

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from oriente.clients.terminal.commands import (
-    DealError, Intent, build_deal, parse_lobby_input, parse_table_input, resolve_card, resolve_seat,
+    DealError,
+    Intent,
+    build_deal,
+    parse_lobby_input,
+    parse_table_input,
+    resolve_card,
+    resolve_seat,
 )
 
 NAMES = {0: "Tester", 1: "bob", 2: "cy", 3: "bobby"}

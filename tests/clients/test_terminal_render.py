@@ -6,9 +6,23 @@ import copy
 import re
 
 from oriente.clients.terminal.render import (
-    action_label, choice_label, decision_choices, fight_line, format_seconds, narrate_update_event, pile_total,
-    render_board, render_deals, render_ledger, render_lobby, render_piles, render_prompt, render_result, render_seats,
-    render_table, wants_answer,
+    action_label,
+    choice_label,
+    decision_choices,
+    fight_line,
+    format_seconds,
+    narrate_update_event,
+    pile_total,
+    render_board,
+    render_deals,
+    render_ledger,
+    render_lobby,
+    render_piles,
+    render_prompt,
+    render_result,
+    render_seats,
+    render_table,
+    wants_answer,
 )
 
 # Card ids (PROTOCOL.md, Cards): 0 Shogun, 7 Daimyo, 12 Samurai, 18 Akindo,
@@ -85,7 +99,7 @@ def test_spectator_sees_no_own_card_and_no_you():
 
 def test_a_long_pile_keeps_its_seat_on_one_line_and_counts_the_rest():
     view = a_view()
-    view["seats"][2]["pile"] = list(range(25, 37)) + [41, 45, 49]
+    view["seats"][2]["pile"] = [*range(25, 37), 41, 45, 49]
     lines = render_seats(view, 0, NAMES, width=70)
     assert len(lines) == 4 and all(len(line) <= 70 for line in lines)
     assert re.search(r"\+\d+ more$", lines[2]) and "21 pts" in lines[2]
@@ -246,7 +260,7 @@ def test_many_choices_go_into_columns():
     legal = [{"type": "Pass", "decision": 1}] + [
         {"type": "Announce", "decision": 1, "action": {"kind": "attack", "target": t}} for t in range(1, 12)]
     lines = render_prompt(a_prompt(0, legal=legal, topic="announce", kind="prompt"), a_view(), 0, NAMES, width=100)
-    numbered = [line for line in lines if ")" in line and "attack" in line or " 1) pass" in line]
+    numbered = [line for line in lines if (")" in line and "attack" in line) or " 1) pass" in line]
     assert len(numbered) < 12 and all(len(line) <= 100 for line in lines)
     assert "12) attack seat 11" in "\n".join(lines)
 
@@ -262,7 +276,8 @@ def test_format_seconds_and_pile_total():
 # -- whole screens ------------------------------------------------------------------------
 
 RESULT = {"type": "GameEnded", "reason": "geisha", "ninja_victor": None, "inhabitants": [12, 18, None, 25],
-          "scores": [12, 7, 3, 20], "ranks": [2, 3, 4, 1], "tiebreaks": [[4, 3, 3, 1, 1], [2, 2, 2, 1], [3], [7, 6, 4, 2, 1]]}
+          "scores": [12, 7, 3, 20], "ranks": [2, 3, 4, 1],
+          "tiebreaks": [[4, 3, 3, 1, 1], [2, 2, 2, 1], [3], [7, 6, 4, 2, 1]]}
 
 
 def test_the_table_screen_fits_and_keeps_the_latest_news():
@@ -288,7 +303,8 @@ def test_at_80x24_a_support_decision_shows_the_fight_and_news_with_six_seats():
     legal = [{"type": "Pass", "decision": 9}, {"type": "Support", "decision": 9, "side": "attacker"},
              {"type": "Support", "decision": 9, "side": "defender"}]
     prompt = a_prompt(0, legal=legal, topic="support", kind="round", rule="R10.2c", asked=[0, 2])
-    lines = render_table(table="T1", view=view, prompt=prompt, you=0, names=NAMES, feed=[f"news {i}" for i in range(40)],
+    lines = render_table(table="T1", view=view, prompt=prompt, you=0, names=NAMES,
+                         feed=[f"news {i}" for i in range(40)],
                          seconds_left=20, width=80, height=23, status="You chose: pass.")
     text = "\n".join(lines)
     assert len(lines) == 23 and all(len(line) <= 80 for line in lines)

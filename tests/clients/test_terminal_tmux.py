@@ -32,7 +32,8 @@ from oriente.server.rules import GameConfig, new_game
 TMUX = shutil.which("tmux")
 
 pytestmark = pytest.mark.skipif(
-    TMUX is None, reason="tmux is not installed (apt-get install tmux); this test drives `oriente play` in a real terminal")
+    TMUX is None,
+    reason="tmux is not installed (apt-get install tmux); this test drives `oriente play` in a real terminal")
 
 # The person answers within a fraction of a second, but the table is still
 # generous with it so that a slow machine never makes it time out. The bots
@@ -64,7 +65,8 @@ def server(tmp_path):
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         line = proc.stdout.readline() if ready else ""
-        assert line.startswith("serving ws://"), f"the server did not start: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}"
+        why = proc.stderr.read() if proc.poll() is not None else ""
+        assert line.startswith("serving ws://"), f"the server did not start: {line!r} {why}"
         yield line.split()[1], proc
     finally:
         proc.terminate()

@@ -1,5 +1,4 @@
 import pytest
-import trio
 
 from oriente.server.app import App
 

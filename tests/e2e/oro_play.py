@@ -38,9 +38,9 @@ class Seat:
         if not p or not p.get("legal"):
             return None
         legal = p["legal"]
-        if p["pivot"] != self.seat:
-            if self.seat not in (p.get("early") or ()) or "sealed" in p or self.rnd.random() >= self.early:
-                return None
+        if p["pivot"] != self.seat and (
+                self.seat not in (p.get("early") or ()) or "sealed" in p or self.rnd.random() >= self.early):
+            return None
         ending = [c for c in legal if c["type"] in ("Draw", "EndTurn")]
         cmd = self.rnd.choice(ending if ending and self.rnd.random() < 0.5 else legal)
         self.sent += 1

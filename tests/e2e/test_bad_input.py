@@ -4,6 +4,7 @@ only the abuser's connection."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import msgpack
@@ -77,7 +78,8 @@ async def test_refusals_of_tables_tokens_seats_and_turns(server):
         assert r["code"] == "table/unknown"
         r = await c.request({"t": "create_table", "seats": 3})
         assert r["code"] == "table/bad_settings"
-        r = await c.request({"t": "create_table", "seats": 4, "deal": {"deck": [1, 2], "treasures": [41], "stone_holder": 0}})
+        r = await c.request({"t": "create_table", "seats": 4,
+                             "deal": {"deck": [1, 2], "treasures": [41], "stone_holder": 0}})
         assert r["code"] == "table/bad_deal"
         r = await c.request({"t": "create_table", "seats": 4, "seed": 1, "timers": {**BOT_TIMERS, "prompt_ms": 60_000}})
         table = r["table"]
@@ -112,7 +114,8 @@ async def test_refusals_of_tables_tokens_seats_and_turns(server):
             assert r["code"] == "command/unknown"
             r = await o.request({"t": "act", "table": table, "cmd": {"type": "Pass", "decision": "x"}})
             assert r["code"] == "command/invalid"
-            r = await o.request({"t": "act", "table": table, "cmd": {"type": "Timeout", "decision": w.key[0], "pivot": w.pivot}})
+            r = await o.request({"t": "act", "table": table,
+                                 "cmd": {"type": "Timeout", "decision": w.key[0], "pivot": w.pivot}})
             assert r["code"] == "timeout/not_table"
             r = await o.request({"t": "chat", "table": table, "text": ""})
             assert r["code"] == "chat/invalid"
@@ -159,10 +162,8 @@ async def test_rate_limit_and_abuse_close_only_the_abuser(tmp_path, nursery):
         await still_alive(good)
     finally:
         await cm2.__aexit__(None, None, None)
-        try:
+        with contextlib.suppress(Exception):
             await cm.__aexit__(None, None, None)
-        except Exception:
-            pass
         await app.aclose()
 
 
@@ -172,10 +173,8 @@ async def test_hard_frame_limit_closes_with_1009(server):
         await c.ws.send(b"\x00" * (1024 * 1024 + 10))
         await c.recv()
     assert closed.value.sent is not None and closed.value.sent.code == 1009
-    try:
+    with contextlib.suppress(Exception):
         await cm.__aexit__(None, None, None)
-    except Exception:
-        pass
 
 
 async def test_handshake_needs_the_subprotocol(server):

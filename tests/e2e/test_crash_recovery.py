@@ -3,7 +3,6 @@ store; SIGTERM for a graceful shutdown; health and metrics over HTTP."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
@@ -184,6 +183,7 @@ async def test_sigkill_mid_game_then_restart_resumes_and_finishes_exactly(server
 
 def _postgres_table(store_url: str, table: str) -> tuple[int, str]:
     import psycopg
+
     from oriente.server.stores.postgres import split_schema
 
     url, schema = split_schema(store_url)

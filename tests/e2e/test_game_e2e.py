@@ -44,7 +44,7 @@ async def test_bots_play_a_full_game_and_the_record_replays(server):
     game = replay(record)
     assert game.record()["events"] == record["events"]
     # Every client saw the same sequence numbers, without gaps, ending at the same seq.
-    for seat, frames in seen:
+    for _seat, frames in seen:
         seqs = [e["seq"] for f in frames if f["t"] == "events" and not f.get("history") for e in f["events"]]
         assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
         snap = next(f for f in frames if f["t"] == "snapshot")

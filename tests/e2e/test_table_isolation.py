@@ -59,7 +59,7 @@ async def test_table_isolation_failing_tables_end_alone_while_the_others_play_to
                                 await host.join(table, "silent", seat=3, views=False)
                                 continue
                             bots.start_soon(bot, url, table, seat, outcome)
-                    async for update in watch.updates():
+                    async for _update in watch.updates():
                         pass
             assert watch.failed and watch.result is None
             for table in good:

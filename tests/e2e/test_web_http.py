@@ -76,7 +76,7 @@ async def test_files_are_gzipped_and_revalidated_by_etag(site: App) -> None:
     assert status == 200 and headers["content-encoding"] == "gzip"
     plain = gzip.decompress(body)
     assert len(body) < len(plain) / 2
-    status, again, body = await http_get(site.port, "/app.js", {"If-None-Match": headers["etag"]})
+    status, _again, body = await http_get(site.port, "/app.js", {"If-None-Match": headers["etag"]})
     assert status == 304 and body == b""
     status, _, raw = await http_get(site.port, "/app.js")
     assert status == 200 and raw == plain  # no gzip for a client that did not ask

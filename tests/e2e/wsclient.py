@@ -4,7 +4,8 @@ msgpack frames, nothing borrowed from the server's internals."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import msgpack
 import trio

@@ -9,6 +9,7 @@ describes it and must come out as printed.
 from __future__ import annotations
 
 import pytest
+
 from oriente.server.oro import Rejected, pending
 from oriente.server.oro.scoring import island_points
 

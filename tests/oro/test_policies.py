@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from oriente.server.oro import (
     Game,
     OroConfig,

@@ -26,6 +26,7 @@ import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from oriente.server.oro import (
     TABLE,
     Build,

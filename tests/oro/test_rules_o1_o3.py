@@ -7,6 +7,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+
 from oriente.server.oro import (
     TABLE,
     ConfigError,
@@ -45,7 +46,7 @@ def test_o1_1_the_archipelago():
     different islands, and two islands are linked by at most one connection.\""""
     b = default_board()
     assert b.islands == 16 and b.connections == 37
-    assert Counter(zip(b.sizes, (len(x) for x in b.incident))) == {("small", 3): 4, ("large", 5): 11,
+    assert Counter(zip(b.sizes, (len(x) for x in b.incident), strict=True)) == {("small", 3): 4, ("large", 5): 11,
                                                                    ("main", 7): 1}
     assert b.names[b.main] == "ORO"
     assert all(a != c for a, c in b.ends)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from oriente.server.oro import pending
 
 from .helpers import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from oriente.server.oro import (
     Draw,
     Game,
@@ -197,7 +198,7 @@ def test_o6_1_scores_only_grow_and_are_public():
         d = game.pending()[0]
         game.apply(d.pivot, rng.choice(game.legal(d.pivot)))
         now = game.view("spectator")["scores"]
-        assert all(a >= b for a, b in zip(now, last)) and now == game.state.scores
+        assert all(a >= b for a, b in zip(now, last, strict=True)) and now == game.state.scores
         last = now
 
 

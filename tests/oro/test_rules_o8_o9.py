@@ -9,6 +9,7 @@ import random
 from itertools import combinations
 
 import pytest
+
 from oriente.server.oro import (
     TABLE,
     BoardError,
@@ -269,7 +270,7 @@ def test_o9_4_a_table_plays_on_another_board_file():
     # Rename every island of one size class among themselves (a different
     # map: ALOA's connections now belong to another large island).
     large = [i for i in d["islands"] if i["size"] == "large"]
-    rename = {a["name"]: b["name"] for a, b in zip(large, large[1:] + large[:1])}
+    rename = {a["name"]: b["name"] for a, b in zip(large, large[1:] + large[:1], strict=True)}
     d["connections"] = [[rename.get(a, a), rename.get(b, b)] for a, b in d["connections"]]
     tiles = tiles_data()
     tiles["stones"] = {"kane": 16, "kanaloa": 0, "ku": 0, "pele": 0, "lono": 0}

@@ -22,14 +22,39 @@ import pytest
 from oriente.server.policies import POLICIES
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import (
-    TABLE, Action, ActionKind, Announce, GameConfig, Pass, Promise, PromiseKind, ProposeDeal, Side, Timeout, Topic,
-    Transfer, apply, command_from_plain, new_game, pending, view,
+    TABLE,
+    Action,
+    ActionKind,
+    Announce,
+    GameConfig,
+    Pass,
+    Promise,
+    PromiseKind,
+    ProposeDeal,
+    Side,
+    Timeout,
+    Topic,
+    Transfer,
+    apply,
+    command_from_plain,
+    new_game,
+    pending,
+    view,
 )
 from oriente.server.rules.board import reveal
 from oriente.server.rules.views import decision_view
-
 from tests.rules.helpers import (
-    AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO, announce_now, configured_game, decision,
+    AKINDO,
+    DAIMYO,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    announce_now,
+    configured_game,
+    decision,
     move_to_pile,
 )
 

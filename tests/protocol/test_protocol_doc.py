@@ -22,10 +22,11 @@ from oriente.server.games.oriente import Deal
 from oriente.server.games.oro import Setup
 from oriente.server.oro import events as OE
 from oriente.server.oro.serial import COMMAND_TYPES as ORO_COMMAND_TYPES
+from oriente.server.rules import command_from_plain
+from oriente.server.rules import events as E
+from oriente.server.rules.serial import COMMAND_TYPES
 from oriente.server.samurai import events as SE
 from oriente.server.samurai.serial import COMMAND_TYPES as SAMURAI_COMMAND_TYPES
-from oriente.server.rules import command_from_plain, events as E
-from oriente.server.rules.serial import COMMAND_TYPES
 from oriente.server.table import TABLE_EVENTS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ import msgspec
 import pytest
 
 from oriente.protocol import messages as M
-from oriente.server import oro, samurai
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
+from oriente.server import oro, samurai
 from oriente.server.game_port import RulesRejection
 from oriente.server.games.oriente import OrientePort
 from oriente.server.rules import GameConfig, command_from_plain, new_game, plain
@@ -55,7 +55,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return a == b
 
 

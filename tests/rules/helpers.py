@@ -3,12 +3,17 @@
 
 # -- configured tables and driving decisions (R6-R10 tests) -------------------
 
-from oriente.server.rules import (  # noqa: E402
-    TABLE as _TABLE, Action as _Action, ActionKind as _ActionKind, Announce as _Announce,
-    GameConfig as _GameConfig, Pass as _Pass, Timeout as _Timeout, Topic as _Topic,
-    apply as _apply, new_game as _new_game, pending as _pending,
-)
-from oriente.server.rules.cards import GEISHA as _GEISHA  # noqa: E402
+from oriente.server.rules import TABLE as _TABLE
+from oriente.server.rules import Action as _Action
+from oriente.server.rules import Announce as _Announce
+from oriente.server.rules import GameConfig as _GameConfig
+from oriente.server.rules import Pass as _Pass
+from oriente.server.rules import Timeout as _Timeout
+from oriente.server.rules import Topic as _Topic
+from oriente.server.rules import apply as _apply
+from oriente.server.rules import new_game as _new_game
+from oriente.server.rules import pending as _pending
+from oriente.server.rules.cards import GEISHA as _GEISHA
 
 
 def table_state(n, inhabitants, *, bonus=None, draws=(), piles=None, stone=0,
@@ -29,7 +34,7 @@ def table_state(n, inhabitants, *, bonus=None, draws=(), piles=None, stone=0,
     if bonus is None:
         bonus = rest.pop(0)
     tail = rest + in_piles + ([] if _GEISHA in draws else [_GEISHA])
-    deck = tuple([bonus] + inhabitants + draws + tail)
+    deck = (bonus, *inhabitants, *draws, *tail)
     if treasures is None:
         treasures = tuple(range(41, 41 + n))
     cfg = _GameConfig(seats=n, seed=seed, deck=deck, treasures=tuple(treasures),

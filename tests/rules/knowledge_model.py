@@ -27,17 +27,28 @@ the full event or from any projection of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any, Iterable, Mapping, Union
+from typing import Any
 
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import (
-    ALL_CARDS, GEISHA, INHABITANTS, KIND, NINJAS, NOFUS, RANK, SHOGUN, TREASURES, VALUE, Kind,
+    ALL_CARDS,
+    GEISHA,
+    INHABITANTS,
+    KIND,
+    NINJAS,
+    NOFUS,
+    RANK,
+    SHOGUN,
+    TREASURES,
+    VALUE,
+    Kind,
 )
 from oriente.server.rules.commands import ActionKind
 
 PUBLIC = "public"  # every seat and every spectator
-Who = Union[str, frozenset]  # PUBLIC, or the seats that know
+Who = str | frozenset  # PUBLIC, or the seats that know
 NOBODY: frozenset = frozenset()
 
 
@@ -350,7 +361,7 @@ class KnowledgeModel:
         for t in TREASURES:
             if t not in ev.treasures:
                 self._set(t, OUT, PUBLIC)
-        dealt = list(ev.inhabitants) + [ev.bonus_card]
+        dealt = [*ev.inhabitants, ev.bonus_card]
         if len(set(dealt)) != n + 1 or not set(dealt) <= set(INHABITANTS) or GEISHA in dealt:
             raise ModelMismatch(f"GameStarted deals {dealt} (R2.6, R2.7)")
         for s, c in enumerate(ev.inhabitants):

@@ -8,18 +8,54 @@ from collections import Counter
 import pytest
 
 from oriente.server.rules import (
-    TABLE, AcceptDeal, ActionKind, ConfigError, DecisionKind, GameConfig, Pass, Phase, ProposeDeal,
-    Rejected, Side, Timeout, Topic, Transfer, apply, legal, new_game, pending, project, view,
+    TABLE,
+    AcceptDeal,
+    ActionKind,
+    ConfigError,
+    DecisionKind,
+    GameConfig,
+    Pass,
+    Phase,
+    ProposeDeal,
+    Rejected,
+    Side,
+    Timeout,
+    Topic,
+    Transfer,
+    apply,
+    legal,
+    new_game,
+    pending,
+    project,
+    view,
 )
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import KIND, RANK, VALUE, Kind
-
 from tests.rules.helpers import (
-    DAIMYO, GEISHA, MAHO, NINJA, NOFU, SHOGUN, SORYO, SAMURAI, AKINDO,
-    announce_now, assert_cards_conserved, build_deck, configured, configured_game, decision, events_of,
-    pass_round, pass_turn, settle, support, close_window, timeout, choose,
+    AKINDO,
+    DAIMYO,
+    GEISHA,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    announce_now,
+    assert_cards_conserved,
+    build_deck,
+    choose,
+    close_window,
+    configured,
+    configured_game,
+    decision,
+    events_of,
+    pass_round,
+    pass_turn,
+    settle,
+    support,
+    timeout,
 )
-
 
 # -- a seeded random player, for the invariants that must hold at every moment ----------
 
@@ -360,7 +396,7 @@ def test_r2_8_invalid_configured_deal_is_refused(case):
     elif case == "too few treasures":
         treasures = treasures[:-1]
     elif case == "too many treasures":
-        treasures = treasures + (46,)
+        treasures = (*treasures, 46)
     elif case == "duplicate treasure":
         treasures = (41, 42, 43, 44, 44)
     elif case == "inhabitant as treasure":

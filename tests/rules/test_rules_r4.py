@@ -7,11 +7,26 @@ import pytest
 
 from oriente.server.rules import ActionKind, Phase, Rejected, Topic, legal, view
 from oriente.server.rules import events as E
-
 from tests.rules.helpers import (
-    AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO,
-    announce_now, answer_pass, claim, close_window, configured_game, decision, events_of, give,
-    pass_round, pass_turn, settle,
+    AKINDO,
+    DAIMYO,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    announce_now,
+    answer_pass,
+    claim,
+    close_window,
+    configured_game,
+    decision,
+    events_of,
+    give,
+    pass_round,
+    pass_turn,
+    settle,
 )
 
 
@@ -187,7 +202,7 @@ def test_r4_3c_workers_in_the_hut_do_not_count_against_revolution():
     """R4.3 Claiming privilege. ... c) ... Against an announced Revolution, the
     announcer's rank counts as 1 + the number of workers on the square
     (workers in the hut do not count)."""
-    state, _ = configured_game(8, [NOFU[0], NOFU[1], AKINDO[0]] + list(NOFU[2:7]))
+    state, _ = configured_game(8, [NOFU[0], NOFU[1], AKINDO[0], *NOFU[2:7]])
     announce_now(state, 0, ActionKind.INCITE)
     pass_round(state)
     assert (state.hut, state.square) == (1, 0)

@@ -8,11 +8,31 @@ import pytest
 from oriente.server.rules import ActionKind, Phase, Rejected, Side, Topic, legal, project, view
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import VALUE
-
 from tests.rules.helpers import (
-    AKINDO, DAIMYO, GEISHA, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO,
-    announce_now, answer_pass, assert_cards_conserved, choose, claim, close_window, configured_game,
-    decision, events_of, give, pass_round, pass_turn, say_done, settle, support,
+    AKINDO,
+    DAIMYO,
+    GEISHA,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    announce_now,
+    answer_pass,
+    assert_cards_conserved,
+    choose,
+    claim,
+    close_window,
+    configured_game,
+    decision,
+    events_of,
+    give,
+    pass_round,
+    pass_turn,
+    say_done,
+    settle,
+    support,
 )
 
 

@@ -8,17 +8,44 @@ named inhabitants and score cards, and every test drives the game through
 import pytest
 
 from oriente.server.rules import (
-    EVERYONE, SPECTATOR, Action, ActionKind, Announce, Choose, Claim, Join, Pass, Rejected, Side, Support,
-    Topic, apply, legal, project, view,
+    EVERYONE,
+    SPECTATOR,
+    Action,
+    ActionKind,
+    Announce,
+    Choose,
+    Claim,
+    Join,
+    Pass,
+    Rejected,
+    Side,
+    Support,
+    Topic,
+    apply,
+    legal,
+    project,
+    view,
 )
 from oriente.server.rules import events as E
-
 from tests.rules.helpers import (
-    answer_round, assert_cards_conserved, close_window, decision, events_of, fulfil, one_event,
-    pass_privilege, table_state,
+    AKINDO,
+    DAIMYO,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    answer_round,
+    assert_cards_conserved,
+    close_window,
+    decision,
+    events_of,
+    fulfil,
+    one_event,
+    pass_privilege,
+    table_state,
 )
-
-from tests.rules.helpers import AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO  # noqa: F401
 
 ATTACK = ActionKind.ATTACK
 REVOLUTION = ActionKind.REVOLUTION
@@ -397,7 +424,7 @@ def test_r6_7_loser_chooses_rest_to_bottom_in_order_ninjas_to_winner():
     assert taken.to_winner == (NINJA[1],)
     assert taken.to_bottom == (NOFU[1], AKINDO[1])
     assert state.inhabitant[3] == DAIMYO[0] and state.revealed[3]
-    assert state.pile[1] == winner_pile + [NINJA[1]]
+    assert state.pile[1] == [*winner_pile, NINJA[1]]
     # Put under the deck one after the other in turned order: the Nofu first,
     # then the Akindo beneath it. deck[0] is the bottom card.
     assert state.known_bottom == bottom_before + 2

@@ -7,9 +7,8 @@ characters) and WithdrawDeal grew the server by 12 MiB/s and the store by
 import pytest
 
 from oriente.server.rules import Promise, PromiseKind, ProposeDeal, Rejected, WithdrawDeal, apply
-from oriente.server.rules.deals import MAX_PROPOSAL_TEXT, MAX_PROPOSALS_PER_SEASON, capability
 from oriente.server.rules import events as E
-
+from oriente.server.rules.deals import MAX_PROPOSALS_PER_SEASON, capability
 from tests.rules.helpers import one_event, pass_season, table_state
 
 NOFU = tuple(range(25, 37))

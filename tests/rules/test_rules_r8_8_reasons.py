@@ -17,7 +17,6 @@ from oriente.server.rules import (
 from oriente.server.rules import events as E
 from oriente.server.rules.reasons import DECLINE, PROPOSE
 from oriente.server.rules.views import SPECTATOR
-
 from tests.rules.helpers import one_event, table_state
 
 NOFU = tuple(range(25, 37))

@@ -3,16 +3,42 @@
 import pytest
 
 from oriente.server.rules import (
-    EVERYONE, SPECTATOR, AcceptDeal, ActionKind, Announce, Action, Choose, DeclineDeal, Pass, Promise, PromiseKind,
-    ProposeDeal, Rejected, SettlePromise, Side, Support, Topic, Transfer, WithdrawDeal, apply, legal,
-    pending, project, view,
+    EVERYONE,
+    SPECTATOR,
+    AcceptDeal,
+    Action,
+    ActionKind,
+    Announce,
+    Choose,
+    DeclineDeal,
+    Promise,
+    PromiseKind,
+    ProposeDeal,
+    Rejected,
+    SettlePromise,
+    Side,
+    Support,
+    Topic,
+    Transfer,
+    WithdrawDeal,
+    apply,
+    legal,
+    pending,
+    project,
+    view,
 )
 from oriente.server.rules import events as E
-
 from tests.rules.helpers import (
+    answer_round,
+    assert_cards_conserved,
+    close_window,
+    decision,
+    events_of,
+    fulfil,
+    one_event,
+    pass_privilege,
     pass_season,
-    answer_round, assert_cards_conserved, close_window, decision, events_of, fulfil, one_event,
-    pass_privilege, table_state,
+    table_state,
 )
 
 SHOGUN = 0
@@ -373,7 +399,7 @@ def test_r8_6_proposal_lists_transfers_and_promises():
     transfers = (give(T[0], 0, 1, "for support"),)
     promises = (Promise(promiser=1, promisee=0, text="I support you against seat 2", kind=PromiseKind.SUPPORT,
                         attacker=0, defender=2, side=Side.ATTACKER),)
-    deal, events = propose(state, 0, *transfers, promises=promises)
+    _deal, events = propose(state, 0, *transfers, promises=promises)
     proposed = one_event(events, E.DealProposed)
     assert proposed.transfers == transfers and proposed.promises == promises
     assert proposed.parties == (0, 1)

@@ -6,19 +6,57 @@ import random
 import pytest
 
 from oriente.server.rules import (
-    EVERYONE, SPECTATOR, TABLE, AcceptDeal, Action, ActionKind, Announce, Choose, Claim, DecisionKind, Done, Game,
-    GameConfig, Pass, ProposeDeal, Rejected, Side, Support, Timeout, Timer, Topic, Transfer, apply, legal,
-    pending, project, replay, view,
+    EVERYONE,
+    SPECTATOR,
+    TABLE,
+    AcceptDeal,
+    Action,
+    ActionKind,
+    Announce,
+    Choose,
+    Claim,
+    DecisionKind,
+    Done,
+    Game,
+    GameConfig,
+    Pass,
+    ProposeDeal,
+    Rejected,
+    Side,
+    Support,
+    Timeout,
+    Timer,
+    Topic,
+    Transfer,
+    apply,
+    legal,
+    pending,
+    project,
+    replay,
+    view,
 )
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import GEISHA, VALUE
-
 from tests.rules.helpers import (
+    AKINDO,
+    DAIMYO,
+    MAHO,
+    NINJA,
+    NOFU,
+    SAMURAI,
+    SHOGUN,
+    SORYO,
+    answer_round,
+    assert_cards_conserved,
+    close_window,
+    decision,
+    events_of,
+    fulfil,
+    one_event,
     pass_season,
-    answer_round, assert_cards_conserved, close_window, decision, events_of, fulfil, one_event, table_state,
+    table_state,
 )
 
-from tests.rules.helpers import AKINDO, DAIMYO, MAHO, NINJA, NOFU, SAMURAI, SHOGUN, SORYO  # noqa: F401
 T = tuple(range(41, 53))
 
 ATTACK = ActionKind.ATTACK
@@ -318,7 +356,7 @@ def test_r9_5_every_game_ends(n):
     per_season = n * (n + n + 3) + n
     for seed in range(6):
         for bias in (0.0, 0.9):
-            game, steps = random_game(n, seed * 7 + n, pass_bias=bias, check=check)
+            game, _steps = random_game(n, seed * 7 + n, pass_bias=bias, check=check)
             state = game.state
             assert state.over_reason in ("geisha", "ninja")
             assert state.season <= 37 - (n + 1)
@@ -668,7 +706,7 @@ def test_r10_2a_claims_after_the_winning_claim_are_discarded_unseen():
 
 def _deck(inhabitants, bonus=AKINDO[6]):
     rest = [c for c in range(41) if c not in inhabitants and c != bonus and c != GEISHA]
-    return tuple([bonus] + list(inhabitants) + rest + [GEISHA])
+    return (bonus, *inhabitants, *rest, GEISHA)
 
 
 # -- R10.2b ----------------------------------------------------------------------
@@ -1180,7 +1218,7 @@ def test_r10_4_views_hold_exactly_what_each_seat_may_know_in_random_games():
         n = state.n
         full = view(state, EVERYONE)
         assert [s["inhabitant"] for s in full["seats"]] == list(state.inhabitant)
-        for viewer in list(range(n)) + [SPECTATOR]:
+        for viewer in [*range(n), SPECTATOR]:
             v = view(state, viewer)
             for s in range(n):
                 card = state.inhabitant[s]

@@ -7,6 +7,7 @@ import copy
 import random
 
 import pytest
+
 from oriente.server.samurai import (
     ChooseTiles,
     ConfigError,

@@ -13,6 +13,7 @@ import copy
 import random
 
 import pytest
+
 from oriente.server.policies.samurai import POLICIES, play
 from oriente.server.samurai import GameConfig, decision_view, view
 

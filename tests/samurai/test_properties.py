@@ -24,6 +24,7 @@ from typing import Any
 import msgpack
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from oriente.server.samurai import (
     EVERYONE,
     SPECTATOR,
@@ -200,7 +201,7 @@ def check_projections(events: list, model: KnowledgeModel, viewers: list[Any]) -
 def _universe(s: GameState, rng: random.Random, seat: int, did: int) -> list[Any]:
     """Commands of every kind from `seat`, most of them wrong in some way."""
     lay = s.layout
-    hexes = rng.sample(sorted(lay.hexes), min(12, len(lay.hexes))) + [-1, 10**6]
+    hexes = [*rng.sample(sorted(lay.hexes), min(12, len(lay.hexes))), -1, 10 ** 6]
     out: list[Any] = [EndTurn(decision=did), Pass(decision=did), ChooseTiles(decision=did, tiles=(0, 1, 2, 3, 4))]
     out += [PlaceTile(decision=did, tile=t, hex=h) for t in range(-1, 21) for h in hexes]
     out += [PlaceFigure(decision=did, hex=h, figure=f) for h in hexes[:6] for f in Figure]

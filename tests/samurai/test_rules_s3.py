@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+
 from oriente.server.samurai import (
     SPECTATOR,
     EndTurn,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from oriente.server.samurai import (
     EVERYONE,
     SPECTATOR,
@@ -227,7 +228,7 @@ def test_s7_4_hands_and_supplies_are_private():
         for p in view(game.state, viewer)["players"]:
             if p["seat"] == viewer:
                 assert p["hand"] == [14, 15, 16, 17, 18]
-                assert p["supply"] == list(range(14)) + [19]  # contents, sorted: not the order
+                assert p["supply"] == [*range(14), 19]  # contents, sorted: not the order
             else:
                 assert p["hand"] == [None] * 5 and p["supply"] is None
             assert p["hand_size"] == 5 and p["supply_size"] == 15

@@ -68,7 +68,7 @@ async def test_a_finished_table_comes_back_from_the_store_after_its_linger(autoj
         await again.send(watcher, M.Spectate(id="s", table=table.id, after=0))
         await wait_all_tasks_blocked()
         frames = drain(watcher)
-        assert [f["t"] for f in frames][0] == "ok" and frames[-1]["t"] == "snapshot"
+        assert next(f["t"] for f in frames) == "ok" and frames[-1]["t"] == "snapshot"
         assert [e["seq"] for e in events_of(frames)] == list(range(1, seq + 1))
         assert events_of(frames)[-1]["type"] == "TableFinished"
         snapshot = frames[-1]

@@ -79,7 +79,7 @@ def test_the_first_revision_top_level_fields_are_read_as_options() -> None:
     ({"deal": {**DEAL, "deck": [str(c) for c in DECK]}}, "message/invalid"),
     ({"deal": [1, 2]}, "message/invalid"),
     ({"deal": {**DEAL, "stone_holder": 4}}, "table/bad_deal"),
-    ({"deal": {**DEAL, "deck": [40] + DECK[:5] + DECK[6:]}}, "table/bad_deal"),
+    ({"deal": {**DEAL, "deck": [40, *DECK[:5], *DECK[6:]]}}, "table/bad_deal"),
 ], ids=lambda v: repr(v)[:50])
 def test_refusals_carry_the_code_the_client_gets(options: dict[str, Any], code: str) -> None:
     with pytest.raises(SettingsError) as refused:

@@ -48,7 +48,7 @@ def test_a_configured_setup_is_kept_secret_and_replays() -> None:
     stones = ["kane"] * 4 + ["kanaloa"] * 3 + ["ku"] * 3 + ["pele"] * 3 + ["lono"] * 3
     setup = PORT.configure(2, 1, {"gods": True, "setup": {"deck": deck, "stones": stones, "first_seat": 1}}, {})
     assert setup.public["configured_setup"] is True and "deck" not in str(setup.public)
-    state, events = PORT.start(setup.config)
+    _state, events = PORT.start(setup.config)
     assert events[0]["hands"] == [[15, 15, 15, 14], [14, 14, 13, 13]] and events[0]["first_seat"] == 1
     assert PORT.restart(setup.record)[1] == events
 

@@ -12,11 +12,11 @@ import trio
 from trio.testing import wait_all_tasks_blocked
 
 from oriente.protocol import messages as M
+from oriente.server.games.oriente import OrientePort
 from oriente.server.outbox import Outbox
 from oriente.server.table import HISTORY_CHUNK
 
 from .actor_harness import drain, open_table
-from oriente.server.games.oriente import OrientePort
 
 pytestmark = pytest.mark.trio
 

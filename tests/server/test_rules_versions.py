@@ -31,7 +31,8 @@ async def test_a_table_records_its_rules_and_other_rules_are_refused_at_recovery
         assert meta["rules"] == rules_version(port, setup) == f"oriente/{RULES_REVISION}"
         assert meta["rules"] in replayable(port)
         records = await store.log("t")
-        assert Table.restore("t", table.meta(), records, None, port, store, paused_ms=0).rules == f"oriente/{RULES_REVISION}"
+        restored = Table.restore("t", table.meta(), records, None, port, store, paused_ms=0)
+        assert restored.rules == f"oriente/{RULES_REVISION}"
         # The same table, as if started by a later deploy's rules.
         later = encode({**meta, "rules": "oriente/99"})
         with pytest.raises(TableError, match="oriente/99"):

@@ -150,5 +150,5 @@ async def test_the_site_key_is_made_once(postgres_schemas: Schemas) -> None:
     url, schema = postgres_schemas.url, postgres_schemas.fresh()
     a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
     async with running(a, b):
-        keys = [await s.site_key("bus", lambda: bytes([i]) * 32) for i, s in enumerate((a, b))]
+        keys = [await s.site_key("bus", lambda i=i: bytes([i]) * 32) for i, s in enumerate((a, b))]
         assert keys == [bytes([0]) * 32] * 2

@@ -32,7 +32,7 @@ from oriente.server.stores import MemoryStore
 from oriente.server.table import Table
 from tests.toy_game import ToyPort
 
-from .actor_harness import HUMANS, Harness, drain, events_of, open_table
+from .actor_harness import Harness, drain, events_of, open_table
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ async def test_toy_game_one_frame_per_viewer_per_step(game, autojump_clock):
         biggest = 0
         for _ in range(3 * h.table.settings.seats):
             await h.answer(h.pivot)
-            for i, got in enumerate(h.drain_all() + [drain(spectator)]):
+            for i, got in enumerate([*h.drain_all(), drain(spectator)]):
                 frames = [f for f in got if f["t"] == "events"]
                 assert len(frames) == 1, f"client {i} got {len(frames)} event frames for one step"
                 biggest = max(biggest, len(frames[0]["events"]))

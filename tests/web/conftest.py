@@ -8,6 +8,7 @@ where they fail: `.ci/run` installs it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -87,10 +88,8 @@ class ServerThread:
 
     def stop(self) -> None:
         if self._token is not None:
-            try:
+            with contextlib.suppress(trio.RunFinishedError):
                 trio.from_thread.run_sync(self.app.stop, trio_token=self._token)
-            except trio.RunFinishedError:
-                pass
         self._thread.join(15)
 
 

@@ -85,7 +85,7 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
         narrator = Narrator(lang)
         python = [narrator.table_event(e) if e["type"] in TABLE_EVENTS else narrator.narrate(e, v)
                   for e, v in events]
-        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang], strict=True) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
         assert not any(line.startswith(narrator.t("unknown", type="", fields="")[:8]) for line in python)
     assert len(events) > 5000
@@ -114,7 +114,8 @@ def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> 
         pytest.skip("Node.js is not installed; it runs the page's narrator here")
     from oriente.clients.narrate_oro import OroNarrator
     from oriente.server.games.oro import OroPort
-    from oriente.server.oro import EVERYONE as ORO_ALL, project as oro_project
+    from oriente.server.oro import EVERYONE as ORO_ALL
+    from oriente.server.oro import project as oro_project
 
     from ..clients.test_narrate_oro import oro_game
 
@@ -144,7 +145,7 @@ def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> 
     for lang in LANGUAGES:
         narrator = OroNarrator(lang)
         python = [narrator.narrate(e, v) for e, v in events]
-        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang], strict=True) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
     assert len(events) > 1000
 
@@ -172,7 +173,8 @@ def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path)
         pytest.skip("Node.js is not installed; it runs the page's narrator here")
     from oriente.clients.narrate_samurai import SamuraiNarrator
     from oriente.server.games.samurai import SamuraiPort
-    from oriente.server.samurai import EVERYONE as SAM_ALL, project as sam_project
+    from oriente.server.samurai import EVERYONE as SAM_ALL
+    from oriente.server.samurai import project as sam_project
 
     from ..clients.test_narrate_samurai import samurai_game
 
@@ -200,6 +202,6 @@ def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path)
     for lang in LANGUAGES:
         narrator = SamuraiNarrator(lang)
         python = [narrator.narrate(e, v) for e, v in events]
-        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang]) if p != j]
+        mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang], strict=True) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
     assert len(events) > 1000
