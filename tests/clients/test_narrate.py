@@ -217,10 +217,12 @@ def test_reasons_and_counter_offers_are_told_in_words_never_as_codes() -> None:
     events = [plain(e) for e in _deal_game().events if isinstance(e, (E.DealProposed, E.DealClosed))]
     told = {(e["type"], e["deal"]): narrate(e, 3) for e in events}
     assert told[("DealProposed", 6)].endswith("It is a card for the promise of seat 4 not to attack this season.")
-    assert told[("DealClosed", 6)] == ("Deal #6 is declined by seat 4: the record of seat 3: 0 promises kept, 0 broken.")
+    assert told[("DealClosed", 6)] == ("Deal #6 is declined by seat 4: "
+                                       "the record of seat 3: 0 promises kept, 0 broken.")
     assert told[("DealProposed", 7)].endswith("It is a counter-offer to deal #6.")
     assert "It answers" not in told[("DealProposed", 7)]  # the counter is said once
-    assert told[("DealClosed", 7)] == "Deal #7 is declined by seat 3: what it gives is worth less to them than what it asks."
+    assert told[("DealClosed", 7)] == ("Deal #7 is declined by seat 3: "
+                                       "what it gives is worth less to them than what it asks.")
     assert told[("DealProposed", 8)].endswith(
         "It is a card for support of the defender, seat 3, in the fight of seat 1 against seat 3. It answers deal #7.")
     assert told[("DealClosed", 8)].endswith("they take no promise in words only, which the ledger cannot settle.")
