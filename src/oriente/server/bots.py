@@ -11,8 +11,11 @@ Game-agnostic: what a bot sends is its game's reference play (the port's
 `bot_move`, one of the port's `policies`), from the view and prompt of the
 newest frame; the runner only decides when, and sends each answer once.
 
-A bot waits `delay` seconds before it acts, so that people at the table can
-follow the game; it then acts on the newest frame it has. Its seat belongs
+A bot decides once on the newest frame it has, and only once the table
+has answered its last command (so it never decides on a state its own
+command is about to change); it then sends its answer `delay` seconds after
+the frame that called for it, whatever it decided, so that people at the
+table can follow the game and its timing says nothing of its cards. Its seat belongs
 to the server (`SeatBot`: the table stores the policy with the seat), so
 after a restart `recover` runs every bot of the recovered tables again.
 A bot that fails is logged and stops; it never takes the server down.
@@ -162,18 +165,26 @@ class _Bot:
         self.finished = False
         self.done: set[tuple[Any, ...]] = set()  # keys of the answers sent, so none is sent twice
         self.memo: dict[str, Any] = {}  # the policy's notes for this game
+        self.awaiting: str | None = None  # the id of our last command, until the table answers it
         self.ids = itertools.count(1)
         # Command ids are unique per table, across restarts too: the table
         # would take a reused id for a retry and not apply the command.
         self.prefix = f"b{seat}-{secrets.token_hex(4)}"
 
     def _take(self, frame: bytes) -> bool:
-        """Read one frame; True if it may call for an answer."""
+        """Read one frame; True if it may call for an answer (news, or the
+        table's answer to our last command)."""
         msg = decode_any(frame)
-        if msg.get("t") == "snapshot":
+        kind = msg.get("t")
+        if kind in ("ok", "error"):
+            if self.awaiting is not None and msg.get("re") == self.awaiting:
+                self.awaiting = None  # applied (or refused): we may decide again
+                return True
+            return False
+        if kind == "snapshot":
             self.prompt, self.view = msg.get("prompt"), msg.get("view")
             return self.view is not None
-        if msg.get("t") != "events" or msg.get("history"):
+        if kind != "events" or msg.get("history"):
             return False
         if any(e.get("type") in ("TableFinished", "TableFailed") for e in msg.get("events") or ()):
             self.finished = True
@@ -190,24 +201,38 @@ class _Bot:
         return None if move is None or move.key in self.done else move
 
     async def play(self) -> None:
-        async for frame in self.outbox.receive:
-            if not self._take(frame):
-                if self.finished:
-                    return
-                continue
-            if self._move() is None:
-                continue
-            if self.delay:
-                await trio.sleep(self.delay)
-                while True:  # act on the newest state, not on the one that woke us
-                    try:
-                        self._take(self.outbox.receive.receive_nowait())
-                    except trio.WouldBlock:
-                        break
-                if self.finished:
-                    return
+        """Read frames; once the table has answered our last command and
+        news came, decide once on the newest frame, then send the answer
+        `delay` seconds after the frame that called for it (deciding first,
+        then waiting out the rest): whatever we answer, it goes out at the
+        same moment, so our timing says nothing about our cards (R10.2d)."""
+        receive = self.outbox.receive
+        stale, since = False, 0.0
+        while True:
+            try:
+                frame = await receive.receive()
+            except trio.EndOfChannel:
+                return
+            if self._take(frame):
+                stale, since = True, trio.current_time()
+            while True:  # decide on the newest state, not on the one that woke us
+                try:
+                    frame = receive.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                if self._take(frame):
+                    stale = True
+            if self.finished:
+                return
+            if not stale or self.awaiting is not None:
+                continue  # nothing new, or our last command is not applied yet
+            stale = False
             move = self._move()
-            if move is not None:
-                self.done.add(move.key)
-                await self.table.send(self.outbox, M.Act(id=f"{self.prefix}-{next(self.ids)}",
-                                                         table=self.table.id, cmd=move.command))
+            if move is None:
+                continue
+            wait = since + self.delay - trio.current_time()
+            if wait > 0:
+                await trio.sleep(wait)
+            self.done.add(move.key)
+            self.awaiting = f"{self.prefix}-{next(self.ids)}"
+            await self.table.send(self.outbox, M.Act(id=self.awaiting, table=self.table.id, cmd=move.command))

@@ -10,6 +10,7 @@ server's own bots and for away seats.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -249,8 +250,8 @@ class OrientePort:
         """The policy's choice from the seat's newest frame: a deal answer at
         any time (R8), an answer to the open decision (as its pivot, or
         early where it may, R10.2), a fighter's Done (R10.2b1), or else a
-        deal it offers, once per decision, at the topics the policy
-        bargains at (R8.1)."""
+        deal it offers at the topics the policy
+        bargains at (R8.1), each deal once."""
         if prompt is None:
             return None
         bot = POLICIES[policy]
@@ -262,7 +263,7 @@ def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: di
           rng: random.Random, memo: dict[str, Any] | None) -> BotMove | None:
     """A policy's command as a BotMove, keyed by what it answers: a deal or
     promise, the decision (a seat answers a decision once; a fighter says
-    Done once), or an offer made at this decision."""
+    Done once), or the deal it offers."""
     cmd = choose(view, prompt, rng, memo)
     if cmd is not None:
         if cmd.get("type") in DEAL_ANSWERS:
@@ -271,8 +272,8 @@ def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: di
             return BotMove(key=("Done" if cmd["type"] == "Done" else "answer", prompt["id"]), command=cmd)
     if offer is not None:
         proposal = offer(view, prompt, rng, memo)
-        if proposal is not None:
-            return BotMove(key=("offer", prompt["id"]), command=proposal)
+        if proposal is not None:  # the policy's memo keeps it from proposing the same deal twice
+            return BotMove(key=("offer", json.dumps(proposal, sort_keys=True)), command=proposal)
     return None
 
 
