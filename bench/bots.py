@@ -2,7 +2,7 @@
 (BENCHMARKS.md, `bench/bots.py`).
 
 Six-seat games over the in-process engine, no sockets
-(src/oriente/server/policies/selfplay.py): every seat is asked with its own view and
+(src/oriente/games/oriente/bots/selfplay.py): every seat is asked with its own view and
 open decision only; deals and talk are on; windows are zero-wait, so a bot
 that bargains does it before the decision it concerns is answered (R10.3).
 Every command a policy returns must be one of its prompt's legal commands

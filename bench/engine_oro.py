@@ -10,7 +10,7 @@ picks uniformly among the legal commands. The setup round is answered by
 its pivot. Counted per command: pending(), legal() for the seat that acts,
 the pick and apply(); new_game counts toward games per second only.
 
-Strength part: one heuristic seat against random seats (src/oriente/server/policies/
+Strength part: one heuristic seat against random seats (src/oriente/games/oriente/bots/
 oro.py), each seat asked with its own view and prompt only, the heuristic
 seat rotating (game i puts it at seat i mod n), fixed seeds so runs
 compare. `heuristic_win_rate[n]` = games the heuristic seat ranks first

@@ -5,8 +5,8 @@ the protocol stands alone, clients never import the actor or the transport.
 
 The game-agnostic modules are read token by token: identifiers, strings and
 comments alike, so a docstring that explains the actor in Oriente's terms
-fails too. Oriente lives in server/rules/, server/games/oriente.py and
-server/policies/ only."""
+fails too. Oriente lives in its home, games/oriente/ (rules, port, bots,
+story)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ PACKAGE = SRC / "oriente"
 
 GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server" / name for name in ("lobby.py", "transport.py", "app.py", "clock.py",
-                                          "outbox.py", "metrics.py", "game_port.py", "web.py", "bots.py",
+                                          "outbox.py", "metrics.py", "web.py", "bots.py",
                                           "replays.py", "dealing.py", "verify.py", "accounts.py", "ratings.py",
                                           "director.py", "addresses.py", "origins.py", "budget.py",
                                           "replay_cache.py", "query.py", "lograte.py")),
@@ -32,14 +32,17 @@ GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server" / "tournament").glob("*.py"),
     *(PACKAGE / "server" / "stores").glob("*.py"),
     *(PACKAGE / "server" / "cluster").glob("*.py"),
-    *(PACKAGE / "server" / "gamekit").glob("*.py"),
+    *(PACKAGE / "games" / "kit").glob("*.py"),
+    PACKAGE / "games" / "__init__.py",
     PACKAGE / "server" / "games" / "__init__.py",
+    PACKAGE / "legacy.py",
     PACKAGE / "protocol" / "messages.py",
     PACKAGE / "protocol" / "codec.py",
 ])
-# Imports that would tie a game-agnostic module to one game. The registry
-# (server/games/__init__.py) names each game's port module, and nothing more.
-GAME_MODULES = re.compile(r"^oriente\.server\.(rules|policies|games\.oriente)\b")
+# Imports that would tie a game-agnostic module to one game (its home, or an
+# old name of a module there). The registry (server/games/__init__.py) names
+# each game's port module, and nothing more.
+GAME_MODULES = re.compile(r"^oriente\.(games\.oriente|server\.(rules|policies|games\.oriente))\b")
 # Oriente's names: its types, its options, its vocabulary, its seat range,
 # its rule ids. Case-insensitive words.
 OPTIONS = r"deals?|max_open_proposals|configured_deal|GameConfig|DealSetup|OrientePort"
@@ -82,15 +85,15 @@ def oriente_words(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
 def test_game_agnostic_modules_import_no_game(path: Path) -> None:
     bad = [name for name in imports(path) if GAME_MODULES.match(name)]
-    if path.parent.name == "games":
-        bad = [name for name in bad if not name.startswith("oriente.server.games.oriente")]
+    if path == PACKAGE / "server" / "games" / "__init__.py":
+        bad = [name for name in bad if not name.startswith("oriente.games.oriente.port")]
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
 @pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
 def test_game_agnostic_modules_name_no_oriente_concept(path: Path) -> None:
     hits = oriente_words(path)
-    if path.parent.name == "games":  # the registry lists the game's port, by its class name
+    if path == PACKAGE / "server" / "games" / "__init__.py":  # the registry lists the game's port, by its class name
         hits = [h for h in hits if "OrientePort" not in h]
     assert not hits, f"{path.relative_to(ROOT)} speaks Oriente: {hits}"
 
@@ -100,8 +103,9 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('from ..rules import GameConfig\nx = {"deal": 1}  # R10.3\n"a table has 4 to 12 seats"\n')
     assert len(oriente_words(sample)) == 4
-    port = imports(PACKAGE / "server" / "games" / "oriente.py")
-    assert {"oriente.server.rules", "oriente.server.rules.GameConfig", "oriente.server.policies"} <= set(port)
+    port = imports(PACKAGE / "games" / "oriente" / "port.py")
+    assert {"oriente.games.oriente.rules", "oriente.games.oriente.rules.GameConfig",
+            "oriente.games.oriente.bots"} <= set(port)
     assert any(GAME_MODULES.match(name) for name in port)
 
 

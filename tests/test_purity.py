@@ -5,8 +5,9 @@ One check for every pure package, parametrised: add a game's rules package
 to PURE_PACKAGES. Checked three ways:
 
 - every module's imports, read from its source, are the language's own data
-  structures or the package itself, or `..gamekit` (the one sibling a rules
-  package may use: no game imports another game's rules); no absolute
+  structures or the package itself, or the shared kit (`oriente.games.kit`,
+  the one other package a rules package may use: no game imports another
+  game's rules, nor its own port or bots), by relative imports; no absolute
   import of the project;
 - no call of a function that reaches the world or hides control flow
   (open, print, input, exec, eval, __import__, hash, id);
@@ -29,9 +30,13 @@ from pathlib import Path
 
 import pytest
 
-SERVER = Path(__file__).resolve().parents[1] / "src" / "oriente" / "server"
-PURE_PACKAGES = ("gamekit", "rules", "oro", "samurai", "tournament")
-SHARED = "gamekit"
+SRC = Path(__file__).resolve().parents[1] / "src"
+PURE_PACKAGES = ("oriente.games.kit", "oriente.games.oriente.rules", "oriente.games.oro.rules",
+                 "oriente.games.samurai.rules", "oriente.server.tournament")
+SHARED = "oriente.games.kit"
+# The kit's modules a game's port uses and its rules never import: the seam
+# with the table server (not pure: its types name the table's generator).
+PORT_SIDE = ("oriente.games.kit.port", "oriente.games.kit.waiting")
 # What a pure package may import from the standard library: data structures,
 # (for its own data files) json and importlib.resources, and hashing
 # (hashlib, hmac: deterministic functions of their input; a tournament's
@@ -42,41 +47,52 @@ STDLIB = {"__future__", "dataclasses", "enum", "typing", "collections", "collect
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__", "hash", "id"}
 
 
+def _within(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
 def modules(package: str) -> list[Path]:
-    return sorted((SERVER / package).rglob("*.py"))
+    found = sorted((SRC / package.replace(".", "/")).rglob("*.py"))
+    return [p for p in found if not _within(module_name(p), *PORT_SIDE)]
 
 
-def problems(path: Path, package: str) -> list[str]:
-    """What makes one module of `package` impure."""
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(p for p in parts if p != "__init__")
+
+
+def problems(path: Path, module: str, package: str) -> list[str]:
+    """What makes `module` (at `path`, in the pure package `package`) impure."""
     found = []
+    here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
         if isinstance(node, ast.Import):
             found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name not in STDLIB]
         elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level == 0 and module not in STDLIB:
-                found.append(f"line {node.lineno}: from {module} import ...")
-            elif node.level == 2:
-                sibling = module.split(".")[0]
-                if sibling not in (SHARED, package):
-                    found.append(f"line {node.lineno}: imports server/{sibling}; a rules package uses "
-                                 f"server/{SHARED} and nothing else beside it")
-            elif node.level > 2:
-                found.append(f"line {node.lineno}: imports from outside server/")
+            name = node.module or ""
+            if node.level == 0:
+                if name not in STDLIB:
+                    found.append(f"line {node.lineno}: from {name} import ...")
+                continue
+            base = ".".join(here[: len(here) - node.level + 1] + ([name] if name else []))
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+            if not _within(base, package, SHARED) or any(_within(n, *PORT_SIDE) for n in names):
+                found.append(f"line {node.lineno}: imports {base}; a rules package uses itself and "
+                             f"{SHARED} (not its port side) and nothing else")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             found.append(f"line {node.lineno}: calls {node.func.id}()")
     return found
 
 
-@pytest.mark.parametrize("path", [p for pkg in PURE_PACKAGES for p in modules(pkg)],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_pure_modules_import_and_call_nothing_impure(path: Path) -> None:
-    found = problems(path, path.relative_to(SERVER).parts[0])
-    assert not found, f"{path.relative_to(SERVER)} is not pure:\n" + "\n".join(found)
+@pytest.mark.parametrize(("path", "package"), [(p, pkg) for pkg in PURE_PACKAGES for p in modules(pkg)],
+                         ids=lambda v: module_name(v) if isinstance(v, Path) else "")
+def test_pure_modules_import_and_call_nothing_impure(path: Path, package: str) -> None:
+    found = problems(path, module_name(path), package)
+    assert not found, f"{path.relative_to(SRC)} is not pure:\n" + "\n".join(found)
 
 
 def test_one_interpreter_loads_every_pure_package_and_no_network_or_async_library() -> None:
-    names = ", ".join(f"oriente.server.{p}" for p in PURE_PACKAGES)
+    names = ", ".join(PURE_PACKAGES)
     code = (f"import sys, {names}; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('trio', 'websockets', 'asyncio', 'socket')]; "
             "print(bad); sys.exit(1 if bad else 0)")
@@ -88,8 +104,9 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     """Each kind of impurity is caught: a clock, a sibling that is not the
     shared module, an absolute import of the project, a call to print."""
     sample = tmp_path / "sample.py"
-    sample.write_text("import time\nfrom ..rules import plain\nfrom oriente.server import gamekit\n"
-                      "from ..gamekit import plain\nfrom .board import Board\nprint(1)\n")
-    found = problems(sample, "oro")
-    assert [f.split(":")[0] for f in found] == ["line 1", "line 2", "line 3", "line 6"], found
+    sample.write_text("import time\nfrom ...oriente.rules import plain\nfrom oriente.server import tournament\n"
+                      "from ...kit import plain\nfrom .board import Board\nprint(1)\nfrom ..bots import x\n"
+                      "from ...kit import port\nfrom ...kit.waiting import first_waiting\n")
+    found = problems(sample, "oriente.games.oro.rules.sample", "oriente.games.oro.rules")
+    assert sorted(int(f.split(":")[0].removeprefix("line ")) for f in found) == [1, 2, 3, 6, 7, 8, 9], found
     assert all(modules(p) for p in PURE_PACKAGES)

@@ -76,10 +76,10 @@ NOT_SERVED: tuple[str, ...] = ()
 
 
 def _code_literals() -> set[str]:
-    """Every namespaced code literal ("area/what") in the server and protocol code."""
+    """Every namespaced code literal ("area/what") in the server's, the games' and the protocol's code."""
     codes: set[str] = set()
     package = ROOT / "src" / "oriente"
-    files = [p for p in (package / "server").rglob("*.py") if p.parent.name not in NOT_SERVED]
+    files = [p for top in ("server", "games") for p in (package / top).rglob("*.py") if p.parent.name not in NOT_SERVED]
     files += list((package / "protocol").glob("*.py"))
     for path in files:
         codes.update(re.findall(r'"([a-z_]+/[a-z_]+)"', path.read_text(encoding="utf-8")))

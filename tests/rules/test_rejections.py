@@ -63,14 +63,14 @@ def test_a_pay_promise_for_a_past_season_names_the_season_it_needs() -> None:
 
 
 def test_every_rejection_of_the_rules_names_its_rule() -> None:
-    """Each `Rejected(...)` raised in server/rules cites the rule behind it
+    """Each `Rejected(...)` raised in Oriente's rules cites the rule behind it
     (a rule id in its message), except a malformed command (command/...),
     which breaks no rule of the game."""
     import ast
     import re
     from pathlib import Path
 
-    rules = Path(__file__).resolve().parents[2] / "src" / "oriente" / "server" / "rules"
+    rules = Path(__file__).resolve().parents[2] / "src" / "oriente" / "games" / "oriente" / "rules"
     missing = []
     for path in sorted(rules.glob("*.py")):
         source = path.read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 `bot_moves` is the pure part: from the seat's newest view and prompt, the
 commands the bot sends now, as the policy interface asks
-(server/policies/__init__.py): `choose` until it returns None or a
+(games/oriente/bots/__init__.py): `choose` until it returns None or a
 decision answer — so a deal offered to the bot is answered by the policy
 and its decision is still its own — then `offer` until it has nothing more,
 at the prompt topics where the policy bargains. `play_bot` is the thin trio
@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from oriente.clients.sdk import Client, Seat, ServerError
-from oriente.server.policies import POLICIES, Policy
+from oriente.games.oriente.bots import POLICIES, Policy
 
 __all__ = ["bot_moves", "play_bot", "play_seat"]
 

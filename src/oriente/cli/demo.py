@@ -24,12 +24,12 @@ from oriente.clients.game_story import GameStory
 from oriente.clients.narrate import describe_result
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client
-from oriente.clients.story import Story
+from oriente.games.oriente.rules import SPECTATOR
+from oriente.games.oriente.story import Story
+from oriente.games.oro.bots import POLICIES as ORO_POLICIES
+from oriente.games.samurai.bots import POLICIES as SAMURAI_POLICIES
 from oriente.protocol.presets import DEFAULT_PRESET, preset
 from oriente.server.app import App
-from oriente.server.policies.oro import POLICIES as ORO_POLICIES
-from oriente.server.policies.samurai import POLICIES as SAMURAI_POLICIES
-from oriente.server.rules import SPECTATOR
 
 from .botplay import play_bot
 
@@ -51,7 +51,7 @@ REFERENCE_POLICIES: dict[str, Any] = {"oro": ORO_POLICIES, "samurai": SAMURAI_PO
 async def play_reference_bot(game: str, url: str, table: str, name: str, policy: str, rng: random.Random,
                              delay: float, seat: int | None = None) -> None:
     """One of Oro's or Samurai's reference bots over the protocol
-    (server/policies/): these games have no deals, so the SDK's turns are
+    (games/oriente/bots/): these games have no deals, so the SDK's turns are
     all it needs, each play of a turn yielded on its own (O8.3, S7.1), and
     Samurai's tile choice built from the prompt's `choose` (S7.2)."""
     choose = REFERENCE_POLICIES[game][policy]

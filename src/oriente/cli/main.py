@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from oriente.clients.narrate import describe_result
-from oriente.clients.story import Story
+from oriente.games.oriente.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
+from oriente.games.oriente.rules.game import config_from_plain
+from oriente.games.oriente.rules.views import Viewer
+from oriente.games.oriente.story import Story
 from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 from oriente.protocol.presets import describe as describe_preset
-from oriente.server.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
-from oriente.server.rules.game import config_from_plain
-from oriente.server.rules.views import Viewer
 
 RECORD_FORMAT = "oriente.record.v1"
 # The demo's table size when --seats is not given, per game.
@@ -44,7 +44,7 @@ DEMO_SEATS = {"oriente": 6, "oro": 3, "samurai": 3}
 def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) -> Game:
     """Re-apply the record's commands one by one and tell each step's events
     as `viewer` saw them, with its view after the step (what the story adds
-    to single events: fight breakdowns, season scores; clients/story.py)."""
+    to single events: fight breakdowns, season scores; games/oriente/story.py)."""
     names = record.get("names") or []
     def label(s: Any) -> str:
         if isinstance(s, int) and s == viewer:
@@ -193,8 +193,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _retell_oro(record: dict[str, Any], viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Replay an Oro record, tell it as `viewer` saw it on the table's own
     board; return its result and its full events."""
-    from oriente.clients.narrate_oro import OroNarrator
-    from oriente.server import oro
+    from oriente.games.oro import rules as oro
+    from oriente.games.oro.narrate import OroNarrator
 
     game = oro.replay(record)
     narrator = OroNarrator.for_board("en", game.state.board.plain())
@@ -210,8 +210,8 @@ def _retell_samurai(record: dict[str, Any],
                     viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Replay a Samurai record, tell it as `viewer` saw it on the table's
     own map and tiles; return its result and its full events."""
-    from oriente.clients.narrate_samurai import SamuraiNarrator
-    from oriente.server import samurai
+    from oriente.games.samurai import rules as samurai
+    from oriente.games.samurai.narrate import SamuraiNarrator
 
     game = samurai.replay(record)
     board = samurai.view(game.state, samurai.EVERYONE)

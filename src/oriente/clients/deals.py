@@ -17,7 +17,7 @@ Valuing: `value(view, deal, prompt)` is what a deal is worth to the viewing
 seat if it executes, in expected points of final score (positive: take it),
 and `partner_value(view, deal, partner, prompt)` what it is worth to
 another seat as far as we can tell — the same functions the reference
-negotiator uses (server/policies/valuation.py: fight odds from the public
+negotiator uses (games/oriente/bots/valuation.py: fight odds from the public
 cards and the deck, what is at stake, the seasons likely left, the
 promiser's record), imported only when called, so the SDK itself never
 loads the server. `trust(view, seat)` is the chance that a seat keeps its
@@ -141,7 +141,7 @@ def promised_side(view: dict[str, Any], me: int) -> str | None:
 
 def describe(deal: Deal, speaker: int | None = None) -> str:
     """The deal in plain words; `speaker` becomes "I"."""
-    from oriente.server.policies.words import deal_words
+    from oriente.games.oriente.bots.words import deal_words
 
     return deal_words(deal, speaker)
 
@@ -153,7 +153,7 @@ def value(view: dict[str, Any], deal: Deal, prompt: dict[str, Any] | None = None
     points (-inf for a promise of ours it could not keep). Pass the prompt
     (`turn.prompt`, `update.prompt`) when a fight is under way: who has
     declared is in it."""
-    from oriente.server.policies import valuation
+    from oriente.games.oriente.bots import valuation
 
     return valuation.deal_value(valuation.reading(view, prompt if prompt is not None else view.get("decision")),
                                 deal)
@@ -162,7 +162,7 @@ def value(view: dict[str, Any], deal: Deal, prompt: dict[str, Any] | None = None
 def partner_value(view: dict[str, Any], deal: Deal, partner: int, prompt: dict[str, Any] | None = None) -> float:
     """What `deal` is worth to `partner`, as far as the viewing seat can
     tell (its hidden card is guessed): offer what it may want."""
-    from oriente.server.policies import valuation
+    from oriente.games.oriente.bots import valuation
 
     r = valuation.reading(view, prompt if prompt is not None else view.get("decision"))
     return valuation.partner_value(r, deal, partner)
@@ -170,8 +170,8 @@ def partner_value(view: dict[str, Any], deal: Deal, partner: int, prompt: dict[s
 
 def trust(view: dict[str, Any], seat: int) -> float:
     """The chance that `seat` keeps its next promise, from its record."""
-    from oriente.server.policies import reputation
-    from oriente.server.policies.model import read
+    from oriente.games.oriente.bots import reputation
+    from oriente.games.oriente.bots.model import read
 
     return reputation.trust(read(view), seat)
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from oriente.games.oro.narrate import OroNarrator
+from oriente.games.samurai.narrate import SamuraiNarrator
+
 from .narrate import TABLE_EVENTS, Label, Narrator, Viewer
-from .narrate_oro import OroNarrator
-from .narrate_samurai import SamuraiNarrator
 
 __all__ = ["GAMES", "GameStory", "default_narrator"]
 

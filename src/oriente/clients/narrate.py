@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from oriente.server.rules.reference import card_name_in, kind_id
+from oriente.games.oriente.rules.reference import card_name_in, kind_id
 
 Viewer = int | str | None
 Label = Callable[[Any], str]
@@ -541,11 +541,11 @@ def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en", game: str =
     if event.get("type") in TABLE_EVENTS:
         return _narrator(lang).table_event(event)
     if game == "oro":
-        from .narrate_oro import narrate as narrate_oro
+        from oriente.games.oro.narrate import narrate as narrate_oro
 
         return narrate_oro(event, viewer, lang=lang)
     if game == "samurai":
-        from .narrate_samurai import narrate as narrate_samurai
+        from oriente.games.samurai.narrate import narrate as narrate_samurai
 
         return narrate_samurai(event, viewer, lang=lang)
     return _narrator(lang).narrate(event, viewer)
@@ -566,11 +566,11 @@ def action_phrase(action: dict | None, *, bare: bool = False, lang: str = "en") 
 
 def describe_result(result: dict, *, lang: str = "en", game: str = "oriente") -> str:
     if game == "oro":
-        from .narrate_oro import describe_result as describe_oro
+        from oriente.games.oro.narrate import describe_result as describe_oro
 
         return describe_oro(result, lang=lang)
     if game == "samurai":
-        from .narrate_samurai import describe_result as describe_samurai
+        from oriente.games.samurai.narrate import describe_result as describe_samurai
 
         return describe_samurai(result, lang=lang)
     return _narrator(lang).describe_result(result)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from oriente.server.rules import TABLE, Pass, Timeout, legal, pending
-from oriente.server.rules.commands import DECISION_COMMANDS, Command
-from oriente.server.rules.state import GameState
+from oriente.games.oriente.rules import TABLE, Pass, Timeout, legal, pending
+from oriente.games.oriente.rules.commands import DECISION_COMMANDS, Command
+from oriente.games.oriente.rules.state import GameState
 
 
 def random_move(state: GameState, rng: random.Random) -> tuple[int, Command] | None:

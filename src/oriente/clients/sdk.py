@@ -1043,7 +1043,7 @@ def __getattr__(name: str) -> Any:
     asked seat: the rules' one definition, read when first asked for, so
     that importing the SDK imports nothing of the server (PEP 562)."""
     if name == "DECISION_COMMANDS":
-        from oriente.server.rules.commands import DECISION_COMMAND_TYPES
+        from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 
         return DECISION_COMMAND_TYPES
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

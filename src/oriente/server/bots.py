@@ -32,10 +32,10 @@ from typing import Any
 
 import trio
 
+from ..games.kit.port import BotMove
 from ..protocol import messages as M
 from ..protocol.codec import decode_any
 from ..refusal import Refusal
-from .game_port import BotMove
 from .outbox import Outbox
 from .table import Disconnected, ResumeBot, SeatBot, Table
 

@@ -47,10 +47,10 @@ from typing import Any
 
 import trio
 
+from ..games.kit.port import SettingsError
 from ..protocol.codec import decode_any, encode
 from ..refusal import Refusal
 from .clock import TimerSettings
-from .game_port import SettingsError
 from .lobby import Lobby
 from .outbox import Outbox
 from .stores import AccountRow, Store, StoreFenced

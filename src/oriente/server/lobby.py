@@ -22,13 +22,13 @@ from typing import Any
 import msgspec
 import trio
 
+from ..games.kit.port import GamePort, GameSetup, SettingsError
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from ..refusal import Refusal
 from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
-from .game_port import GamePort, GameSetup, SettingsError
 from .names import NameRefused, clean_name
 from .query import whole_number
 from .stores import Store, TableRow

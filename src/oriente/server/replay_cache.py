@@ -38,8 +38,8 @@ from typing import Any
 
 import trio
 
+from ..games.kit.port import GamePort, Viewer
 from .budget import AddressBudget
-from .game_port import GamePort, Viewer
 from .replays import replay_steps
 
 REPLAY_CACHE_ENTRIES = 2048

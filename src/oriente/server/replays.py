@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .game_port import EVERYONE, SPECTATOR, GamePort, Viewer
+from ..games.kit.port import EVERYONE, SPECTATOR, GamePort, Viewer
 from .query import whole_number
 
 REPLAY_FORMAT = "oriente.replay.v1"

@@ -4,7 +4,7 @@ what those cards give, and that the record says what the game gave
 (docs/table.md T7; `oriente verify RECORD`).
 
 Pure (no I/O, no clock): a record in, a `Verdict` out. The game is known
-only through its port (`server/game_port.py`), so every game the registry
+only through its port (`games/kit/port.py`), so every game the registry
 serves is verified the same way:
 
 1. **The commitment.** The record's commitment must be the one the
@@ -48,9 +48,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..games.kit.port import GamePort, RulesRejection, SettingsError
 from ..protocol.codec import decode_any, encode
 from . import dealing
-from .game_port import GamePort, RulesRejection, SettingsError
 
 __all__ = ["Verdict", "verify_record"]
 

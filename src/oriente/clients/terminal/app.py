@@ -29,7 +29,7 @@ import trio
 from oriente.clients.game_story import GameStory
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
-from oriente.clients.story import Story
+from oriente.games.oriente.story import Story
 from oriente.protocol.presets import ALIASES, TIMER_PRESETS, describe, preset
 
 from .commands import (

@@ -28,8 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from oriente.games.oriente.rules.cards import card_name
 from oriente.protocol.presets import ALIASES, DEFAULT_PRESET, TIMER_PRESETS
-from oriente.server.rules.cards import card_name
 
 __all__ = [
     "AUTO_TOPICS",

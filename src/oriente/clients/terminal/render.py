@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
+from oriente.games.oriente.rules.cards import VALUE, card_name
+from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
+from oriente.games.oriente.rules.reference import reference
 from oriente.protocol.presets import TIMER_PRESETS
-from oriente.server.rules.cards import VALUE, card_name
-from oriente.server.rules.commands import DECISION_COMMAND_TYPES
-from oriente.server.rules.reference import reference
 
 __all__ = [
     "DECISION_TYPES",

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from oriente.clients.game_story import GameStory
 from oriente.clients.narrate import Label, Narrator
-from oriente.clients.narrate_samurai import SamuraiNarrator
+from oriente.games.samurai.narrate import SamuraiNarrator
 
 from .games import GameScreen
 from .render import Names, _wrap, seat_ref
@@ -98,7 +98,7 @@ def hex_map(view: dict[str, Any] | None) -> HexMap:
     """The view's map (the default map without a view)."""
     board = (view or {}).get("board")
     if not board:
-        from oriente.server.samurai.datafiles import default_board_data
+        from oriente.games.samurai.rules.datafiles import default_board_data
         board = default_board_data()
     key = tuple((h["id"], h["q"], h["r"], h.get("terrain", ""), h.get("name") or "") for h in board["hexes"])
     return _map_of(key)
@@ -141,7 +141,7 @@ class SamuraiScreen(GameScreen):
         tiles = ((view or {}).get("tile_set") or {}).get("tiles")
         if tiles:
             return list(tiles)
-        from oriente.server.samurai.datafiles import default_tiles_data
+        from oriente.games.samurai.rules.datafiles import default_tiles_data
         return list(default_tiles_data()["tiles"])
 
     def tile(self, view: dict[str, Any] | None, i: Any) -> str:
@@ -265,5 +265,5 @@ class SamuraiScreen(GameScreen):
         return ", ".join(self.tile(view, t) for t in chosen)
 
     def result(self, result: dict[str, Any]) -> list[str]:
-        from oriente.clients.narrate_samurai import describe_result
+        from oriente.games.samurai.narrate import describe_result
         return ["GAME OVER", *describe_result(result).splitlines()]

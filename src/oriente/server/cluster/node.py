@@ -60,9 +60,9 @@ from typing import Any
 
 import trio
 
+from ...games.kit.port import replayable
 from ...protocol import messages as M
 from ...protocol.codec import ProtocolError, decode_any, decode_client, encode
-from ..game_port import replayable
 from ..outbox import Outbox
 from ..stores.postgres import PostgresStore
 from ..table import ENDED, Stop

@@ -29,11 +29,11 @@ from typing import Any
 
 import trio
 
+from ...games.kit.port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, replayable, rules_version
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
 from .. import dealing
 from ..clock import Deadline, TableClock
-from ..game_port import TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, replayable, rules_version
 from ..names import MAX_NAME, NameRefused, clean_name, looks_alike
 from ..outbox import Outbox
 from ..stores import LogRecord, Store, StoreError, StoreFenced
@@ -134,7 +134,7 @@ class Table:
         self.settings = settings
         self.port = port
         self.setup = setup
-        # The rules it started with, recorded with it (game_port.rules_version).
+        # The rules it started with, recorded with it (kit.port.rules_version).
         self.rules = rules_version(port, setup)
         self.store = store
         self.wall = wall

@@ -9,9 +9,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...games.kit.port import GamePort, GameSetup
 from ...protocol import messages as M
 from ..clock import TimerSettings
-from ..game_port import GamePort, GameSetup
 
 NONCE_MIN, NONCE_MAX = 16, 64
 

@@ -13,7 +13,7 @@ Two steps, each a pure function of its inputs:
    in effect lexicographic: no number of repeats is worth putting a
    kept-apart pair together, and so on down.
 
-The generator is the project's PCG32 (`gamekit.rng`), seeded by the
+The generator is the project's PCG32 (`games.kit.rng`), seeded by the
 round's seed: the same inputs and seed give the same seating on every
 Python, so a stored seating can be reproduced and checked (`Seating.plain`
 holds everything it was computed from).
@@ -29,7 +29,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..gamekit.rng import Pcg32
+from ...games.kit.rng import Pcg32
 
 # TR2.2: the cost's weights, far apart so each criterion dominates the next.
 W_APART = 1_000_000.0  # a kept-apart pair at one table, or an entrant meeting a board again

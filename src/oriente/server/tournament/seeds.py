@@ -35,7 +35,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
-from ..gamekit.rng import MASK64, splitmix64
+from ...games.kit.rng import MASK64, splitmix64
 
 HMAC_SCHEME = "hmac-sha256.v1"
 LEGACY_SCHEME = "splitmix64.v0"

@@ -1,0 +1,278 @@
+"""The negotiating reference policy: plays like the heuristic and bargains.
+
+Its decisions (announce, privilege, support, revolution, the card choices)
+are the heuristic's (heuristic.py), read from one seat's view and prompt,
+with four differences: it weighs its own promises by an explicit rule
+instead of always keeping them, it values an attack counting on the support
+it can buy for it (valuation.backed_attack), it hands in its support
+declaration early in a negotiation window, and it bargains.
+
+- **Valuing an offer** (valuation.py): every proposal is priced in expected
+  points of final score from what the seat can see — the odds of a fight
+  from the public cards and the remaining deck, the points at stake, the
+  season and the seasons likely left, and, for a promise made to it, the
+  promiser's public record (reputation.trust). It accepts a deal worth at
+  least nothing to it, declines the others, and answers a declined offer
+  with a counter-offer where a better price would do (bargain.counter).
+- **Proposing** (bargain.py): support bought for a fight it is in, its own
+  support sold, peace bought from a seat about to announce that threatens
+  it, a card (a Ninja above all) bought with a promise not to attack, and
+  payments it owes.
+- **Keeping or breaking its word** (reputation.py): a support promise, a
+  promise not to attack and a payment are kept unless breaking gains more
+  than one more broken promise costs in reputation — that cost shrinks as
+  the seasons left run out. The same rule prices the promises it is asked
+  for: a promise costs it what keeping it costs, or, when the rule would
+  have it broken, the reputation it would lose; so it may take a card for a
+  promise it will break, and the ledger shows it.
+- **Answering early** (R10.2): in a negotiation window, where it is asked,
+  it hands in its best declaration at once, sealed, and seals again when a
+  deal changes it; as a fighter it says done (R10.2b1) once it has no offer
+  of its own open in the fight and none left to make. So a window whose
+  other seats are bots closes as soon as the people in it are done. It
+  does so whatever its hidden card, so its timing tells nothing (R10.2d).
+  Elsewhere it answers when it is the pivot: later seats know more.
+- **Talk**: `say(view, command)` puts what it sends in plain words for the
+  chat (words.py).
+
+**As a seat proxy** (`proxy_choose`, for an away seat, R10.3): it answers
+only when the seat is the pivot, never early (R10.2d: the server never
+answers for a seat ahead of time); it keeps the absent player's open
+promises that its answers settle (support, no attack), whatever breaking
+them would gain; it neither proposes nor accepts any deal in the player's
+name (so a payment the player owes waits for the player).
+
+Entry points, all pure and deterministic (the rng is accepted for the
+common signature; this policy needs no randomness): `choose(view, prompt,
+rng, memo)` returns one command of the prompt's `legal` list — an answer to
+the decision, to a deal, a sealed early answer or `Done` — or None;
+`offer(view, prompt, rng, memo)` returns a `ProposeDeal` or None. `memo` is
+a dict the caller keeps for the seat for the whole game (like its rng): it
+remembers the offers made, the counter-offers to make and how each seat
+answered, so a declined offer is never repeated. Call `choose` until it returns None or a
+decision answer, and `offer` until it returns None, whenever the seat gets
+news.
+"""
+
+from __future__ import annotations
+
+import random
+
+from oriente.games.oriente.rules.cards import RANK
+
+from . import bargain, reputation, words
+from . import heuristic as H
+from .characters import DEFAULT, Character, lifetime_record
+from .model import Board
+from .valuation import BUY_RATE, NEVER, Reading, backed_attack, deal_value, reading
+
+ACCEPT_MARGIN = 0.0  # a deal worth at least this much to us is accepted
+STALE = -0.05  # our own open proposal worth less than this to us now is withdrawn
+SUPPORT_MARGIN = H.SUPPORT_MARGIN
+DECISION_TYPES = H.DECISION_TYPES
+
+
+def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None, *,
+           proxy: bool = False, character: Character = DEFAULT) -> dict | None:
+    """One of the prompt's legal commands, or None to wait; our own promises
+    are kept or broken by `character`'s rule (a proxy keeps them all)."""
+    if not prompt:
+        return None
+    legal = prompt.get("legal") or []
+    if not legal:
+        return None
+    if proxy and prompt.get("pivot") != view.get("viewer"):
+        return None  # a proxy never answers ahead of the seat's turn (R10.2d)
+    r = reading(view, prompt, character, lifetime_record(memo))
+    b = r.b
+    if memo is None:
+        memo = {}
+    if not proxy:
+        bargain.observe(r, memo)
+        answer = _answer_deals(r, legal, memo)
+        if answer is not None:
+            return answer
+    if prompt.get("pivot") != b.me:
+        return None if proxy else _early(r, prompt, legal, memo)
+    options = [c for c in legal if c.get("type") in DECISION_TYPES]
+    if not options:
+        return None
+    cmd = _decide(r, prompt, options, proxy, memo)
+    if cmd is None or cmd not in options:
+        passes = [c for c in options if c["type"] == "Pass"]
+        cmd = passes[0] if passes else options[0]
+    return cmd
+
+
+def proxy_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
+    """`choose` for a seat whose player is away (R10.3): see the module doc."""
+    return choose(view, prompt, rng, memo, proxy=True)
+
+
+def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None, *,
+          character: Character = DEFAULT) -> dict | None:
+    """A deal to propose now (a plain `ProposeDeal`), or None."""
+    if memo is None or view.get("phase") == "over":
+        return None
+    r = reading(view, prompt, character, lifetime_record(memo))
+    bargain.observe(r, memo)
+    planned = bargain.plan(r, memo)
+    if planned is None:
+        return None
+    bargain.remember(memo, planned)
+    return planned.deal
+
+
+def say(view: dict, command: dict) -> str | None:
+    """What the seat says in the chat when it sends `command`, in plain
+    words (words.py), or None when the command speaks for itself."""
+    me = view.get("viewer")
+    kind = command.get("type")
+    if kind == "ProposeDeal" and isinstance(me, int):
+        note = command.get("note") or ""
+        counter_to = int(note.rsplit(" ", 1)[1]) if note.startswith("counter-offer to deal ") else None
+        return words.offer_line(command, me, counter_to)
+    if kind == "DeclineDeal":
+        return f"No to deal {command.get('deal')}."
+    if kind == "Done":
+        return "I am done bargaining in this fight."
+    return None
+
+
+# -- deals ----------------------------------------------------------------------------
+
+def _answer_deals(r: Reading, legal: list[dict], memo: dict) -> dict | None:
+    """Accept an offer worth it, decline (and note a counter-offer to) the
+    others, withdraw our own offers that no longer pay."""
+    b = r.b
+    accepts = {c["deal"]: c for c in legal if c.get("type") == "AcceptDeal"}
+    withdraws = {c["deal"]: c for c in legal if c.get("type") == "WithdrawDeal"}
+    declines = {c["deal"]: c for c in legal if c.get("type") == "DeclineDeal"}
+    for deal in b.deals:
+        did = deal["deal"]
+        if did in accepts:
+            value = deal_value(r, deal)
+            if value >= ACCEPT_MARGIN:
+                return accepts[did]
+            if did in declines:
+                better = bargain.counter(r, deal)
+                if better is not None:
+                    memo.setdefault("counters", []).append((did, deal["proposer"], better))
+                return declines[did]
+        elif did in withdraws and deal["proposer"] == b.me and _stale(r, deal):
+            return withdraws[did]
+    return None
+
+
+def _stale(r: Reading, deal: dict) -> bool:
+    """Our own proposal is no longer worth making: withdraw it, so that it
+    cannot execute against us and frees a place (R8.6)."""
+    value = deal_value(r, deal)
+    return value == NEVER or value < STALE
+
+
+# -- early answers and done (R10.2, R10.2b1) -------------------------------------------------
+
+def _early(r: Reading, prompt: dict, legal: list[dict], memo: dict) -> dict | None:
+    b = r.b
+    did = prompt.get("id")
+    kinds = {c.get("type") for c in legal}
+    if prompt.get("kind") == "window" and "Done" in kinds:
+        if not bargain.fight_business(r, memo):
+            return next(c for c in legal if c.get("type") == "Done")
+        return None
+    early = prompt.get("early") or ()
+    if prompt.get("topic") not in ("negotiation", "support") or b.me not in early or b.fight is None:
+        return None
+    if prompt.get("kind") != "window" and "sealed" not in prompt:
+        return None  # in the support round, wait for our turn unless we already spoke in the window
+    side = _support_answer(r)
+    cmd = {"type": "Pass", "decision": did} if side == "pass" else {"type": "Support", "decision": did, "side": side}
+    if cmd == prompt.get("sealed") or cmd not in legal:
+        return None
+    return cmd
+
+
+# -- decisions --------------------------------------------------------------------------------
+
+def _decide(r: Reading, prompt: dict, options: list[dict], proxy: bool, memo: dict) -> dict | None:
+    b, w = r.b, r.w
+    topic = prompt.get("topic")
+    if topic == "announce":
+        return _announce(r, options, proxy, memo)
+    if topic == "privilege":
+        return H._privilege(b, prompt, options, w)
+    if topic == "support":
+        side = _support_answer(r, proxy)
+        if side == "pass":
+            return next((c for c in options if c["type"] == "Pass"), None)
+        return next((c for c in options if c["type"] == "Support" and c["side"] == side), None)
+    if topic == "revolution":
+        return H._revolution(b, prompt, options, w)
+    if topic == "trade":
+        return H._choose_trade(b, options)
+    if topic == "transformation":
+        return H._choose_transformation(b, options)
+    if topic == "reinforcement":
+        return H._choose_reinforcement(b, options)
+    return None
+
+
+def _support_answer(r: Reading, proxy: bool = False) -> str:
+    """'pass', 'attacker' or 'defender': the best answer, or the promised
+    side when the rule says keep (always, for a proxy)."""
+    b = r.b
+    fight = b.fight
+    assert fight is not None
+    att, dfn = fight["attacker"], fight["defender"]
+    options = r.support_options(att, dfn)
+    best = "pass"
+    for side in ("attacker", "defender"):
+        if options[side] > options[best] + (SUPPORT_MARGIN if best == "pass" else 0.0):
+            best = side
+    promised = reputation.promised_support(b, att, dfn)
+    if promised is not None and promised != best and (
+            proxy or r.keep(options[best] - options[promised])):
+        return promised
+    return best
+
+
+def _announce(r: Reading, options: list[dict], proxy: bool, memo: dict | None) -> dict | None:
+    """The heuristic's announcement (R3.2), except that an attack on a seat
+    we promised peace is weighed by the keep-or-break rule."""
+    b, w = r.b, r.w
+    acts = [c for c in options if c["type"] == "Announce"]
+    spared = {c["action"]["target"] for c in acts
+              if c["action"]["kind"] == "attack" and reputation.promised_peace(b, c["action"]["target"])}
+    keep = H._disc_value(b, [c["action"] for c in acts if c["action"].get("target") not in spared], w,
+                         H.KEEP_ANNOUNCE)
+    bonus = H._bonus(b)
+    best, best_score = None, H.ANNOUNCE_MARGIN
+    breaking: list[tuple[float, dict]] = []
+    buy_rate = bargain.acceptance(memo, "buy", -1) if memo is not None else BUY_RATE
+    for c in acts:
+        act = c["action"]
+        u = H._u(b, H.effect(b, b.me, act), w)
+        if act["kind"] == "attack" and not proxy:
+            u = max(u, backed_attack(b, act["target"], w, buy_rate))
+        u += bonus
+        pf = H._survival(b, _rank(b, act), act.get("target"), [], b.me)
+        score = pf * (u - keep)
+        if act["kind"] == "attack" and act.get("target") in spared:
+            breaking.append((score, c))
+        elif score > best_score:
+            best, best_score = c, score
+    if not proxy:
+        for score, c in sorted(breaking, key=lambda x: -x[0]):
+            if score > best_score and not r.keep(score - max(best_score, 0.0)):
+                return c
+    return best
+
+
+def _rank(b: Board, act: dict) -> int:
+    if act["kind"] == "revolution":
+        return 1 + b.square
+    return RANK[b.mine] if b.mine is not None else -1
+
+
+__all__ = ["choose", "offer", "proxy_choose", "say"]

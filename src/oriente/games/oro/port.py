@@ -1,0 +1,201 @@
+"""Oro's rules behind the game seam (`games/kit/port.py`).
+
+Everything the table server needs to know about Oro and nothing else: its
+options (the gods variant O7, a board and a tiles file O9, a configured
+setup O2.6), its seat range (O1.6), its record's config, its silences
+(O8.1), when its time banks refill (O8.9: Oro has no seasons), its
+reference data, and its reference bots (`games/oro/bots.py`) for the
+server's own bots and for away seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from ..kit.port import (
+    TABLE_SEAT,
+    BotMove,
+    GameSetup,
+    PlainEvent,
+    RulesRejection,
+    SettingsError,
+    Viewer,
+    Waiting,
+)
+from ..kit.waiting import first_waiting, timeout_for
+from .bots import POLICIES
+from .rules import (
+    TABLE,
+    BoardError,
+    ConfigError,
+    OroConfig,
+    OroState,
+    Rejected,
+    apply,
+    command_from_plain,
+    decision_views,
+    new_game,
+    pending,
+    plain,
+    project,
+    view,
+)
+from .rules.config import MAX_SEATS, MIN_SEATS
+from .rules.game import config_from_plain, config_to_plain
+from .rules.reference import reference as oro_reference
+
+assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
+
+OPTIONS = ("gods", "board", "tiles", "setup")
+# The server's bots, the default first; away seats get the heuristic (O8.9).
+BOT_POLICIES: tuple[str, ...] = ("heuristic", "random")
+PROXY_POLICY = "heuristic"
+assert set(BOT_POLICIES) == set(POLICIES)
+# The events that refill every seat's time bank (O8.9): the second half
+# begins, the final round begins.
+REFILLS = frozenset({"Reshuffled", "FinalRoundBegan"})
+
+
+class Setup(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A configured setup (O2.6): the deck's cards (island indices) top
+    first, the god on each island (gods variant), the seat that begins.
+    Each part is optional; what is not given comes from the seed."""
+
+    deck: list[int] | None = None
+    stones: list[str] | None = None
+    first_seat: int | None = None
+
+
+def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
+    value = options.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise SettingsError("message/invalid", f"options.{key} is a {key} file: a JSON object (O9)")
+    return value
+
+
+class OroPort:
+    """Oro behind the port. Options: `gods` (the variant, default false),
+    `board` and `tiles` (a board or tiles file's JSON, O9; null: the
+    defaults), `setup` (a configured deck, stones and first seat, O2.6)."""
+
+    name = "oro"
+    seats = range(MIN_SEATS, MAX_SEATS + 1)
+    policies: tuple[str, ...] = BOT_POLICIES
+
+    def configure(self, seats: int, seed: int, options: Mapping[str, Any],
+                  legacy: Mapping[str, Any]) -> GameSetup:
+        """Validate through the rules' own validator (O9.2, O2.6), so a
+        table is refused with the rule it breaks. `legacy` is ignored: no
+        earlier protocol revision knew Oro."""
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise SettingsError("table/bad_settings",
+                                f"oro has no option {unknown[0]!r}; its options are {', '.join(OPTIONS)}")
+        gods = options.get("gods", False)
+        if not isinstance(gods, bool):
+            raise SettingsError("message/invalid", "options.gods is true or false (O7)")
+        board, tiles = _file(options, "board"), _file(options, "tiles")
+        setup = None
+        if options.get("setup") is not None:
+            try:
+                setup = msgspec.convert(options["setup"], Setup, strict=True)
+            except msgspec.ValidationError as exc:
+                raise SettingsError("message/invalid", f"options.setup: {exc}") from None
+        try:
+            config = OroConfig(seats=seats, seed=seed, gods=gods, board=board, tiles=tiles,
+                               deck=tuple(setup.deck) if setup and setup.deck is not None else None,
+                               stones=tuple(setup.stones) if setup and setup.stones is not None else None,
+                               first_seat=setup.first_seat if setup else None)
+        except BoardError as exc:
+            raise SettingsError("table/bad_board", str(exc)) from None
+        except ConfigError as exc:
+            raise SettingsError("table/bad_setup" if setup is not None else "table/bad_settings", str(exc)) from None
+        kept_setup = msgspec.to_builtins(setup) if setup is not None else None
+        return GameSetup(
+            options={"gods": gods, "board": board, "tiles": tiles, "setup": kept_setup},
+            public={"gods": gods, "board": config.the_board.name, "custom_board": board is not None,
+                    "custom_tiles": tiles is not None, "configured_setup": setup is not None},
+            record=config_to_plain(config),
+            config=config,
+            configured=setup is not None,
+        )
+
+    def start(self, config: OroConfig) -> tuple[OroState, list[PlainEvent]]:
+        state, events = new_game(config)
+        return state, [plain(e) for e in events]
+
+    def restart(self, record: Mapping[str, Any]) -> tuple[OroState, list[PlainEvent]]:
+        return self.start(config_from_plain(dict(record)))
+
+    def reference(self) -> dict[str, Any]:
+        """The island sizes and their scoring, the god stones, the default board."""
+        return oro_reference()
+
+    def apply(self, state: OroState, seat: int, command: Any) -> list[PlainEvent]:
+        try:
+            return [plain(e) for e in apply(state, seat, command_from_plain(command))]
+        except Rejected as exc:
+            raise RulesRejection(exc.code, exc.message) from None
+
+    def waiting(self, state: OroState) -> Waiting | None:
+        return first_waiting(pending(state))
+
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
+        return timeout_for(waiting)
+
+    def prompts(self, state: OroState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        return decision_views(state, viewers)
+
+    def view(self, state: OroState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
+        return project(event, viewer)
+
+    def result(self, state: OroState) -> dict[str, Any] | None:
+        return plain(state.result) if state.result is not None else None
+
+    def refills(self, events: list[PlainEvent]) -> int:
+        """O8.9: the banks refill when the second half and the final round begin."""
+        return sum(1 for e in events if e["type"] in REFILLS)
+
+    def proxy_command(self, state: OroState, seat: int) -> dict[str, Any] | None:
+        """The heuristic's move for an away seat (O8.9, T3.2), from that
+        seat's own view and prompt only; deterministic, like the heuristic."""
+        prompt = decision_views(state, [seat])[seat]
+        if not prompt or prompt.get("pivot") != seat or not prompt.get("legal"):
+            return None
+        rng = random.Random(f"{state.config.seed}:{seat}:{prompt['id']}")
+        move = self.bot_move(PROXY_POLICY, seat, view(state, seat), prompt, rng, {})
+        return move.command if move is not None else None
+
+    def bot_move(self, policy: str, seat: int, view: dict[str, Any], prompt: dict[str, Any] | None,
+                 rng: random.Random, memo: dict[str, Any]) -> BotMove | None:
+        """The policy's answer to the seat's open decision, as its pivot or,
+        in the setup round, early (O8.2). A turn is one decision while the
+        seat plays on (O8.3), so an answer is keyed by the decision and
+        the position it answers (the seat's hand, the bridges, the turn so
+        far): each play of a turn is a new answer, and a frame that changes
+        nothing of these (another seat's sealed choice, a chat) gets none."""
+        if not prompt or not prompt.get("legal"):
+            return None
+        asked_now = prompt.get("pivot") == seat or seat in (prompt.get("early") or ())
+        if not asked_now or "sealed" in prompt:
+            return None
+        cmd = POLICIES[policy].choose(view, {**prompt, "pivot": seat}, rng)
+        if cmd is None or cmd not in prompt["legal"]:
+            return None
+        hand = next((h.get("cards") for h in view.get("hands") or () if h.get("seat") == seat), None)
+        turn = view.get("turn") or {}
+        position = (tuple(hand or ()), tuple(-1 if b is None else b for b in view.get("bridges") or ()),
+                    turn.get("cards_played"), turn.get("discarded"), turn.get("acted"),
+                    tuple(sorted((view.get("held") or [{}] * (seat + 1))[seat].items()))
+                    if view.get("gods") else ())
+        return BotMove(key=("answer", prompt["id"], prompt.get("pivot"), position), command=cmd)
+
+
+__all__ = ["OroPort"]

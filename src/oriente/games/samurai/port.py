@@ -1,0 +1,174 @@
+"""Samurai's rules behind the game seam (`games/kit/port.py`).
+
+Everything the table server needs to know about Samurai and nothing else:
+its options (another map or tile set, S1.6; the start seat, S2.2), its seat
+range (S1.2), its record's config, its silences (S7.1, S7.2), when its time
+banks refill (S7.8), its reference data, and its reference bots
+(`games/samurai/bots.py`) for the server's own bots and away seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..kit.port import (
+    TABLE_SEAT,
+    BotMove,
+    GameSetup,
+    PlainEvent,
+    RulesRejection,
+    SettingsError,
+    Viewer,
+    Waiting,
+)
+from ..kit.waiting import first_waiting, timeout_for
+from .bots import POLICIES
+from .rules import (
+    TABLE,
+    ConfigError,
+    DataError,
+    GameConfig,
+    GameState,
+    Rejected,
+    apply,
+    command_from_plain,
+    decision_views,
+    new_game,
+    pending,
+    plain,
+    project,
+    view,
+)
+from .rules.pieces import MAX_SEATS, MIN_SEATS
+from .rules.reference import reference as samurai_reference
+
+assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
+
+OPTIONS = ("board", "tiles", "first_seat")
+# The server's bots, the default first; away seats get the heuristic (S7.8).
+BOT_POLICIES: tuple[str, ...] = ("heuristic", "random")
+PROXY_POLICY = "heuristic"
+assert set(BOT_POLICIES) == set(POLICIES)
+
+
+def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
+    value = options.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise SettingsError("message/invalid", f"options.{key} is a {key} file: a JSON object (S1.6)")
+    return value
+
+
+class SamuraiPort:
+    """Samurai behind the port. Options: `board` and `tiles` (a map or tile
+    set file's JSON, S1.6; null: the defaults), `first_seat` (the start
+    seat, S2.2; null: drawn from the seed)."""
+
+    name = "samurai"
+    seats = range(MIN_SEATS, MAX_SEATS + 1)
+    policies: tuple[str, ...] = BOT_POLICIES
+
+    def configure(self, seats: int, seed: int, options: Mapping[str, Any],
+                  legacy: Mapping[str, Any]) -> GameSetup:
+        """Validate through the rules' own validator (S1.6), so a table is
+        refused with every problem of its map or tiles, each naming its rule.
+        `legacy` is ignored: no earlier protocol revision knew Samurai."""
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise SettingsError("table/bad_settings",
+                                f"samurai has no option {unknown[0]!r}; its options are {', '.join(OPTIONS)}")
+        board, tiles = _file(options, "board"), _file(options, "tiles")
+        first = options.get("first_seat")
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+            raise SettingsError("message/invalid", "options.first_seat is a seat number or null (S2.2)")
+        try:
+            config = GameConfig(seats=seats, seed=seed, first=first, board=board, tiles=tiles)
+        except DataError as exc:
+            raise SettingsError("table/bad_board", str(exc)) from None
+        except ConfigError as exc:
+            raise SettingsError("table/bad_settings", str(exc)) from None
+        return GameSetup(
+            options={"board": board, "tiles": tiles, "first_seat": first},
+            public={"board": config.layout.name, "tile_set": config.tileset.name,
+                    "custom_board": board is not None, "custom_tiles": tiles is not None, "first_seat": first},
+            record=config.to_plain(),
+            config=config,
+        )
+
+    def start(self, config: GameConfig) -> tuple[GameState, list[PlainEvent]]:
+        state, events = new_game(config)
+        return state, [plain(e) for e in events]
+
+    def restart(self, record: Mapping[str, Any]) -> tuple[GameState, list[PlainEvent]]:
+        return self.start(GameConfig.from_plain(dict(record)))
+
+    def reference(self) -> dict[str, Any]:
+        """The figures, the tile kinds and what they influence, the default map and tiles."""
+        return samurai_reference()
+
+    def apply(self, state: GameState, seat: int, command: Any) -> list[PlainEvent]:
+        try:
+            return [plain(e) for e in apply(state, seat, command_from_plain(command))]
+        except Rejected as exc:
+            raise RulesRejection(exc.code, exc.message) from None
+
+    def waiting(self, state: GameState) -> Waiting | None:
+        return first_waiting(pending(state))
+
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
+        return timeout_for(waiting)
+
+    def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        return decision_views(state, viewers)
+
+    def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
+        return project(event, viewer)
+
+    def result(self, state: GameState) -> dict[str, Any] | None:
+        return plain(state.result) if state.result is not None else None
+
+    def refills(self, events: list[PlainEvent]) -> int:
+        """S7.8: the banks refill once, when the first turn begins (S2.6)."""
+        return sum(1 for e in events if e["type"] == "TurnBegan" and e["turn"] == 1)
+
+    def proxy_command(self, state: GameState, seat: int) -> dict[str, Any] | None:
+        """The heuristic's move for an away seat (S7.8, T3.2), from that
+        seat's own view and prompt only, as its pivot; deterministic."""
+        prompt = decision_views(state, [seat])[seat]
+        if not prompt or prompt.get("pivot") != seat:
+            return None
+        rng = random.Random(f"{state.config.seed}:{seat}:{prompt['id']}")
+        move = self.bot_move(PROXY_POLICY, seat, view(state, seat), prompt, rng, {})
+        return move.command if move is not None else None
+
+    def bot_move(self, policy: str, seat: int, view: dict[str, Any], prompt: dict[str, Any] | None,
+                 rng: random.Random, memo: dict[str, Any]) -> BotMove | None:
+        """The policy's answer to the seat's open decision: as its pivot, or
+        early in the tile choice (S7.2). A turn is one decision however many
+        tiles it places (S7.1), so an answer is keyed by the decision and the
+        position it answers (the seat's hand, the tiles placed this turn):
+        each placement of a turn is a new answer, and a frame that changes
+        neither (another seat's sealed choice, a chat) gets none."""
+        if not prompt:
+            return None
+        if prompt.get("topic") == "select":
+            if "sealed" in prompt or seat not in prompt.get("asked", ()) or seat in prompt.get("final", ()):
+                return None
+        elif prompt.get("pivot") != seat or not prompt.get("legal"):
+            return None
+        cmd = POLICIES[policy].choose(view, {**prompt}, rng)
+        if cmd is None:
+            return None
+        if prompt.get("topic") != "select" and cmd not in prompt["legal"]:
+            return None
+        me = (view.get("players") or [{}] * (seat + 1))[seat]
+        current = view.get("current") or {}
+        position = (tuple(me.get("hand") or ()), current.get("placed"))
+        return BotMove(key=("answer", prompt["id"], seat, position), command=cmd)
+
+
+__all__ = ["SamuraiPort"]
