@@ -7,8 +7,8 @@ to PURE_PACKAGES. Checked three ways:
 - every module's imports, read from its source, are the language's own data
   structures or the package itself, or the shared kit (`oriente.games.kit`,
   the one other package a rules package may use: no game imports another
-  game's rules, nor its own port or bots), by relative imports; no absolute
-  import of the project;
+  game's rules, nor its own port or bots) and `oriente.refusal`, by
+  relative imports; no absolute import of the project;
 - no call of a function that reaches the world or hides control flow
   (open, print, input, exec, eval, __import__, hash, id);
 - a fresh interpreter imports the packages and has loaded no network or
@@ -33,7 +33,9 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PURE_PACKAGES = ("oriente.games.kit", "oriente.games.oriente.rules", "oriente.games.oro.rules",
                  "oriente.games.samurai.rules", "oriente.server.tournament")
-SHARED = "oriente.games.kit"
+# What every pure package may use besides itself: the kit, and the one
+# refusal type every layer raises (it imports nothing).
+SHARED = ("oriente.games.kit", "oriente.refusal")
 # The kit's modules a game's port uses and its rules never import: the seam
 # with the table server (not pure: its types name the table's generator).
 PORT_SIDE = ("oriente.games.kit.port", "oriente.games.kit.waiting")
@@ -76,9 +78,9 @@ def problems(path: Path, module: str, package: str) -> list[str]:
                 continue
             base = ".".join(here[: len(here) - node.level + 1] + ([name] if name else []))
             names = [base, *(f"{base}.{a.name}" for a in node.names)]
-            if not _within(base, package, SHARED) or any(_within(n, *PORT_SIDE) for n in names):
-                found.append(f"line {node.lineno}: imports {base}; a rules package uses itself and "
-                             f"{SHARED} (not its port side) and nothing else")
+            if not _within(base, package, *SHARED) or any(_within(n, *PORT_SIDE) for n in names):
+                found.append(f"line {node.lineno}: imports {base}; a pure package uses itself and "
+                             f"{' and '.join(SHARED)} (not the kit's port side) and nothing else")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             found.append(f"line {node.lineno}: calls {node.func.id}()")
     return found
