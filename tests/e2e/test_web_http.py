@@ -138,8 +138,10 @@ async def test_server_bots_fill_the_free_seats_and_play_to_the_end(site: App) ->
     async with open_client(site.port) as ws:
         c = Client(ws)
         welcome = await c.recv()
-        assert welcome["bots"] == {"oriente": ["heuristic", "negotiator", "random"], "oro": ["heuristic", "random"],
-                                   "samurai": ["heuristic", "random"]}
+        # Oriente's bot characters, the default first; `negotiator` is still
+        # taken by add_bots, as a name for the default character.
+        assert welcome["bots"] == {"oriente": ["shrewd", "honest", "ruthless", "heuristic", "random"],
+                                   "oro": ["heuristic", "random"], "samurai": ["heuristic", "random"]}
         table = (await c.request({"t": "create_table", "seats": 5, "seed": 3, "timers": BOT_TIMERS}))["table"]
         assert (await c.request({"t": "add_bots", "table": table, "token": "nope"}))["code"] == "auth/bad_token"
         me = await c.request({"t": "join", "table": table, "name": "ana"})
