@@ -259,10 +259,11 @@ CHARACTERS = ("ruthless", "shrewd", "ruthless", "honest")
 
 
 async def test_reputation_counts_exactly_the_promises_of_finished_games(server: App) -> None:
-    """Four bargaining bots (two ruthless characters, a shrewd and an honest one), signed in with their API tokens, bargain through
-    two whole games (one rated, one casual): each bot's reputation is then
-    exactly the promises its seats kept, broke and were released from, as
-    the two records' ledgers settled them; the next table shows it."""
+    """Four bargaining bots (two ruthless, a shrewd and an honest one),
+    signed in with their API tokens, bargain through two whole games (one
+    rated, one casual): each bot's reputation is then exactly the promises
+    its seats kept, broke and were released from, as the two records'
+    ledgers settled them; the next table shows it."""
     from oriente.cli.botplay import play_bot
     from oriente.clients.sdk import Client
 
