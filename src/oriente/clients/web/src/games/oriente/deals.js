@@ -6,6 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
 import { Card, cardRef } from "./cards.js";
+import { Countdown } from "../../common.js";
 import { act, seatName } from "../../live.js";
 import { app, errorText } from "../../state.js";
 
@@ -71,11 +72,13 @@ function SeatSelect({ ts, value, onChange, label, exclude = [] }) {
     </select></label>`;
 }
 
-export function DealBuilder({ ts, onDone }) {
+// `initial`: a draft to start from ({transfers, promises, counterTo}): a
+// counter-offer starts from the offer it answers and names it (R8.8).
+export function DealBuilder({ ts, onDone, initial = null }) {
   const t = app.t;
   const view = ts.view;
-  const [transfers, setTransfers] = useState([]);
-  const [promises, setPromises] = useState([]);
+  const [transfers, setTransfers] = useState(initial ? initial.transfers : []);
+  const [promises, setPromises] = useState(initial ? initial.promises : []);
   const [note, setNote] = useState("");
   const [error, setError] = useState(null);
   const edit = (list, set, i, patch) => set(list.map((x, j) => (j === i ? { ...x, ...patch } : x)));
@@ -94,6 +97,9 @@ export function DealBuilder({ ts, onDone }) {
       }),
       note: note.trim(),
     };
+    if (initial && initial.counterTo !== undefined && initial.counterTo !== null) {
+      Object.assign(cmd, { counter_to: initial.counterTo, why: { code: "counter", deal: initial.counterTo } });
+    }
     if (!cmd.transfers.length && !cmd.promises.length) { setError(t("deals.empty")); return; }
     if (cmd.transfers.some((x) => x.card === null || x.giver === null || x.receiver === null || !x.consideration)) { setError(t("deals.incomplete")); return; }
     if (cmd.promises.some((p) => p.promiser === null || p.promisee === null || !p.text)) { setError(t("deals.incomplete")); return; }
@@ -104,7 +110,9 @@ export function DealBuilder({ ts, onDone }) {
       setError(errorText(err));
     }
   };
+  const p = ts.prompt;
   return html`<form class="builder" onSubmit=${submit} aria-label=${t("deals.builder")}>
+    ${p && p.deadline_ms !== undefined && html`<p class="builder-clock">${t(`topic.${p.topic}`)} <${Countdown} prompt=${p} at=${ts.promptAt} /></p>`}
     <h3>${t("deals.cards")}</h3>
     ${transfers.map((x, i) => html`<fieldset key=${i} class="row-edit">
       <${SeatSelect} ts=${ts} label=${t("deals.giver")} value=${x.giver} onChange=${(v) => edit(transfers, setTransfers, i, { giver: v, card: null })} />

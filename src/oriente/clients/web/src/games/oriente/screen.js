@@ -6,6 +6,7 @@ import htm from "htm";
 import { Card, cardRef } from "./cards.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
+import { MyDeals, Offers, QuickDeal } from "./negotiate.js";
 import { Countdown, seatLabel } from "../../common.js";
 import { act, goToRematch, narratorOf, seatName } from "../../live.js";
 import { answerKey } from "../../state/table.js";
@@ -210,9 +211,13 @@ export function Decision({ ts }) {
   const context = p.topic === "privilege" && view && view.announcer !== null && view.announcer !== undefined && view.action
     ? t("decision.context_privilege", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) }) : null;
   const help = canAnswer ? choiceHelp(ts, answers, p.topic) : [];
+  // The head stays on screen while the panel scrolls (a deal being built,
+  // on a phone too): the countdown is never out of sight.
   return html`<section class=${`decision${mine ? " mine" : ""}`} aria-label=${t("decision.aria")}>
-    <h2>${t(`topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
-    <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
+    <div class="decision-head">
+      <h2>${t(`topic.${p.topic}`)} <span class="muted small">${p.rule}</span></h2>
+      <p class="who">${who} <${Countdown} prompt=${p} at=${ts.promptAt} bank=${mine} /></p>
+    </div>
     ${context && html`<p class="small context">${context}</p>`}
     ${(p.done || []).length > 0 && html`<p class="small">${t("decision.done", { list: p.done.map((s) => seatLabel(ts, s)).join(", ") })}</p>`}
     ${(p.published || []).length > 0 && html`<p class="small">${t("decision.so_far")} ${p.published.map(([s, a]) => `${seatLabel(ts, s)}: ${answerText(ts, p.topic, a)}`).join(" · ")}</p>`}
@@ -231,6 +236,7 @@ export function Decision({ ts }) {
         <dl>${help.map(([term, text]) => html`<div key=${term}><dt>${term}</dt><dd>${text}</dd></div>`)}</dl>
       </details>`}
     </div>`}
+    ${ts.seated && html`<${Offers} ts=${ts} /><${QuickDeal} ts=${ts} /><${MyDeals} ts=${ts} />`}
     <p class="small muted">${t("decision.silence", { what: silence })}</p>
   </section>`;
 }
