@@ -36,7 +36,6 @@ from typing import Any
 
 import msgpack
 import pytest
-import trio
 from playwright.sync_api import expect
 from websockets.exceptions import ConnectionClosed
 
@@ -96,8 +95,8 @@ async def negotiator(port: int, table: str, seat: int, name: str, *, attack: int
                 if window and offer and ("offer", prompt["id"]) not in answered:
                     answered.add(("offer", prompt["id"]))
                     send.append({"type": "ProposeDeal", "note": "",
-                                 "transfers": [{"type": "Transfer", "card": TREASURE_2, "giver": PERSON, "receiver": seat,
-                                                "consideration": "for my support of the defender"}],
+                                 "transfers": [{"type": "Transfer", "card": TREASURE_2, "giver": PERSON,
+                                                "receiver": seat, "consideration": "for my support of the defender"}],
                                  "promises": [{"type": "Promise", "promiser": seat, "promisee": PERSON,
                                                "text": "I will support the defender", "kind": "support",
                                                "attacker": ATTACKER, "defender": PERSON, "side": "defender",
@@ -186,7 +185,8 @@ def test_a_person_proposes_the_prefilled_deal_and_answers_a_bots_offer(server: A
     expect(offer).to_contain_text("from Chiyo")
     expect(offer).to_contain_text("Luca (you) gives Treasure 2 to Chiyo")
     expect(offer).to_contain_text("Chiyo supports the defender, Luca (you)")
-    expect(offer).to_contain_text("support of the defender, Luca (you), in the fight of Aiko against Luca (you), for a card")
+    expect(offer).to_contain_text(
+        "support of the defender, Luca (you), in the fight of Aiko against Luca (you), for a card")
     for name in ("Accept", "Decline", "Counter"):
         expect(offer.get_by_role("button", name=name, exact=True)).to_be_visible()
     offer.get_by_role("button", name="Counter", exact=True).click()  # the builder, pre-filled from the offer
