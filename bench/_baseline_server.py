@@ -76,12 +76,13 @@ class Baseline:
 
     async def handler(self, ws: ServerConnection) -> None:
         try:
-            _, table, seat_text = ws.request.path.split("?", 1)[0].split("/")
+            path = ws.request.path if ws.request is not None else ""
+            _, table, seat_text = path.split("?", 1)[0].split("/")
             seat = int(seat_text)
             if not 0 <= seat < self.seats:
                 raise ValueError(seat)
         except (ValueError, AttributeError):
-            await ws.close(1008, "connect to /TABLE/SEAT")
+            await ws.aclose(1008, "connect to /TABLE/SEAT")
             return
         conns = self.tables.setdefault(table, [None] * self.seats)
         conns[seat] = ws

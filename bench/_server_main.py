@@ -74,10 +74,10 @@ def main() -> int:
     try:
         trio.run(serve_until_signalled, app, ready)
     finally:
-        if profiler is not None:
+        if profiler is not None and profile_to:
             profiler.disable()
             profiler.dump_stats(profile_to)
-        if gc_log is not None:
+        if gc_log is not None and gc_log_to:
             gc.callbacks.remove(gc_log)
             gc_log.write(gc_log_to)
     return 0

@@ -130,7 +130,7 @@ def log_attack(url: str, pid: int, store: str, variant: str, seconds: float) -> 
     while time.monotonic() - t0 < seconds:
         k += 1
         reply = attacker.request(proposal, cid=str(k).rjust(id_len, "0"))
-        code = reply.get("code", reply.get("t"))
+        code = str(reply.get("code", reply.get("t")))
         answers[code] = answers.get(code, 0) + 1
         if reply.get("t") == "goodbye":
             break

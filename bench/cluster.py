@@ -44,12 +44,13 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
+from websockets.typing import Subprotocol
 
 from oriente.server.rules.commands import DECISION_COMMANDS
 
@@ -180,7 +181,7 @@ async def request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
 
 
 async def new_table(port: int, rnd: random.Random, timers: dict[str, Any]) -> tuple[str, list[tuple[int, str]]]:
-    async with connect(f"ws://127.0.0.1:{port}", subprotocols=["oriente.v1"], compression=None) as ws:
+    async with connect(f"ws://127.0.0.1:{port}", subprotocols=[Subprotocol("oriente.v1")], compression=None) as ws:
         await ws.recv()
         r = await request(ws, {"t": "create_table", "id": 1, "seats": SEATS, "seed": rnd.randrange(2**62),
                                "timers": timers})
@@ -195,7 +196,7 @@ async def new_table(port: int, rnd: random.Random, timers: dict[str, Any]) -> tu
 async def one_connection(port: int, s: Seat, tally: Tally) -> bool:
     """Resume and play; True once the game finished, False on a drop."""
     try:
-        async with connect(f"ws://127.0.0.1:{port}", subprotocols=["oriente.v1"], compression=None,
+        async with connect(f"ws://127.0.0.1:{port}", subprotocols=[Subprotocol("oriente.v1")], compression=None,
                            open_timeout=5) as ws:
             await ws.recv()
             await ws.send(_enc.encode({"t": "resume", "id": "r", "table": s.table, "token": s.token,
@@ -203,7 +204,7 @@ async def one_connection(port: int, s: Seat, tally: Tally) -> bool:
             if s.unacked is not None:
                 await ws.send(_enc.encode(s.unacked))
             async for raw in ws:
-                f = _dec.decode(raw)
+                f = _dec.decode(cast(bytes, raw))  # the server sends binary frames only
                 t = f.get("t")
                 if t == "error":
                     tally.errors[f.get("code", "?")] = tally.errors.get(f.get("code", "?"), 0) + 1
@@ -324,7 +325,7 @@ async def failover_phase(servers: list[Server], tables: int, seed: int, kill_aft
     lost = 0
     records = {}
     live = next(srv for srv in servers if srv.alive)
-    async with connect(f"ws://127.0.0.1:{live.port}", subprotocols=["oriente.v1"], compression=None) as ws:
+    async with connect(f"ws://127.0.0.1:{live.port}", subprotocols=[Subprotocol("oriente.v1")], compression=None) as ws:
         await ws.recv()
         for n, t in enumerate(table_ids):
             r = await request(ws, {"t": "record", "id": n + 1, "table": t})

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import math
 import os
@@ -42,19 +41,13 @@ import resource
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, cast
 
 import _wsclient
+import server as S  # bench/server.py, beside this script
 import trio
 
 from oriente.protocol.messages import SUBPROTOCOL
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("bench_server", os.path.join(HERE, "server.py"))
-assert _spec is not None and _spec.loader is not None
-S = importlib.util.module_from_spec(_spec)
-sys.modules["bench_server"] = S
-_spec.loader.exec_module(S)
 
 SOURCES = [f"127.0.0.{i}" for i in range(2, 10)]
 CONNECTIONS_PER_SOURCE = 20000
@@ -129,7 +122,7 @@ class Spectator:
         while True:
             raw = await self.ws.recv()
             now = clock()
-            f = decode(raw)
+            f = decode(cast(bytes, raw))  # the server sends binary frames only
             if f.table != crowd.table or crowd.table is None:
                 continue
             if f.t == "events" and f.events and not f.history:
@@ -148,7 +141,7 @@ class Spectator:
 async def open_lean(port: int, index: int) -> _wsclient.WebSocket:
     source = SOURCES[(index // CONNECTIONS_PER_SOURCE + index) % len(SOURCES)]
     ws = await _wsclient.WebSocket.open(S.HOST, port, "/", [SUBPROTOCOL], source=source)
-    welcome = S._frame_decoder.decode(await ws.recv())
+    welcome = S._frame_decoder.decode(cast(bytes, await ws.recv()))
     if welcome.t != "welcome":
         raise RuntimeError(f"expected welcome, got {welcome.t}")
     return ws
@@ -192,13 +185,6 @@ async def crowd_run(server: S.Child, tables: int, spectators: int, idle: int, se
         await trio.sleep(0.5)
         rss_idle = S.rss_kib(server.pid)
 
-        async def open_spectator(i: int) -> None:
-            async with limiter:
-                ws = await open_lean(server.port, idle + i)
-            spectator = Spectator(crowd, ws)
-            crowd.spectators.append(spectator)
-            nursery.start_soon(run_spectator, spectator)
-
         async def run_spectator(spectator: Spectator) -> None:
             try:
                 with contextlib.suppress(_wsclient.Closed):
@@ -206,6 +192,13 @@ async def crowd_run(server: S.Child, tables: int, spectators: int, idle: int, se
             finally:
                 with trio.CancelScope(shield=True):
                     await spectator.ws.aclose(timeout=1.0)
+
+        async def open_spectator(i: int) -> None:
+            async with limiter:
+                ws = await open_lean(server.port, idle + i)
+            spectator = Spectator(crowd, ws)
+            crowd.spectators.append(spectator)
+            nursery.start_soon(run_spectator, spectator)
 
         async with trio.open_nursery() as opening:
             for i in range(spectators):

@@ -32,7 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from oriente.server.oro import OroConfig, apply, legal, new_game, pending
+from oriente.server.oro import Command, OroConfig, OroState, apply, legal, new_game, pending
 from oriente.server.policies.oro import POLICIES, play
 
 SEAT_COUNTS = (2, 3, 4)
@@ -58,12 +58,13 @@ class Tally:
         }
 
 
-def random_move(state, rng: random.Random):
+def random_move(state: OroState, rng: random.Random) -> tuple[int, Command] | None:
     """The benchmark's random policy for the seat waited on."""
     d = pending(state)
     if not d:
         return None
     seat = d[0].pivot
+    assert seat is not None
     options = legal(state, seat)
     endings = [c for c in options if type(c).__name__ in ENDINGS]
     if endings and rng.random() < 0.5:

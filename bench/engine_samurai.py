@@ -36,6 +36,7 @@ import msgspec
 from oriente.server.policies.samurai import POLICIES, play
 from oriente.server.samurai import (
     ChooseTiles,
+    Command,
     EndTurn,
     GameConfig,
     Topic,
@@ -92,6 +93,7 @@ def play_game(seats: int, seed: int, rng: random.Random, tally: Tally, sample_pr
         d = decisions[0]
         seat = d.pivot
         assert seat is not None
+        cmd: Command
         if d.topic is Topic.SELECT:
             cmd = ChooseTiles(decision=d.id, tiles=tuple(rng.sample(range(20), 5)))
         else:

@@ -85,6 +85,7 @@ import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
+from websockets.typing import Subprotocol
 
 from oriente.protocol.messages import SUBPROTOCOL
 from oriente.server.rules.commands import DECISION_COMMANDS
@@ -293,9 +294,10 @@ async def open_ws(client: str, port: int, path: str = "/", subprotocols: list[st
             with trio.CancelScope(shield=True):
                 await ws.aclose()
     else:
-        async with connect(f"ws://{HOST}:{port}{path}", subprotocols=subprotocols, compression=None,
-                           max_size=2 ** 20, open_timeout=60, ping_interval=None, close_timeout=2) as ws:
-            yield ws
+        offered = None if subprotocols is None else [Subprotocol(p) for p in subprotocols]
+        async with connect(f"ws://{HOST}:{port}{path}", subprotocols=offered, compression=None,
+                           max_size=2 ** 20, open_timeout=60, ping_interval=None, close_timeout=2) as conn:
+            yield conn
 
 
 # -- bot side bookkeeping ---------------------------------------------------------------
@@ -701,7 +703,7 @@ async def baseline_paced_phase(server: Child, client: str, tables: int, seconds:
     reply = _encoder.encode({"t": "act", "pad": b"x" * pad})
     full = (1 << SEATS) - 1
     # Per table: [sent at (0: nothing in flight), mask of seats that got the frame, next send]
-    state = [[0.0, 0, time.perf_counter() + rng.uniform(0, period)] for _ in range(tables)]
+    state: list[list[Any]] = [[0.0, 0, time.perf_counter() + rng.uniform(0, period)] for _ in range(tables)]
     jitter = random.Random(rng.getrandbits(64))
     scopes: list[trio.CancelScope] = []
 
@@ -800,9 +802,9 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
             achieved = w.server["oriente_frames_out_total"] / w.seconds
             if achieved > 0:
                 scale = min(2.0, max(0.5, achieved / target_frames_per_s))
-                for g in groups:
-                    g.period *= scale
                 period *= scale
+                for g in groups:
+                    g.period = period
             tally.latencies.clear()
             w = await measure_window(server.metrics_port, server.pid, tally, seconds, during=sample)
             play.cancel_scope.cancel()

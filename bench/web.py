@@ -27,6 +27,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # playwright is imported where it runs: the test extra brings it
+    from playwright.sync_api import Browser
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -41,7 +45,7 @@ def start_server(store: str) -> tuple[subprocess.Popen, int]:
     return proc, port
 
 
-def one_load(browser, url: str) -> dict[str, float]:
+def one_load(browser: Browser, url: str) -> dict[str, float]:
     context = browser.new_context()
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -58,7 +62,7 @@ def one_load(browser, url: str) -> dict[str, float]:
     return {"bytes": sum(sizes), "ws": sum(ws), "ms": ready, "requests": len(sizes)}
 
 
-def baseline(browser, url: str) -> float:
+def baseline(browser: Browser, url: str) -> float:
     context = browser.new_context()
     page = context.new_page()
     page.goto(url)

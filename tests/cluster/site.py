@@ -63,6 +63,7 @@ class Node:
             [sys.executable, "-m", "oriente.cli", "serve", "--port", "0", "--store", self.store, "--quiet",
              "--cluster", self.bus, "--lease", str(self.lease_s), "--metrics-port", "0", *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
         line = await trio.to_thread.run_sync(self.proc.stdout.readline)
         assert line.startswith("serving ws://"), (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
         self.port = int(line.split()[1].rsplit(":", 1)[1])
@@ -158,7 +159,7 @@ async def one_connection(port: int, table: str, p: Player, acts: list[int]) -> b
                     assert f["code"] == "decision/closed", f
                 prompt = f.get("prompt") if f["t"] in ("events", "snapshot") else None
                 cmd = pick(prompt, p.seat, p.rnd)
-                if cmd is not None and (prompt["id"], prompt["pivot"]) not in p.answered:
+                if cmd is not None and prompt is not None and (prompt["id"], prompt["pivot"]) not in p.answered:
                     p.answered.add((prompt["id"], prompt["pivot"]))
                     acts.append(p.seat)
                     p.unacked = {"t": "act", "id": f"{p.seat}-{len(p.answered)}", "table": table, "cmd": cmd}

@@ -53,7 +53,7 @@ class CrashingStore(SQLiteStore):
 
 def main() -> None:
     path, when = sys.argv[1], sys.argv[2]
-    app_module.open_store = lambda spec, **kw: CrashingStore(spec, when)  # type: ignore[assignment]
+    app_module.open_store = lambda spec, **kw: CrashingStore(spec, when)
     app = App(path, port=0)
 
     def ready(app: App) -> None:

@@ -11,6 +11,7 @@ import msgpack
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
+from websockets.typing import Subprotocol
 
 SUBPROTOCOL = "oriente.v1"
 
@@ -58,8 +59,8 @@ class Client:
         return await self.until(lambda f: f.get("t") in ("ok", "error") and f.get("re") == cid, timeout)
 
 
-def open_client(port: int, **kw: Any):
-    return connect(f"ws://127.0.0.1:{port}", subprotocols=[SUBPROTOCOL], compression=None, **kw)
+def open_client(port: int, **kw: Any) -> connect:
+    return connect(f"ws://127.0.0.1:{port}", subprotocols=[Subprotocol(SUBPROTOCOL)], compression=None, **kw)
 
 
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
@@ -112,7 +113,7 @@ async def play_bot(port: int, table: str, name: str, rnd: random.Random, *, log:
                                 break
                         prompt = frame.get("prompt") if frame["t"] in ("events", "snapshot") else None
                         cmd = pick(prompt, seat, rnd)
-                        if cmd is not None and (prompt["id"], prompt["pivot"]) not in answered:
+                        if cmd is not None and prompt is not None and (prompt["id"], prompt["pivot"]) not in answered:
                             answered.add((prompt["id"], prompt["pivot"]))
                             await c.send({"t": "act", "table": table, "cmd": cmd})
                 finally:

@@ -10,6 +10,7 @@ lie face up on the discard pile, so every card is in one place (O1.7).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from oriente.server.oro import (
@@ -49,7 +50,7 @@ def conn(state: OroState, a: str, b: str) -> int:
     return state.board.connection(a, b)
 
 
-def names(state: OroState, islands) -> list[str]:
+def names(state: OroState, islands: Iterable[int]) -> list[str]:
     return sorted(state.board.names[i] for i in islands)
 
 

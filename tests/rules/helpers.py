@@ -83,7 +83,7 @@ def decision(state):
 
 def ask_until(state, seat):
     """Pass every asking prompt (R3.2) until `seat` is asked; returns the events."""
-    events = []
+    events: list = []
     for _ in range(4 * state.n):
         d = decision(state)
         assert d.topic is _Topic.ANNOUNCE, d
@@ -190,6 +190,7 @@ def pass_turn(state, seat=None):
     assert d.topic is _rules.Topic.ANNOUNCE, d
     if seat is not None:
         assert d.pivot == seat, f"seat {seat} is not asked: {d}"
+    assert d.pivot is not None
     return _rules.apply(state, d.pivot, _rules.Pass(decision=d.id))
 
 
@@ -236,16 +237,18 @@ def pass_round(state):
     """Every seat of the open round passes on its turn until the round closes."""
     d = _rules.pending(state)[0]
     assert d.kind is _rules.DecisionKind.ROUND, d
-    events = []
+    events: list = []
     while _rules.pending(state) and _rules.pending(state)[0].id == d.id:
-        events += _rules.apply(state, _rules.pending(state)[0].pivot, _rules.Pass(decision=d.id))
+        pivot = _rules.pending(state)[0].pivot
+        assert pivot is not None
+        events += _rules.apply(state, pivot, _rules.Pass(decision=d.id))
     return events
 
 
 def settle(state, limit=500):
     """Silence decides every open round, window and prompt until a seat is
     asked to announce, or the game ends; returns the events."""
-    events = []
+    events: list = []
     for _ in range(limit):
         open_now = _rules.pending(state)
         if not open_now:
@@ -254,6 +257,7 @@ def settle(state, limit=500):
         if d.topic is _rules.Topic.ANNOUNCE:
             return events
         if d.kind is _rules.DecisionKind.ROUND:
+            assert d.pivot is not None  # a round always asks someone
             events += _rules.apply(state, d.pivot, _rules.Pass(decision=d.id))
         else:
             events += _rules.apply(state, _rules.TABLE, _rules.Timeout(decision=d.id, pivot=d.pivot))

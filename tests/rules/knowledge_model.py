@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import (
@@ -45,10 +45,11 @@ from oriente.server.rules.cards import (
     VALUE,
     Kind,
 )
-from oriente.server.rules.commands import ActionKind
+from oriente.server.rules.commands import Action, ActionKind
 
 PUBLIC = "public"  # every seat and every spectator
 Who = str | frozenset  # PUBLIC, or the seats that know
+Labels = dict[tuple, Who]  # who may know each card an event carries
 NOBODY: frozenset = frozenset()
 
 
@@ -258,7 +259,7 @@ class KnowledgeModel:
         self.supply, self.hut, self.square = 6, 0, 0
         self.hut_used = started.hut_used
         self.announcer: int | None = None
-        self.action = None
+        self.action: Action | None = None
         self._expect_privilege: list[int] | None = None
         self._expect_revolution: list[int] | None = None
         self.turned: list[tuple[int, int]] = []  # reinforcements of the current fight, in turned order
@@ -306,7 +307,7 @@ class KnowledgeModel:
 
     # -- moves ------------------------------------------------------------------
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str) -> NoReturn:
         raise ModelMismatch(f"event {self.events}: {message}")
 
     def _expect_at(self, card: Any, place: str) -> None:
@@ -416,18 +417,19 @@ class KnowledgeModel:
     def _public(ev: Any) -> dict[tuple, Who]:
         return {label: PUBLIC for label in card_items(type(ev).__name__, ev)}
 
-    def _on_SeasonBegan(self, ev: E.SeasonBegan):
+    def _on_SeasonBegan(self, ev: E.SeasonBegan) -> Labels | None:
         self.season = ev.season
         self.disc = [True] * self.n
         self.stone = ev.stone_holder
         self.chain = []
         if len(self.cards_at(BONUS)) != ev.bonus_size:
             self._fail(f"bonus_size {ev.bonus_size}, but the bonus pile holds {self.cards_at(BONUS)}")
-
-    def _on_Passed(self, ev):
         return None
 
-    def _on_Announced(self, ev: E.Announced):
+    def _on_Passed(self, ev: Any) -> Labels | None:
+        return None
+
+    def _on_Announced(self, ev: E.Announced) -> Labels | None:
         self._reveal(ev.seat, ev.card)
         self.stone = ev.seat
         if ev.claim:
@@ -449,7 +451,7 @@ class KnowledgeModel:
     def privilege_asked(self) -> list[int]:
         """R10.2a from public information only."""
         n, announcer = self.n, self.announcer
-        assert announcer is not None
+        assert announcer is not None and self.action is not None
         rank = self.effective_rank()
         hidden_best = self.max_hidden_rank()
         asked = []
@@ -484,7 +486,7 @@ class KnowledgeModel:
             asked.append(s)
         return asked
 
-    def _on_PrivilegeRoundOpened(self, ev: E.PrivilegeRoundOpened):
+    def _on_PrivilegeRoundOpened(self, ev: E.PrivilegeRoundOpened) -> Labels | None:
         expected, self._expect_privilege = self._expect_privilege, None
         if expected is None:
             self._fail("a privilege round opened without an announcement")
@@ -493,11 +495,12 @@ class KnowledgeModel:
                        f" seat {self.announcer} rank {self.effective_rank()} (R4.3c)")
         if list(ev.asked) != expected:
             self._fail(f"privilege round asks {list(ev.asked)}; public information asks {expected} (R10.2a)")
-
-    def _on_PrivilegePassed(self, ev):
         return None
 
-    def _on_Fulfilled(self, ev: E.Fulfilled):
+    def _on_PrivilegePassed(self, ev: Any) -> Labels | None:
+        return None
+
+    def _on_Fulfilled(self, ev: E.Fulfilled) -> Labels | None:
         self.disc[ev.seat] = False
         if ev.bonus_set_aside:
             bonus = self.cards_at(BONUS)
@@ -507,8 +510,9 @@ class KnowledgeModel:
                 self._move(c, BONUS, SET_ASIDE, NOBODY)
         if ev.action.kind is ActionKind.REVOLUTION:
             self._expect_revolution = self.revolution_asked(ev.seat)
+        return None
 
-    def _on_BonusAwarded(self, ev: E.BonusAwarded):
+    def _on_BonusAwarded(self, ev: E.BonusAwarded) -> Labels | None:
         src = BONUS if ev.blessing else SET_ASIDE
         if ev.cards and sorted(ev.cards) != self.cards_at(src):
             self._fail(f"bonus {ev.cards} awarded from {src}, which holds {self.cards_at(src)}")
@@ -516,11 +520,11 @@ class KnowledgeModel:
             self._to_pile(c, src, ev.seat)
         return self._public(ev)
 
-    def _on_IncomeDrawn(self, ev: E.IncomeDrawn):
+    def _on_IncomeDrawn(self, ev: E.IncomeDrawn) -> Labels | None:
         self._to_pile(ev.card, DECK, ev.seat)
         return self._public(ev)
 
-    def _on_SuccessionDone(self, ev: E.SuccessionDone):
+    def _on_SuccessionDone(self, ev: E.SuccessionDone) -> Labels | None:
         labels = self._public(ev)
         if ev.shogun != SHOGUN:
             self._fail(f"succession names {ev.shogun} as the Shogun")
@@ -542,7 +546,7 @@ class KnowledgeModel:
             self._put_slot(ev.seat, SHOGUN, "swap", revealed=True)
         return labels
 
-    def _on_CreditTaken(self, ev: E.CreditTaken):
+    def _on_CreditTaken(self, ev: E.CreditTaken) -> Labels | None:
         for c in ev.cards:
             if KIND[c] is not Kind.NOFU:
                 self._fail(f"Credit took card {c}, not a Nofu (R5.6)")
@@ -551,7 +555,7 @@ class KnowledgeModel:
             self._fail("Credit left a Nofu in the target's score pile (R5.6)")
         return self._public(ev)
 
-    def _on_TradeDone(self, ev: E.TradeDone):
+    def _on_TradeDone(self, ev: E.TradeDone) -> Labels | None:
         if ev.given is not None:
             self._to_pile(ev.given, pile_place(ev.seat), ev.target)
         if ev.drawn is not None:
@@ -560,19 +564,20 @@ class KnowledgeModel:
             self._to_pile(ev.drawn, pile_place(ev.target), ev.seat)
         return self._public(ev)
 
-    def _on_Incited(self, ev: E.Incited):
+    def _on_Incited(self, ev: E.Incited) -> Labels | None:
         self.supply, self.hut, self.square = ev.supply, ev.hut, ev.square
+        return None
 
-    def _on_Assassinated(self, ev: E.Assassinated):
+    def _on_Assassinated(self, ev: E.Assassinated) -> Labels | None:
         self._take_slot(ev.target, ev.card)
         self._to_pile(ev.card, slot_place(ev.target), ev.seat)
         return self._public(ev)
 
-    def _on_InhabitantDrawn(self, ev: E.InhabitantDrawn):
+    def _on_InhabitantDrawn(self, ev: E.InhabitantDrawn) -> Labels | None:
         self._put_slot(ev.seat, ev.card, DECK, revealed=False)
         return {("card",): frozenset({ev.seat})}
 
-    def _on_TransformationBegan(self, ev: E.TransformationBegan):
+    def _on_TransformationBegan(self, ev: E.TransformationBegan) -> Labels | None:
         seat = ev.seat
         self._take_slot(seat, ev.maho)
         if KIND[ev.maho] is not Kind.MAHO_TSUKAI:
@@ -589,7 +594,7 @@ class KnowledgeModel:
         self.seen[seat].append((self.season, tuple(c for _, c in ev.taken)))
         return labels
 
-    def _on_TransformationDone(self, ev: E.TransformationDone):
+    def _on_TransformationDone(self, ev: E.TransformationDone) -> Labels | None:
         seat = ev.seat
         pool = self.cards_at(IN_PLAY)
         if ev.kept not in pool:
@@ -609,7 +614,7 @@ class KnowledgeModel:
             labels[("dealt", s)] = frozenset({s})
         return labels
 
-    def _on_FightBegan(self, ev: E.FightBegan):
+    def _on_FightBegan(self, ev: E.FightBegan) -> Labels | None:
         self.turned = []
         self._reveal(ev.defender, ev.defender_card)
         n = self.n
@@ -621,27 +626,28 @@ class KnowledgeModel:
             self._fail("a fight opens a negotiation window exactly when someone can be asked (R6.2)")
         return self._public(ev)
 
-    def _on_NegotiationDone(self, ev):
+    def _on_NegotiationDone(self, ev: Any) -> Labels | None:
         return None
 
-    def _on_NegotiationClosed(self, ev):
+    def _on_NegotiationClosed(self, ev: Any) -> Labels | None:
         return None
 
-    def _on_SupportDeclared(self, ev: E.SupportDeclared):
+    def _on_SupportDeclared(self, ev: E.SupportDeclared) -> Labels | None:
         if ev.side is not None:
             self.disc[ev.seat] = False
+        return None
 
-    def _on_SupportersRevealed(self, ev):
+    def _on_SupportersRevealed(self, ev: Any) -> Labels | None:
         for s, c, _side in ev.supporters:
             self._reveal(s, c)
         return self._public(ev)
 
-    def _on_ReinforcementTurned(self, ev):
+    def _on_ReinforcementTurned(self, ev: Any) -> Labels | None:
         self._move(ev.card, DECK, IN_PLAY, PUBLIC)
         self.turned.append((ev.seat, ev.card))
         return self._public(ev)
 
-    def _on_FightResolved(self, ev: E.FightResolved):
+    def _on_FightResolved(self, ev: E.FightResolved) -> Labels | None:
         for s, c, _side in ev.supporters:
             if self.slot[s] != c or not self.revealed[s]:
                 self._fail(f"supporter {s}'s card {c} was not revealed before the result (R6.3)")
@@ -654,7 +660,7 @@ class KnowledgeModel:
         self._to_pile(ev.captured, slot_place(ev.loser), ev.winner)
         return self._public(ev)
 
-    def _on_ReinforcementTaken(self, ev: E.ReinforcementTaken):
+    def _on_ReinforcementTaken(self, ev: E.ReinforcementTaken) -> Labels | None:
         self._put_slot(ev.seat, ev.card, IN_PLAY, revealed=True)
         for c in ev.to_bottom:
             self._to_bottom(c, IN_PLAY)
@@ -666,15 +672,17 @@ class KnowledgeModel:
             self._fail(f"reinforcements {self.cards_at(IN_PLAY)} left in play (R6.7)")
         return self._public(ev)
 
-    def _on_RevolutionRoundOpened(self, ev: E.RevolutionRoundOpened):
+    def _on_RevolutionRoundOpened(self, ev: E.RevolutionRoundOpened) -> Labels | None:
         expected, self._expect_revolution = self._expect_revolution, None
         if expected is None:
             self._fail("a revolution round opened without a fulfilled Revolution")
         if list(ev.asked) != expected:
             self._fail(f"revolution round asks {list(ev.asked)}; public information asks {expected} (R10.2c)")
+        return None
 
-    def _on_RevolutionAnswered(self, ev: E.RevolutionAnswered):
+    def _on_RevolutionAnswered(self, ev: E.RevolutionAnswered) -> Labels | None:
         if ev.joined:
+            assert ev.card is not None  # a seat that joins reveals its inhabitant
             self._reveal(ev.seat, ev.card)
             self.disc[ev.seat] = False
             return self._public(ev)
@@ -682,7 +690,7 @@ class KnowledgeModel:
             self._fail("a seat that did not join revealed a card")
         return self._public(ev)
 
-    def _on_RevolutionResolved(self, ev: E.RevolutionResolved):
+    def _on_RevolutionResolved(self, ev: E.RevolutionResolved) -> Labels | None:
         for s, c in ev.inhabitants:
             self._reveal(s, c)
         pooled = []
@@ -701,11 +709,13 @@ class KnowledgeModel:
         self.supply, self.hut, self.square = 6, 0, 0
         return self._public(ev)
 
-    def _on_SeasonEnded(self, ev: E.SeasonEnded):
+    def _on_SeasonEnded(self, ev: E.SeasonEnded) -> Labels | None:
+        if ev.bonus_card is None:  # None only in a projection; the model reads the full events
+            self._fail("a season ended without its bonus card")
         self._move(ev.bonus_card, DECK, BONUS, NOBODY)
         return {("bonus_card",): NOBODY}
 
-    def _on_GeishaDrawn(self, ev: E.GeishaDrawn):
+    def _on_GeishaDrawn(self, ev: E.GeishaDrawn) -> Labels | None:
         self.geisha_drawn = True
         self.geisha_purpose = ev.purpose
         if ev.purpose == "transformation":
@@ -713,8 +723,9 @@ class KnowledgeModel:
                 self._fail("a Geisha drawn in a Transformation is dealt first (R5.3)")
             return None
         self._move(GEISHA, DECK, GEISHA_OUT, PUBLIC)
+        return None
 
-    def _on_GameEnded(self, ev: E.GameEnded):
+    def _on_GameEnded(self, ev: E.GameEnded) -> Labels | None:
         self.over = True
         self.result = ev
         for c in ALL_CARDS:
@@ -723,33 +734,34 @@ class KnowledgeModel:
             self._fail(f"the game ends with inhabitants {ev.inhabitants}, the events say {self.slot}")
         return self._public(ev)
 
-    def _on_DealProposed(self, ev: E.DealProposed):
+    def _on_DealProposed(self, ev: E.DealProposed) -> Labels | None:
         for t in ev.transfers:
             self._expect_at(t.card, pile_place(t.giver))
         return self._public(ev)
 
-    def _on_DealAccepted(self, ev):
+    def _on_DealAccepted(self, ev: Any) -> Labels | None:
         return None
 
-    def _on_DealClosed(self, ev):
+    def _on_DealClosed(self, ev: Any) -> Labels | None:
         return None
 
-    def _on_DealExecuted(self, ev: E.DealExecuted):
+    def _on_DealExecuted(self, ev: E.DealExecuted) -> Labels | None:
         for t in ev.transfers:
             self._expect_at(t.card, pile_place(t.giver))
         for t in ev.transfers:
             self._to_pile(t.card, pile_place(t.giver), t.receiver)
         return self._public(ev)
 
-    def _on_PromiseSettled(self, ev):
+    def _on_PromiseSettled(self, ev: Any) -> Labels | None:
         return None
 
     # -- scoring (R9.3, R9.4), from the places the events gave ----------------------------
 
     def scored_cards(self, seat: int) -> list[int]:
         cards = self.pile(seat)
-        if self.slot[seat] is not None and self.slot[seat] != GEISHA:
-            cards.append(self.slot[seat])
+        inhabitant = self.slot[seat]
+        if inhabitant is not None and inhabitant != GEISHA:
+            cards.append(inhabitant)
         return cards
 
     def ninja_holder(self) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal
 
 import trio
 from argon2 import PasswordHasher
@@ -35,7 +35,7 @@ class CountingHasher(PasswordHasher):
         super().__init__(time_cost=1, memory_cost=8, parallelism=1)
         self.verified = 0
 
-    def verify(self, hash: Any, password: Any) -> bool:
+    def verify(self, hash: Any, password: Any) -> Literal[True]:
         self.verified += 1
         return super().verify(hash, password)
 

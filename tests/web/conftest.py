@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,8 @@ class ServerThread:
     to completion and returns its result."""
 
     def __init__(self, store: str, bot_delay: float = 0.0, games: Mapping[str, Any] | None = None) -> None:
-        self.app = App(store, port=0, web=mounts(), bot_delay=bot_delay, **({"games": games} if games else {}))
+        extra: dict[str, Any] = {"games": games} if games else {}
+        self.app = App(store, port=0, web=mounts(), bot_delay=bot_delay, **extra)
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._token: Any = None
@@ -125,7 +126,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """Keep each phase's report on the test, so that `page` knows at its
     teardown whether the test failed."""
     outcome = yield
@@ -140,8 +141,8 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     and the failure's report says where."""
     context = browser.new_context(viewport={"width": 1400, "height": 950})
     pg = context.new_page()
-    pg.errors = []  # type: ignore[attr-defined]
-    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))  # type: ignore[attr-defined]
+    pg.errors = []
+    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
     pg.set_default_timeout(15_000)
     try:
         yield pg
