@@ -52,9 +52,9 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from oriente.server.policies import POLICIES
-from oriente.server.policies.selfplay import play
-from oriente.server.rules import GameConfig
+from oriente.games.oriente.bots import POLICIES
+from oriente.games.oriente.bots.selfplay import play
+from oriente.games.oriente.rules import GameConfig
 
 SEATS = 6
 ARRANGEMENTS = list(itertools.combinations(range(SEATS), 3))  # the 20 mixed tables

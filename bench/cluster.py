@@ -52,7 +52,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 from websockets.typing import Subprotocol
 
-from oriente.server.rules.commands import DECISION_COMMANDS
+from oriente.games.oriente.rules.commands import DECISION_COMMANDS
 
 DECISION_TYPES = frozenset(c.__name__ for c in DECISION_COMMANDS)
 

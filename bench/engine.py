@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from oriente.clients.randomplay import random_move
-from oriente.server.rules import GameConfig, apply, new_game
+from oriente.games.oriente.rules import GameConfig, apply, new_game
 
 SEAT_COUNTS = (4, 6, 12)
 TARGET_GAMES_PER_S = 100.0  # six seats

@@ -32,8 +32,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from oriente.server.oro import Command, OroConfig, OroState, apply, legal, new_game, pending
-from oriente.server.policies.oro import POLICIES, play
+from oriente.games.oro.bots import POLICIES, play
+from oriente.games.oro.rules import Command, OroConfig, OroState, apply, legal, new_game, pending
 
 SEAT_COUNTS = (2, 3, 4)
 ENDINGS = frozenset({"Draw", "EndTurn"})

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from oriente.server.policies.samurai import POLICIES, play
-from oriente.server.samurai import (
+from oriente.games.samurai.bots import POLICIES, play
+from oriente.games.samurai.rules import (
     ChooseTiles,
     Command,
     EndTurn,

@@ -87,8 +87,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 from websockets.typing import Subprotocol
 
+from oriente.games.oriente.rules.commands import DECISION_COMMANDS
 from oriente.protocol.messages import SUBPROTOCOL
-from oriente.server.rules.commands import DECISION_COMMANDS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOST = "127.0.0.1"

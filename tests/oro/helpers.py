@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from oriente.server.oro import (
+from oriente.games.oro.rules import (
     TABLE,
     Build,
     Discard,
@@ -34,9 +34,9 @@ from oriente.server.oro import (
     new_game,
     pending,
 )
-from oriente.server.oro.board import GODS
-from oriente.server.oro.majority import _set, absolute
-from oriente.server.oro.state import OroState, Phase
+from oriente.games.oro.rules.board import GODS
+from oriente.games.oro.rules.majority import _set, absolute
+from oriente.games.oro.rules.state import OroState, Phase
 
 # The rulebook's players in its examples.
 BETTY, MATEO, ADAM, KAYLA = 0, 1, 2, 3
@@ -108,7 +108,7 @@ def position(n: int = 4, *, active: int = 0, hands: dict[int, list[str]] | None 
     if half == 3:
         state.owed = [True] * n
         state.phase = Phase.FINAL
-        from oriente.server.oro.decisions import Topic
+        from oriente.games.oro.rules.decisions import Topic
         state.topic = Topic.FINAL_TURN
     check(state)
     return state

@@ -3,17 +3,17 @@
 
 # -- configured tables and driving decisions (R6-R10 tests) -------------------
 
-from oriente.server.rules import TABLE as _TABLE
-from oriente.server.rules import Action as _Action
-from oriente.server.rules import Announce as _Announce
-from oriente.server.rules import GameConfig as _GameConfig
-from oriente.server.rules import Pass as _Pass
-from oriente.server.rules import Timeout as _Timeout
-from oriente.server.rules import Topic as _Topic
-from oriente.server.rules import apply as _apply
-from oriente.server.rules import new_game as _new_game
-from oriente.server.rules import pending as _pending
-from oriente.server.rules.cards import GEISHA as _GEISHA
+from oriente.games.oriente.rules import TABLE as _TABLE
+from oriente.games.oriente.rules import Action as _Action
+from oriente.games.oriente.rules import Announce as _Announce
+from oriente.games.oriente.rules import GameConfig as _GameConfig
+from oriente.games.oriente.rules import Pass as _Pass
+from oriente.games.oriente.rules import Timeout as _Timeout
+from oriente.games.oriente.rules import Topic as _Topic
+from oriente.games.oriente.rules import apply as _apply
+from oriente.games.oriente.rules import new_game as _new_game
+from oriente.games.oriente.rules import pending as _pending
+from oriente.games.oriente.rules.cards import GEISHA as _GEISHA
 
 
 def table_state(n, inhabitants, *, bonus=None, draws=(), piles=None, stone=0,
@@ -145,8 +145,8 @@ def one_event(events, cls):
 
 # -- configured decks by card, and answering decisions one by one (R1-R5 tests) ----
 
-import oriente.server.rules as _rules  # noqa: E402
-from oriente.server.rules import decks as _decks  # noqa: E402
+import oriente.games.oriente.rules as _rules  # noqa: E402
+from oriente.games.oriente.rules import decks as _decks  # noqa: E402
 
 SHOGUN = 0
 SORYO = (1, 2)
@@ -273,7 +273,7 @@ def give(state, card, giver, receiver, why="for services rendered"):
 
 def pass_season(state):
     """Everyone passes until the season ends (or the game does); returns the events."""
-    from oriente.server.rules import Pass, Topic, apply, pending
+    from oriente.games.oriente.rules import Pass, Topic, apply, pending
     season = state.season
     events = []
     while state.season == season and pending(state):

@@ -31,8 +31,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any, NoReturn
 
-from oriente.server.rules import events as E
-from oriente.server.rules.cards import (
+from oriente.games.oriente.rules import events as E
+from oriente.games.oriente.rules.cards import (
     ALL_CARDS,
     GEISHA,
     INHABITANTS,
@@ -45,7 +45,7 @@ from oriente.server.rules.cards import (
     VALUE,
     Kind,
 )
-from oriente.server.rules.commands import Action, ActionKind
+from oriente.games.oriente.rules.commands import Action, ActionKind
 
 PUBLIC = "public"  # every seat and every spectator
 Who = str | frozenset  # PUBLIC, or the seats that know

@@ -14,7 +14,7 @@ name their hex: `ids["a"]` is its hex id.
 
 from __future__ import annotations
 
-from oriente.server.samurai import (
+from oriente.games.samurai.rules import (
     TABLE,
     ChooseTiles,
     EndTurn,
@@ -26,10 +26,10 @@ from oriente.server.samurai import (
     Timeout,
     Topic,
 )
-from oriente.server.samurai.board import Layout, build_layout
-from oriente.server.samurai.datafiles import TILES_PER_SEAT
-from oriente.server.samurai.pieces import FIGURES, Hex, Terrain
-from oriente.server.samurai.state import GameState, Phase
+from oriente.games.samurai.rules.board import Layout, build_layout
+from oriente.games.samurai.rules.datafiles import TILES_PER_SEAT
+from oriente.games.samurai.rules.pieces import FIGURES, Hex, Terrain
+from oriente.games.samurai.rules.state import GameState, Phase
 
 H, B, R = Figure.HELMET, Figure.BUDDHA, Figure.RICE
 
@@ -114,12 +114,12 @@ def decision(state: GameState) -> int:
 
 
 def place(state: GameState, seat: int, tile: int, hex_id: int) -> list:
-    from oriente.server.samurai import apply
+    from oriente.games.samurai.rules import apply
     return apply(state, seat, PlaceTile(decision=decision(state), tile=tile, hex=hex_id))
 
 
 def end_turn(state: GameState, seat: int) -> list:
-    from oriente.server.samurai import apply
+    from oriente.games.samurai.rules import apply
     return apply(state, seat, EndTurn(decision=decision(state)))
 
 

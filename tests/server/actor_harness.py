@@ -9,10 +9,10 @@ from typing import Any
 import trio
 from trio.testing import wait_all_tasks_blocked
 
+from oriente.games.kit.port import GamePort, Waiting
 from oriente.protocol import messages as M
 from oriente.protocol.codec import decode_any
 from oriente.server.clock import TimerSettings
-from oriente.server.game_port import GamePort, Waiting
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
 from oriente.server.table import Stop, Table, TableSettings

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oriente.server.game_port import Viewer, Waiting
-from oriente.server.games.oriente import OrientePort
+from oriente.games.kit.port import Viewer, Waiting
+from oriente.games.oriente.port import OrientePort
 
 
 class BrokenPort(OrientePort):

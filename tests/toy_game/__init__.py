@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from oriente.server.game_port import TABLE_SEAT, BotMove, GameSetup, RulesRejection, SettingsError, Viewer, Waiting
+from oriente.games.kit.port import TABLE_SEAT, BotMove, GameSetup, RulesRejection, SettingsError, Viewer, Waiting
 
 from . import rules
 
