@@ -18,9 +18,18 @@ from pathlib import Path
 
 import pytest
 
+from oriente import games
+from oriente.legacy import declared
+
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 PACKAGE = SRC / "oriente"
+REGISTRY = PACKAGE / "games" / "__init__.py"
+
+
+def _within(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
 
 GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server" / name for name in ("lobby.py", "transport.py", "app.py", "clock.py",
@@ -33,16 +42,16 @@ GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server" / "stores").glob("*.py"),
     *(PACKAGE / "server" / "cluster").glob("*.py"),
     *(PACKAGE / "games" / "kit").glob("*.py"),
-    PACKAGE / "games" / "__init__.py",
-    PACKAGE / "server" / "games" / "__init__.py",
+    REGISTRY,
     PACKAGE / "legacy.py",
     PACKAGE / "protocol" / "messages.py",
     PACKAGE / "protocol" / "codec.py",
 ])
-# Imports that would tie a game-agnostic module to one game (its home, or an
-# old name of a module there). The registry (server/games/__init__.py) names
-# each game's port module, and nothing more.
-GAME_MODULES = re.compile(r"^oriente\.(games\.oriente|server\.(rules|policies|games\.oriente))\b")
+# Imports that would tie a game-agnostic module to a game: the home of every
+# game the registry has (oriente.games), and the old names of modules there.
+# The registry names each game's port by a string and imports none.
+GAME_HOMES = tuple(games.home(name) for name in games.registered())
+GAME_MODULES = (*GAME_HOMES, *(old for old, new in declared().items() if _within(new, *GAME_HOMES)))
 # Oriente's names: its types, its options, its vocabulary, its seat range,
 # its rule ids. Case-insensitive words.
 OPTIONS = r"deals?|max_open_proposals|configured_deal|GameConfig|DealSetup|OrientePort"
@@ -84,16 +93,14 @@ def oriente_words(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
 def test_game_agnostic_modules_import_no_game(path: Path) -> None:
-    bad = [name for name in imports(path) if GAME_MODULES.match(name)]
-    if path == PACKAGE / "server" / "games" / "__init__.py":
-        bad = [name for name in bad if not name.startswith("oriente.games.oriente.port")]
+    bad = [name for name in imports(path) if _within(name, *GAME_MODULES)]
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
 @pytest.mark.parametrize("path", GAME_AGNOSTIC, ids=lambda p: str(p.relative_to(ROOT)))
 def test_game_agnostic_modules_name_no_oriente_concept(path: Path) -> None:
     hits = oriente_words(path)
-    if path == PACKAGE / "server" / "games" / "__init__.py":  # the registry lists the game's port, by its class name
+    if path == REGISTRY:  # the registry lists the game's port, by its class name
         hits = [h for h in hits if "OrientePort" not in h]
     assert not hits, f"{path.relative_to(ROOT)} speaks Oriente: {hits}"
 
@@ -106,11 +113,9 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     port = imports(PACKAGE / "games" / "oriente" / "port.py")
     assert {"oriente.games.oriente.rules", "oriente.games.oriente.rules.GameConfig",
             "oriente.games.oriente.bots"} <= set(port)
-    assert any(GAME_MODULES.match(name) for name in port)
-
-
-def _within(name: str, *packages: str) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in packages)
+    assert any(_within(name, *GAME_MODULES) for name in port)
+    assert _within("oriente.server.policies.heuristic", *GAME_MODULES)
+    assert {"oriente.games.oriente", "oriente.games.oro", "oriente.games.samurai"} <= set(GAME_HOMES)
 
 
 def _python_files(top: str) -> list[Path]:
@@ -136,8 +141,7 @@ def test_clients_use_the_pure_rules_at_most() -> None:
     the lobby, the transport or the stores. Verifying a record
     (sdk.verify_record) replays it through the games' ports, which are pure
     adapters of the pure rules, and the pure dealing and verify modules."""
-    allowed = ("oriente.server.rules", "oriente.server.oro", "oriente.server.samurai", "oriente.server.gamekit",
-               "oriente.server.policies", "oriente.server.games", "oriente.server.dealing", "oriente.server.verify")
+    allowed = ("oriente.server.dealing", "oriente.server.verify", *declared())  # and the games' old names
     bad = {str(p.relative_to(ROOT)): name for p in _python_files("clients") for name in imports(p)
            if _within(name, "oriente.server", "oriente.cli") and not _within(name, *allowed)}
     assert not bad, bad

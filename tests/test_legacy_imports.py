@@ -63,6 +63,10 @@ CHECK = textwrap.dedent("""
     assert samurai is importlib.import_module("oriente.games.samurai.rules")
     assert game_port.GamePort is importlib.import_module("oriente.games.kit.port").GamePort
     assert type(PORTS["oro"]) is importlib.import_module("oriente.games.oro.port").OroPort
+    # The old registry: the same ports, and the port modules under their old names.
+    import oriente.server.games as registry
+    assert registry.PORTS is importlib.import_module("oriente.games").PORTS
+    assert registry.oro is importlib.import_module("oriente.games.oro.port")
     # The old policies package held every game's bots: its moved submodules
     # keep their old names, and Oriente's bots gain no attribute of another game.
     import oriente.server.policies as policies

@@ -1,8 +1,10 @@
 """Every game's rules are pure (ARCHITECTURE.md: "no I/O, no trio/websockets,
 no clock, no global randomness"), and so is the shared module they use.
 
-One check for every pure package, parametrised: add a game's rules package
-to PURE_PACKAGES. Checked three ways:
+One check for every pure package, parametrised: the shared kit, the
+tournament logic and the rules package (`rules`, in its home) of every game
+the registry has (oriente.games), so a game registered is a game checked.
+Checked three ways:
 
 - every module's imports, read from its source, are the language's own data
   structures or the package itself, or the shared kit (`oriente.games.kit`,
@@ -24,15 +26,17 @@ so the engine stays deterministic.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-PURE_PACKAGES = ("oriente.games.kit", "oriente.games.oriente.rules", "oriente.games.oro.rules",
-                 "oriente.games.samurai.rules", "oriente.server.tournament")
+from oriente import games
+
+PURE_PACKAGES = ("oriente.games.kit", *(f"{games.home(name)}.rules" for name in games.registered()),
+                 "oriente.server.tournament")
 # What every pure package may use besides itself: the kit, and the one
 # refusal type every layer raises (it imports nothing).
 SHARED = ("oriente.games.kit", "oriente.refusal")
@@ -53,14 +57,20 @@ def _within(name: str, *packages: str) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
 
-def modules(package: str) -> list[Path]:
-    found = sorted((SRC / package.replace(".", "/")).rglob("*.py"))
-    return [p for p in found if not _within(module_name(p), *PORT_SIDE)]
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(SRC).with_suffix("").parts
-    return ".".join(p for p in parts if p != "__init__")
+def modules(package: str) -> list[tuple[Path, str]]:
+    """Every module of `package` (a package, or a single module), with its name."""
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.origin is not None, f"{package} is missing"
+    if spec.submodule_search_locations is None:
+        return [(Path(spec.origin), package)]
+    folder = Path(spec.submodule_search_locations[0])
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
+        name = ".".join([package, *parts])
+        if not _within(name, *PORT_SIDE):
+            found.append((path, name))
+    return found
 
 
 def problems(path: Path, module: str, package: str) -> list[str]:
@@ -86,11 +96,12 @@ def problems(path: Path, module: str, package: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("path", "package"), [(p, pkg) for pkg in PURE_PACKAGES for p in modules(pkg)],
-                         ids=lambda v: module_name(v) if isinstance(v, Path) else "")
-def test_pure_modules_import_and_call_nothing_impure(path: Path, package: str) -> None:
-    found = problems(path, module_name(path), package)
-    assert not found, f"{path.relative_to(SRC)} is not pure:\n" + "\n".join(found)
+@pytest.mark.parametrize(("path", "module", "package"),
+                         [(path, name, pkg) for pkg in PURE_PACKAGES for path, name in modules(pkg)],
+                         ids=[name for pkg in PURE_PACKAGES for _, name in modules(pkg)])
+def test_pure_modules_import_and_call_nothing_impure(path: Path, module: str, package: str) -> None:
+    found = problems(path, module, package)
+    assert not found, f"{module} is not pure:\n" + "\n".join(found)
 
 
 def test_one_interpreter_loads_every_pure_package_and_no_network_or_async_library() -> None:

@@ -42,9 +42,9 @@ _OWN = frozenset({"__name__", "__spec__", "__loader__", "__package__", "__path__
 
 
 def declared(homes: str = HOMES) -> dict[str, str]:
-    """Every old name -> new name that the packages under `homes` declare."""
-    found: dict[str, str] = {}
+    """Every old name -> new name that `homes` and the packages under it declare."""
     package = importlib.import_module(homes)
+    found: dict[str, str] = dict(getattr(package, "LEGACY", {}))
     for info in pkgutil.iter_modules(package.__path__, homes + "."):
         if info.ispkg:
             found.update(getattr(importlib.import_module(info.name), "LEGACY", {}))

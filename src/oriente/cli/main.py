@@ -65,7 +65,7 @@ def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A server on the embedded store, a table of bots over websockets, the
     game told live as a spectator sees it; then the scores and the record."""
-    from oriente.server.games import PORTS
+    from oriente.games import PORTS
 
     from .demo import demo
 

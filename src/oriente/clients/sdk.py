@@ -776,7 +776,7 @@ def verify_record(record: dict[str, Any], *, commitment: str | None = None, seat
     proves (for instance that the deal was the server's to choose, when no
     seat brought a nonce of its own). The check runs here, on the player's
     machine, with the same ports the server plays through."""
-    from oriente.server.games import PORTS
+    from oriente.games import PORTS
     from oriente.server.verify import verify_record as check
 
     return check(record, PORTS, commitment=commitment, seat=seat, nonce=nonce).plain()

@@ -21,6 +21,7 @@ from websockets.http11 import Request, Response
 from websockets.trio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
 
+from ..games import PORTS
 from ..games.kit.port import SPECTATOR, GamePort
 from ..protocol import messages as M
 from .accounts import AccountPolicy, Accounts
@@ -28,7 +29,6 @@ from .addresses import TrustedProxies
 from .bots import BotRunner
 from .budget import AddressBudget
 from .director import Director
-from .games import PORTS
 from .lobby import MAX_TABLES, Lobby
 from .lograte import RareWarning
 from .metrics import Metrics

@@ -1,7 +1,7 @@
 """The lobby: every table of this server, their creation and recovery.
 
 Tables are actors running in the lobby's nursery. The lobby holds a port per
-game it serves (`server/games`) and knows games only through them: a
+game it serves (`oriente.games`) and knows games only through them: a
 `create_table` names its game, and that game's port validates its options.
 After a crash or restart `recover()` rebuilds every unfinished table from
 its log, with the port of the game stored with it, before the server accepts

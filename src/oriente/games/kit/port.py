@@ -4,7 +4,7 @@ The table actor, the lobby, the store and the transport know a game only
 through `GamePort`. Everything crossing the seam is plain data (maps of str,
 int, bool, list, None), so none of them imports a game's types, and another
 game is served by writing its pure rules package and a port (in its home,
-`games/<name>/`) and registering it (`server/games/`) — not by changing the actor.
+`games/<name>/`) and registering it (`games/__init__.py`) — not by changing the actor.
 
 What every port guarantees, and what the actor may do with what it gets:
 
