@@ -169,8 +169,8 @@ async def test_tables_from_before_still_play_verify_and_rematch(tmp_path: Path) 
                                            "nonce": "late-request-nonce-0"})
             assert rematch["t"] == "ok" and rematch["seat"] == 0, rematch
             table = app.lobby.get(rematch["table"]) if app.lobby is not None else None
-            assert table is not None and table.slots[0] is not None
-            assert table.slots[0].nonce is None, "the request's nonce came before the salt: the server supplies it"
+            assert table is not None and table.seats[0] is not None
+            assert table.seats[0].nonce is None, "the request's nonce came before the salt: the server supplies it"
             retried = await first.request({"t": "rematch", "table": old, "token": old_token,
                                            "nonce": "late-request-nonce-0"})
             assert retried["t"] == "ok" and retried.get("duplicate") is True and retried["token"] == rematch["token"]

@@ -194,7 +194,7 @@ async def test_a_table_brought_back_from_its_log_keeps_its_seed(autojump_clock: 
                                  paused_ms=0)
         assert restored.settings.seed == table.settings.seed == table.settings.commitment["seed"]
         assert restored.settings.commitment == table.settings.commitment
-        assert [s.nonce for s in restored.slots if s is not None] == table.settings.commitment["nonces"]
+        assert [s.nonce for s in restored.seats if s is not None] == table.settings.commitment["nonces"]
         nursery.cancel_scope.cancel()
 
 

@@ -41,14 +41,14 @@ async def test_spectators_history_is_built_once_per_chunk(autojump_clock) -> Non
             replays.append([f for f in frames if f["t"] == "events"])
         assert replays[0] == replays[4]
         full = seq // HISTORY_CHUNK
-        assert table.history_built <= full * HISTORY_CHUNK + 5 * (seq - full * HISTORY_CHUNK)
+        assert table.viewers.history_built <= full * HISTORY_CHUNK + 5 * (seq - full * HISTORY_CHUNK)
         # A request from an unaligned seq builds only its two partial ends fresh.
-        before = table.history_built
+        before = table.viewers.history_built
         watcher = Outbox(1000, max_bytes=1 << 30)
         await table.send(watcher, M.Spectate(id="x", table=table.id, after=7))
         await wait_all_tasks_blocked()
         history = [e["seq"] for f in drain(watcher) if f["t"] == "events" and f.get("history") for e in f["events"]]
         assert history == list(range(8, seq + 1))
-        assert table.history_built - before < 2 * HISTORY_CHUNK
+        assert table.viewers.history_built - before < 2 * HISTORY_CHUNK
         await h.close()
         nursery.cancel_scope.cancel()

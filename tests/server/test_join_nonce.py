@@ -46,8 +46,8 @@ async def test_a_retried_join_gets_the_same_seat_and_token_even_after_the_start_
         frames = await join(table, again, NONCES[0], cid="j2")
         assert [f["t"] for f in frames] == ["ok", "snapshot"]
         assert (frames[0]["seat"], frames[0]["token"], frames[0]["duplicate"]) == (0, first["token"], True)
-        assert table.subscribers[again] == 0 and table.slots[0].connections == 2
-        assert sum(s is not None for s in table.slots) == 1, "no second seat was taken"
+        assert table.viewers.subscribers[again] == 0 and table.seats[0].connections == 2
+        assert sum(s is not None for s in table.seats) == 1, "no second seat was taken"
         # The last join fills the table and starts the game; its reply is lost too.
         for i in (1, 2, 3):
             await join(table, Outbox(100), NONCES[i])

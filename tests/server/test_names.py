@@ -86,7 +86,7 @@ async def test_the_table_refuses_bad_names_and_lookalikes_and_stores_the_normal_
         assert "U+202E" in refused["message"]
         ok = await join(table, " Jose\u0301 ")
         assert ok["t"] == "ok"
-        assert table.slots[ok["seat"]].name == "José"
+        assert table.seats[ok["seat"]].name == "José"
         assert table.events[-1] == {"type": "SeatTaken", "seat": 0, "name": "José", "seq": table.seq}
         lookalike = await join(table, "JOSE")
         assert (lookalike["t"], lookalike["code"]) == ("error", "message/invalid")

@@ -68,7 +68,7 @@ async def test_bots_fill_the_free_seats_and_play_to_the_end(game: Game, autojump
         assert refused.value.code == "bots/unknown"
         seats = await runner.add(table, token, None, None)
         assert seats == list(range(1, game.seats))
-        assert [s.bot if s else None for s in table.slots] == [None, *[game.port.policies[0]] * (game.seats - 1)]
+        assert [s.bot if s else None for s in table.statistics().seats] == [None, *[game.port.policies[0]] * (game.seats - 1)]
         with trio.fail_after(36_000):
             await table.ended.wait()
         assert table.status == "finished"
@@ -105,7 +105,7 @@ async def test_bot_seats_come_back_after_a_restart(game: Game, autojump_clock: A
         before = len(_commands(store))
         restored = Table.restore("t1", store.rows["t1"].meta, store.logs["t1"], store.clocks["t1"][1],
                                  game.port, store, paused_ms=0)
-        assert [s.bot for s in restored.slots if s] == [game.port.policies[-1]] * game.seats
+        assert [s.bot for s in restored.statistics().seats if s] == [game.port.policies[-1]] * game.seats
         nursery.start_soon(restored.run)
         assert BotRunner(nursery, delay=0).recover([restored]) == game.seats
         with trio.fail_after(3_000):  # less than one prompt's time: no bot's decision timed out

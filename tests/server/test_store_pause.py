@@ -62,18 +62,18 @@ async def test_t4_4_a_refused_write_pauses_the_table_which_resumes_when_the_stor
         seq = h.table.seq
         store.full = True
         await h.answer(pivot)  # its step is applied, and waits for the store
-        assert h.table.paused and h.table.status == "running"
+        assert h.table.statistics().paused and h.table.status == "running"
         assert _replies(h.clients[pivot]) == [], "nothing of the step is sent before it is stored"
         other = (pivot + 1) % 4
         await h.act(other, {"type": "Pass", "decision": 999})
         refused = _replies(h.clients[other])[-1]
         assert refused["code"] == "store/unavailable" and "resumes by itself" in refused["message"]
         await trio.sleep(30)  # retries with backoff, a deadline passes meanwhile
-        assert store.refused >= 4 and h.table.paused
+        assert store.refused >= 4 and h.table.statistics().paused
         store.full = False
         await trio.sleep(11)  # the next retry (at most 10 s after the last one) is taken
         await wait_all_tasks_blocked()
-        assert not h.table.paused and h.table.status == "running"
+        assert not h.table.statistics().paused and h.table.status == "running"
         assert _replies(h.clients[pivot])[-1]["t"] == "ok"
         assert h.table.seq > seq
         # Every seat kept its connection, and the game goes on.

@@ -60,18 +60,18 @@ async def test_t5_4_a_full_log_refuses_chat_and_proposals_and_the_game_plays_on(
     assert LOG_SOFT_CAP == 4 * 1024 * 1024
     async with trio.open_nursery() as nursery:
         h = await open_table(nursery, OrientePort(), seats=4)
-        h.table.log_cap = h.table.log_bytes + 2_000  # a small cap, the same code path
+        h.table.journal.cap = h.table.journal.bytes + 2_000  # a small cap, the same code path
         await h.act(0, PROPOSAL)
         assert _replies(h.clients[0])[-1]["t"] == "ok"
-        while h.table.log_bytes < h.table.log_cap:
+        while h.table.journal.bytes < h.table.journal.cap:
             assert (await _chat(h, 1, "x" * 400))["t"] == "ok"
             await trio.sleep(CHAT_EVERY_S)
-        size = h.table.log_bytes
+        size = h.table.journal.bytes
         full = await _chat(h, 1)
         assert full["code"] == "table/log_full" and "game goes on" in full["message"]
         await h.act(0, PROPOSAL)
         assert _replies(h.clients[0])[-1]["code"] == "table/log_full"
-        assert h.table.log_bytes == size, "a refusal writes nothing"
+        assert h.table.journal.bytes == size, "a refusal writes nothing"
         # The game goes on: the open decision is answered and logged.
         seq, pivot = h.table.seq, h.pivot
         await h.answer(pivot)
@@ -84,7 +84,7 @@ async def test_t5_4_a_full_log_refuses_chat_and_proposals_and_the_game_plays_on(
         row = await h.store.table(h.table.id)
         assert row is not None
         again = Table.restore(h.table.id, row.meta, await h.store.log(h.table.id), None, OrientePort(), h.store,
-                              paused_ms=0, log_cap=h.table.log_cap)
-        assert again.log_bytes == h.table.log_bytes
+                              paused_ms=0, log_cap=h.table.journal.cap)
+        assert again.journal.bytes == h.table.journal.bytes
         await h.close()
         nursery.cancel_scope.cancel()

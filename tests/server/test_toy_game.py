@@ -262,7 +262,7 @@ async def test_toy_game_slow_client_is_evicted_and_the_table_goes_on(game, autoj
             await h.answer(h.pivot)
             h.drain_all()
         assert stuck.evicted == "client/too_slow"
-        assert stuck not in h.table.subscribers
+        assert stuck not in h.table.viewers.subscribers
         seat = h.pivot
         await h.answer(seat)
         assert any(f["t"] == "events" for f in drain(h.clients[(seat + 1) % h.table.settings.seats]))

@@ -82,9 +82,10 @@ class BotRunner:
         if table.settings.rated:
             raise BotError("bots/rated", "a rated table seats only signed-in accounts; the server's bots have "
                                          "none (a bot of your own joins with its API token)")
-        if table.status != "open":
+        now = table.statistics()
+        if now.status != "open":
             raise BotError("table/started", "bots fill seats only before the start")
-        free = [i for i, s in enumerate(table.slots) if s is None]
+        free = now.free
         if count is not None and not 1 <= count <= len(free):
             raise BotError("bots/bad_count", f"count is between 1 and the {len(free)} free seats")
         return await self.seat(table, dict.fromkeys(free[:count], kind))
@@ -93,7 +94,7 @@ class BotRunner:
         """Seat a bot of the given policy at each of these seats (a rematch
         seats the bots where they sat), under `names` where given (a
         tournament's entrants); return the seats taken."""
-        taken_names = {s.name for s in table.slots if s is not None}
+        taken_names = {s.name for s in table.statistics().seats if s is not None}
         spare = iter([f"{n} (bot)" for n in NAMES if f"{n} (bot)" not in taken_names] * 2)
         done: list[int] = []
         for seat, policy in seats.items():
@@ -111,9 +112,10 @@ class BotRunner:
         (recovered) tables again; return how many."""
         count = 0
         for table in tables:
-            if table.status not in ("open", "running"):
+            now = table.statistics()
+            if now.status not in ("open", "running"):
                 continue
-            for seat, slot in enumerate(table.slots):
+            for seat, slot in enumerate(now.seats):
                 if slot is not None and slot.bot is not None:
                     self.nursery.start_soon(self._resume, table, seat, slot.bot, name=f"bot {table.id}/{seat}")
                     count += 1

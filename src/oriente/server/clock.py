@@ -108,6 +108,56 @@ class TableClock:
         for seat in self.seats:
             seat.bank_ms = min(self.settings.bank_ms, seat.bank_ms + times * self.settings.bank_refill_ms)
 
+    def rearm(self, key: tuple[int, int | None] | None, pivot: int | None, timer: str, now: float,
+              refills: int = 0) -> None:
+        """Arm a deadline for a new (decision, pivot) `key`, keep a running
+        one (None: nothing is waited on). The deadline that ends is charged
+        to its bank before the game's `refills`, so that a refill is never
+        eaten by the time already spent (T1.2, T1.4)."""
+        d = self.deadline
+        if key is not None and d is not None and d.key == key:
+            self.refill(refills)
+            return
+        self.charge(now)
+        self.refill(refills)
+        if key is None:
+            return
+        total, base = self.duration_ms(pivot, timer)
+        self.deadline = Deadline(key=key, pivot=pivot, started=now, at=now + total / 1000, base_ms=base)
+
+    def attended(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's owner is there (a command, or `back`): its timeouts in
+        a row start again from zero, an away seat is back and a proxy hands
+        the seat over (T2.2, T3.6). Returns the table events that say so."""
+        new: list[dict[str, Any]] = []
+        seat_clock = self.seats[seat]
+        seat_clock.timeouts_in_row = 0
+        if seat_clock.away:
+            seat_clock.away = False
+            new.append({"type": "SeatBack", "seat": seat})
+        if seat_clock.proxied:
+            seat_clock.proxied = False
+            new.append({"type": "ProxyOff", "seat": seat})
+        return new
+
+    def silent(self, seat: int, decision: int, proxy_after: int | None) -> list[dict[str, Any]]:
+        """The seat let its deadline pass: one timeout more in a row, and the
+        table events that say so, said before the silence's own events so
+        that clients tell a timeout as one and not as a choice (TimedOut;
+        SeatAway at `away_after` in a row, T2.1; ProxyOn at `proxy_after`, T3.1)."""
+        new: list[dict[str, Any]] = []
+        seat_clock = self.seats[seat]
+        if not seat_clock.away:  # an away seat's silence is already told as such (SeatAway)
+            new.append({"type": "TimedOut", "seat": seat, "decision": decision})
+        seat_clock.timeouts_in_row += 1
+        if not seat_clock.away and seat_clock.timeouts_in_row >= self.settings.away_after:
+            seat_clock.away = True
+            new.append({"type": "SeatAway", "seat": seat})
+        if proxy_after is not None and not seat_clock.proxied and seat_clock.timeouts_in_row >= proxy_after:
+            seat_clock.proxied = True
+            new.append({"type": "ProxyOn", "seat": seat})
+        return new
+
     def to_plain(self, now: float) -> dict[str, Any]:
         d = self.deadline
         return {

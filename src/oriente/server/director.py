@@ -15,7 +15,9 @@ does what the change asks:
   restart without storing it;
 - a table starts (`Begin`) once every seat is connected, or when the
   show-up deadline passes: absent seats are then played by the seat proxy,
-  or forfeit (TR4.5);
+  or forfeit (TR4.5). The director learns of its seats from the table
+  (`Table.statistics`), woken by the table when they change (`Table.changed`),
+  and never reads or writes the table's own state;
 - a table's end records its ranks; a round's end is the organiser's cue.
 
 After a restart `recover` reloads every unfinished tournament and picks up
@@ -39,6 +41,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -54,7 +57,7 @@ from .clock import TimerSettings
 from .lobby import Lobby
 from .outbox import Outbox
 from .stores import AccountRow, Store, StoreFenced
-from .table import Begin, Reserve, Table, TableSettings, nonce_token, token_hash
+from .table import Begin, Dismiss, Reserve, Table, TableSettings, nonce_token, token_hash
 from .tournament import Config, Round, RoundTable, Tournament, TournamentError
 from .tournament.collusion import report as collusion_report
 from .tournament.seeds import KEY_BYTES, key_of_seed
@@ -63,7 +66,6 @@ from .tournament.standings import standings, standings_csv, withheld
 log = logging.getLogger("oriente.director")
 
 MAX_TOURNAMENTS = 1_000
-POLL_S = 0.05  # how often a waiting table looks at who is connected
 THREAD_SEATING = 60  # entrants from which a round is seated in a worker thread
 PUBLISH_S = 1.0  # full states go out at most this often per tournament
 SHOWN_ROUNDS = 3  # an arena's finished seatings a full state shows (the export has them all)
@@ -86,6 +88,7 @@ class _Live:
     waiting: list[str] = field(default_factory=list)  # arena: entrants waiting, longest first
     running: set[str] = field(default_factory=set)  # server tables with a task watching them
     changed: trio.Event = field(default_factory=trio.Event)  # wakes the publisher
+    stirred: trio.Event = field(default_factory=trio.Event)  # set (and renewed) at each change: wakes waiting tables
     ready: set[str] = field(default_factory=set)  # tables whose seats are reserved: told to their entrants
     held: dict[str, bool] = field(default_factory=dict)  # board tables' withheld state, as last stored
     nursery: trio.Nursery | None = None  # its tasks: cancelled together when the tournament goes elsewhere
@@ -441,6 +444,8 @@ class Director:
                 if not outbox.put(encode({"t": "tournament", "tournament": live.t.id, "state": state})):
                     live.watchers.pop(outbox, None)
         live.changed.set()
+        live.stirred.set()
+        live.stirred = trio.Event()
 
     async def _publisher(self, live: _Live) -> None:
         """Send the full state to its watchers after a change, at most once
@@ -466,8 +471,7 @@ class Director:
         nonce at once: the table may start as soon as its seats are present,
         before a second request would arrive."""
         table = self.lobby.get(table_id)
-        commitment = None if table is None else table.settings.commitment
-        return None if commitment is None else commitment.get("sha256")
+        return None if table is None else table.statistics().commitment
 
     def _seat_token(self, live: _Live, table_id: str, seat: int) -> str:
         nonce = hmac.new(live.secret.encode(), f"{table_id}\0{seat}".encode(), hashlib.sha256).hexdigest()[:40]
@@ -539,14 +543,15 @@ class Director:
         already taken are left alone (the table refuses a second reserve)."""
         assert spot.table_id is not None
         table = await self._table(spot.table_id)
+        seats = table.statistics().seats if table is not None else ()
         if table is not None and table.status == "open":
             for seat, e in enumerate(spot.entrants):
                 entrant = live.t.entrants[e]
-                if table.slots[seat] is None and entrant.policy is None:
+                if seats[seat] is None and entrant.policy is None:
                     token = self._seat_token(live, table.id, seat)
                     await table.send(None, Reserve(seat=seat, name=entrant.name, token_hash=token_hash(token),
                                                    account=await self._card(entrant.account)))
-                elif table.slots[seat] is None and self.bots is not None:
+                elif seats[seat] is None and self.bots is not None:
                     await self.bots.seat(table, {seat: entrant.policy}, names={seat: entrant.name})
         live.ready.add(spot.table_id)
 
@@ -560,14 +565,15 @@ class Director:
             if table is None:
                 log.error("tournament %s: table %s is gone", live.t.id, table_id)
                 return
-            if table.status == "open":
-                await self._start_when_present(live, number, index, table)
+            if table.status == "open" and not await self._start_when_present(live, number, index, table):
+                return  # its round was seated again: this table is dropped
             await table.ended.wait()
             if spot.done:
                 return
+            now = table.statistics()
             async with live.lock:
-                if table.status == "finished" and table.result is not None and "ranks" in table.result:
-                    live.t.record_result(number, index, list(table.result["ranks"]))
+                if now.status == "finished" and now.result is not None and "ranks" in now.result:
+                    live.t.record_result(number, index, list(now.result["ranks"]))
                 else:
                     log.warning("tournament %s: table %s ended without ranks; the organiser adjudicates it",
                                 live.t.id, table_id)
@@ -583,19 +589,25 @@ class Director:
         finally:
             live.running.discard(table_id)
 
-    async def _start_when_present(self, live: _Live, number: int, index: int, table: Table) -> None:
+    async def _start_when_present(self, live: _Live, number: int, index: int, table: Table) -> bool:
+        """Start the table once every seat is held, or once the show-up
+        deadline has passed with every seat taken (TR4.5), unless the round
+        is paused. Woken by the table when its seats change and by the
+        organiser's actions (`_broadcast`). False: the round was seated
+        again, and this table is not its any more."""
         spot = live.t.rounds[number - 1].tables[index]
         rnd = live.t.rounds[number - 1]
         deadline = trio.current_time() + live.t.config.show_up_s
         while True:
-            if table.status != "open" or spot.done:
-                return
-            full = all(s is not None for s in table.slots)
-            present = full and all(s is not None and (s.connections > 0 or s.bot) for s in table.slots)
-            if full and not rnd.paused and (present or trio.current_time() >= deadline):
+            if len(live.t.rounds) < number or live.t.rounds[number - 1] is not rnd:
+                return False
+            now = table.statistics()
+            if now.status != "open" or spot.done:
+                return True
+            if now.full and not rnd.paused and (now.present or trio.current_time() >= deadline):
                 break
-            await trio.sleep(POLL_S)
-        absent = [i for i, s in enumerate(table.slots) if s is not None and s.connections == 0 and not s.bot]
+            await _first_of([table.changed(), live.stirred], deadline if trio.current_time() < deadline else math.inf)
+        absent = now.absent
         async with live.lock:
             spot.absent = absent
             if live.t.config.no_show == "forfeit":
@@ -604,6 +616,7 @@ class Director:
             await self._save(live, rounds=[number])
         await table.send(None, Begin(proxied=absent if live.t.config.no_show == "proxy" else []))
         self._broadcast(live)
+        return True
 
     async def _auto_round(self, live: _Live, number: int) -> None:
         """TR5.6: with `auto_rounds`, the round just played starts the next."""
@@ -637,9 +650,8 @@ class Director:
         if table_id is None:
             return
         table = self.lobby.get(table_id)
-        if table is not None and table.status == "open":
-            table.ended.set()
-            await self.store.update_table(table_id, status="abandoned", now=self.wall())
+        if table is not None:
+            await table.send(None, Dismiss())
 
     def _withhold(self, live: _Live, *, clear: bool = False) -> dict[str, bool]:
         """TR3.2: duplicate boards still playing somewhere keep their tables'
@@ -807,3 +819,15 @@ class Director:
             return json.dumps({"tournament": t.id, "records": records}, ensure_ascii=False).encode(), \
                 "application/json; charset=utf-8"
         return None
+
+
+async def _first_of(events: list[trio.Event], deadline: float) -> None:
+    """Wait until one of `events` is set, or `deadline` (trio time) passes."""
+    with trio.move_on_at(deadline):
+        async with trio.open_nursery() as nursery:
+            async def wake(event: trio.Event) -> None:
+                await event.wait()
+                nursery.cancel_scope.cancel()
+
+            for event in events:
+                nursery.start_soon(wake, event)

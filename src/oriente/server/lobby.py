@@ -41,6 +41,7 @@ from .table import (
     TableError,
     TableSettings,
     rematch_setup,
+    stored_game,
     token_hash,
 )
 
@@ -204,7 +205,7 @@ class Lobby:
         row = await self.store.table(table_id)
         if row is None or row.status not in ENDED:
             return None
-        port = self.ports.get(Table.stored_game(row.meta))
+        port = self.ports.get(stored_game(row.meta))
         if port is None:
             return None
         records = await self.store.log(table_id)
@@ -297,16 +298,16 @@ class Lobby:
         without a connected client seat, so that tables nobody holds never
         lock everyone else out; LobbyError when every table is held."""
         while len(self.tables) >= self.max_tables:
-            idle = [t for t in self.tables.values() if t.status == "open" and t.unattended_since is not None]
+            idle = [(since, t) for t in self.tables.values()
+                    if t.status == "open" and (since := t.statistics().unattended_since) is not None]
             if not idle:
                 raise LobbyError("lobby/full", "this server holds as many tables as it can, each of them "
                                                "running or held by a player; try later")
-            victim = min(idle, key=lambda t: t.unattended_since or 0.0)
+            victim = min(idle, key=lambda x: x[0])[1]
             done = trio.Event()
             await victim.send(None, Abandon(done))
             await done.wait()
-            if victim.status != "abandoned":  # someone sat down meanwhile
-                victim.unattended_since = None
+            if victim.status != "abandoned":  # someone sat down meanwhile (the table says so)
                 continue
             if self.tables.get(victim.id) is victim:
                 self._leave(victim)
@@ -341,15 +342,15 @@ class Lobby:
         """A finished game's results for its seats' accounts: ranks, promises
         (through the game's port) and, on a rated table, ratings. Stored
         once per table; a store error is logged and the table goes on."""
-        if self.accounts is None or table.status != "finished" or table.result is None:
+        now = table.statistics()
+        if self.accounts is None or now.status != "finished" or now.result is None:
             return
-        ranks = table.result.get("ranks")
-        seated = [(i, s.account["id"]) for i, s in enumerate(table.slots)
-                  if s is not None and s.account is not None]
-        if not seated or not isinstance(ranks, list | tuple) or len(ranks) != len(table.slots):
+        ranks = now.result.get("ranks")
+        seated = [(i, s.account["id"]) for i, s in enumerate(now.seats) if s is not None and s.account is not None]
+        if not seated or not isinstance(ranks, list | tuple) or len(ranks) != len(now.seats):
             return
-        promises = table.port.promises(table.events, len(table.slots)) if hasattr(table.port, "promises") else None
-        rated = table.settings.rated and len(seated) == len(table.slots)
+        promises = table.port.promises(table.events, len(now.seats)) if hasattr(table.port, "promises") else None
+        rated = table.settings.rated and len(seated) == len(now.seats)
         try:
             await self.accounts.record_game(table.id, table.settings.game, [
                 Seated(account_id=a, rank=int(ranks[i]),
@@ -462,7 +463,7 @@ class Lobby:
             saved_at, clock_body = clock
             if last_alive is not None:
                 paused_ms = max(0, int((last_alive - saved_at) * 1000))
-        game = Table.stored_game(row.meta)
+        game = stored_game(row.meta)
         port = self.ports.get(game)
         if port is None:
             # Kept as it is: a server that plays this game can recover it.
@@ -470,8 +471,8 @@ class Lobby:
             return None
         try:
             table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
-                                  paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap)
-            table.abandon_after = self.abandon_after
+                                  paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap,
+                                  abandon_after=self.abandon_after)
         except (TableError, KeyError, ValueError) as exc:
             log.error("cannot recover table %s: %s", row.id, exc)
             if abandon:

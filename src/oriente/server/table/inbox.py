@@ -105,6 +105,13 @@ class Abandon:
 
 
 @dataclass(frozen=True, slots=True)
+class Dismiss:
+    """From the tournament director, which seated this table's round again:
+    if the table is still open, it ends here and the store calls it
+    abandoned; its viewers are not told (its seats were never played)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """Stop the actor. With `hand_over` (another process of the site takes
     the table on), its viewers are told the table `moved` (to `url`) first."""

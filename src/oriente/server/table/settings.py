@@ -1,17 +1,23 @@
 """A table's stored shapes: the settings it is created with and the seats
-taken at it, as the store keeps them in the table's meta, and the tokens
-that hold them (only their hashes are stored)."""
+taken at it (`Seats`), as the store keeps them in the table's meta
+(`encode_meta`, `read_meta`), and the tokens that hold the seats (only
+their hashes are stored)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...games.kit.port import GamePort, GameSetup
 from ...protocol import messages as M
+from ...protocol.codec import decode_any, encode
+from ...refusal import Refusal
 from ..clock import TimerSettings
+from ..names import MAX_NAME, NameRefused, clean_name, looks_alike
 
 NONCE_MIN, NONCE_MAX = 16, 64
 
@@ -120,3 +126,152 @@ def slot_plain(s: Slot) -> list[Any]:
     if s.account is not None:
         plain.append(s.account)
     return plain
+
+
+class Seats:
+    """The seats of one table: a `Slot` for each one taken, None for a free
+    one. A seat is held by its token, whose hash alone is kept and compared
+    in constant time."""
+
+    def __init__(self, count: int) -> None:
+        self.slots: list[Slot | None] = [None] * count
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def __getitem__(self, seat: int) -> Slot | None:
+        return self.slots[seat]
+
+    def __iter__(self) -> Iterator[Slot | None]:
+        return iter(self.slots)
+
+    def of_token(self, token: str) -> int | None:
+        """The seat `token` holds, or None."""
+        h = token_hash(token)
+        for i, s in enumerate(self.slots):
+            if s is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def free(self) -> list[int]:
+        return [i for i, s in enumerate(self.slots) if s is None]
+
+    @property
+    def full(self) -> bool:
+        return all(s is not None for s in self.slots)
+
+    def attended(self) -> bool:
+        """Does a client (not one of the server's bots) hold a seat now?"""
+        return any(s is not None and s.bot is None and s.connections > 0 for s in self.slots)
+
+    def choose(self, name: str, account: dict[str, Any] | None, seat: int | None, *, bot: bool,
+               rated: bool) -> tuple[int, str]:
+        """The seat a join takes and the name it takes it under (an account's
+        own name for a signed-in join); a Refusal with the join's error code
+        otherwise. The server's bots pick their names among the free ones."""
+        if rated and account is None:
+            raise Refusal("auth/sign_in_required",
+                          "a rated table seats only players signed in to an account (sign_in)")
+        if account is not None and any(s is not None and s.account is not None and s.account["id"] == account["id"]
+                                       for s in self.slots):
+            raise Refusal("auth/already_seated", "this account holds a seat at this table already")
+        try:
+            name = clean_name(name if account is None else account["name"], max_len=MAX_NAME)
+        except NameRefused as exc:
+            raise Refusal("message/invalid", exc.message) from None
+        if not bot:
+            alike = next(((i, s.name) for i, s in enumerate(self.slots)
+                          if s is not None and looks_alike(name, s.name)), None)
+            if alike is not None:
+                raise Refusal("message/invalid", f"the name {name!r} looks like seat {alike[0]}'s ({alike[1]!r}) "
+                              "at this table; choose another")
+        if seat is None:
+            free = self.free()
+            if not free:
+                raise Refusal("table/full", "every seat is taken")
+            return free[0], name
+        if not 0 <= seat < len(self.slots):
+            raise Refusal("seat/unknown", f"seats are 0..{len(self.slots) - 1}")
+        if self.slots[seat] is not None:
+            raise Refusal("seat/taken", f"seat {seat} is taken")
+        return seat, name
+
+    def taken_event(self, seat: int) -> dict[str, Any]:
+        """The SeatTaken event of a taken seat."""
+        slot = self.slots[seat]
+        assert slot is not None
+        event: dict[str, Any] = {"type": "SeatTaken", "seat": seat, "name": slot.name}
+        if slot.bot is not None:
+            event["bot"] = slot.bot
+        if slot.account is not None:
+            event["account"] = slot.account
+        return event
+
+    def connect(self, seat: int, delta: int) -> bool | None:
+        """One connection more (+1) or fewer (-1) at `seat`: whether the seat
+        is connected now, if that changed; None if it did not."""
+        slot = self.slots[seat]
+        if slot is None:
+            return None
+        before = slot.connections > 0
+        slot.connections = max(0, slot.connections + delta)
+        after = slot.connections > 0
+        return after if before != after else None
+
+    def plain(self) -> list[Any]:
+        return [None if s is None else slot_plain(s) for s in self.slots]
+
+    def nonces(self) -> list[str | None] | None:
+        """Each seat's nonce, as the meta stores them; None when no seat has one."""
+        if not any(s is not None and s.nonce is not None for s in self.slots):
+            return None
+        return [None if s is None else s.nonce for s in self.slots]
+
+    @classmethod
+    def from_plain(cls, plain: list[Any], nonces: list[str | None] | None) -> Seats:
+        seats = cls(len(plain))
+        seats.slots = [None if s is None else Slot(name=s[0], token_hash=s[1], bot=s[2] if len(s) > 2 else None,
+                                                  account=s[3] if len(s) > 3 else None)
+                       for s in plain]
+        for slot, nonce in zip(seats.slots, nonces or [], strict=False):
+            if slot is not None:
+                slot.nonce = nonce
+        return seats
+
+
+def encode_meta(settings: TableSettings, rules: str, seats: Seats, rematch: dict[str, Any] | None) -> bytes:
+    """The table as the store keeps it: settings, rules, seats (with their
+    nonces, if any has one) and the rematch it committed to, if any."""
+    meta: dict[str, Any] = {"settings": settings.to_plain(), "rules": rules, "slots": seats.plain()}
+    nonces = seats.nonces()
+    if nonces is not None:
+        meta["nonces"] = nonces
+    if rematch is not None:
+        meta["rematch"] = rematch
+    return encode(meta)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMeta:
+    """A table's meta as the store keeps it, read. `legacy`: the stored
+    settings' fields this version does not know (for the game's port);
+    `rules` None: stored before tables recorded their rules."""
+
+    settings: TableSettings
+    legacy: dict[str, Any]
+    rules: str | None
+    slots: list[Any]
+    nonces: list[str | None] | None
+    rematch: dict[str, Any] | None
+
+
+def read_meta(meta: bytes) -> StoredMeta:
+    m = decode_any(meta)
+    settings, legacy = TableSettings.from_plain(m["settings"])
+    return StoredMeta(settings=settings, legacy=legacy, rules=m.get("rules"), slots=m["slots"],
+                      nonces=m.get("nonces"), rematch=m.get("rematch"))
+
+
+def stored_game(meta: bytes) -> str:
+    """The game of a table as stored (to pick the port that restores it)."""
+    return read_meta(meta).settings.game

@@ -1,0 +1,134 @@
+"""A table's log in memory: every event and command as written to the
+store, in order, and the record read from them.
+
+The log is the truth (one event log per table): it is written before
+anyone sees a step, and what the table keeps in memory changes only once
+the store has it (`prepare`, then `took`). It is kept as the msgpack bytes
+written to the store: thousands of live dicts per table would survive into
+the garbage collector's young generation and lengthen every pause.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...games.kit.port import TABLE_SEAT
+from ...protocol.codec import decode_any, encode
+from ..stores import LogRecord
+from .settings import Seats
+
+RECORD_FORMAT = "oriente.record.v1"
+# Events the table itself records around the game; all of them are public.
+TABLE_EVENTS = frozenset({
+    "TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
+    "SeatPresence", "TableFinished", "TableFailed", "ProxyOn", "ProxyOff", "RematchOffered", "TimedOut",
+    "TableAbandoned",
+})
+# A table's log is bounded by what it lets people say (docs/table.md T5.4):
+# past this many bytes of log, chat and the game's talk (port.talk_commands)
+# are refused; the game itself goes on to its end.
+LOG_SOFT_CAP = 4 * 1024 * 1024
+
+
+class Journal:
+    """The log of one table with `seats` seats. `pos` is the next log
+    position (commands and events share them); `seq` the last event's
+    number (events are numbered from 1, without gaps). `cids`: per seat,
+    the ids of the commands it sent that the log holds (a command sent
+    again with its id is answered as a duplicate). `end`: the seq of
+    TableFinished or TableFailed, where the record ends."""
+
+    def __init__(self, seats: int, cap: int = LOG_SOFT_CAP) -> None:
+        self.raw_events: list[bytes] = []  # every event, full detail, with its seq (seq == index + 1)
+        self.raw_commands: list[bytes] = []  # [seat, plain command] of the game, in order
+        self.pos = 0
+        self.cap = cap
+        self.bytes = 0  # the encoded size of every record of the log
+        self.cids: list[set[Any]] = [set() for _ in range(seats)]
+        self.end: int | None = None
+
+    @property
+    def seq(self) -> int:
+        return len(self.raw_events)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far, full detail, decoded (for records and tests)."""
+        return [decode_any(b) for b in self.raw_events]
+
+    @property
+    def commands(self) -> list[list[Any]]:
+        """[seat, plain command] of the game so far, decoded."""
+        return [decode_any(b) for b in self.raw_commands]
+
+    def full(self) -> bool:
+        """The log reached its soft cap: talk is refused, play goes on (T5.4)."""
+        return self.bytes >= self.cap
+
+    def prepare(self, command: dict[str, Any] | None, new: list[dict[str, Any]]) -> list[LogRecord]:
+        """The records of one step, to store: its command, if any, then its
+        events, each given its seq (in place: the events are sent with it)."""
+        records = []
+        pos = self.pos
+        if command is not None:
+            records.append(LogRecord(pos=pos, kind="cmd", seq=None, body=encode(command)))
+            pos += 1
+        seq = self.seq
+        for e in new:
+            seq += 1
+            e["seq"] = seq
+            records.append(LogRecord(pos=pos, kind="event", seq=seq, body=encode(e)))
+            pos += 1
+        return records
+
+    def took(self, command: dict[str, Any] | None, records: list[LogRecord]) -> None:
+        """The store has the step `prepare` made: the memory follows."""
+        if records:
+            self.pos = records[-1].pos + 1
+        if command is not None:
+            self.raw_commands.append(encode([command["seat"], command["cmd"]]))
+        self.raw_events.extend(r.body for r in records if r.kind == "event")
+        self.bytes += sum(len(r.body) for r in records)
+
+    def read(self, rec: LogRecord, body: dict[str, Any]) -> None:
+        """One stored record, read back as it is (recovery)."""
+        self.bytes += len(rec.body)
+        if rec.kind == "cmd":
+            seat = body["seat"]
+            if seat != TABLE_SEAT and body.get("cid") is not None:
+                self.cids[seat].add(body["cid"])
+            self.raw_commands.append(encode([seat, body["cmd"]]))
+        else:
+            self.raw_events.append(rec.body)
+        self.pos = rec.pos + 1
+
+    def record(self, *, table_id: str, game: str, status: str, config: Any, seats: Seats,
+               result: dict[str, Any] | None, commitment: dict[str, Any] | None) -> dict[str, Any]:
+        """The game, fully revealed: its game and config (enough to replay the
+        commands), commands, events, and the table's own events (names, chat)
+        beside them. The format name is the protocol's; `game` says whose
+        rules replay it. A failed table's record holds the game up to the
+        last stored step, and no result. It ends with TableFinished (or
+        TableFailed): chat and RematchOffered after the end are in the log,
+        not in the record, so the record is the same whenever it is read."""
+        ended = self.raw_events if self.end is None else self.raw_events[:self.end]
+        events = [decode_any(b) for b in ended]
+        return {
+            "format": RECORD_FORMAT,
+            "game": game,
+            "status": status,
+            "table": table_id,
+            "config": config,
+            "names": [None if x is None else x.name for x in seats],
+            **({"accounts": [None if x is None else x.account for x in seats]}
+               if any(x is not None and x.account is not None for x in seats) else {}),
+            "commands": self.commands,
+            "events": [{k: v for k, v in e.items() if k != "seq"} for e in events
+                       if e["type"] not in TABLE_EVENTS],
+            "table_events": [e for e in events if e["type"] in TABLE_EVENTS],
+            "result": result,
+            # The salt is revealed once the game has ended: anyone can then
+            # check the setup against the digest shown from the start
+            # (dealing.verify_record).
+            "commitment": commitment,
+        }
