@@ -44,14 +44,14 @@ def test_enter_a_tournament_see_the_standings_and_sit_down_at_the_next_table(ser
     # after the page saw the table's commitment (docs/table.md T7.1).
     table_id = page.url.split("#/t/")[1]
     table = server.app.lobby.get(table_id)
-    seat = next(i for i, s in enumerate(table.slots) if s is not None and s.name == "ana")
+    seat = next(i for i, s in enumerate(table.seats) if s is not None and s.name == "ana")
     for _ in range(100):
-        if table.slots[seat].nonce is not None:
+        if table.seats[seat].nonce is not None:
             break
         page.wait_for_timeout(100)
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('oriente.seats'))['{table_id}']")
     assert kept["commitment"] == table.settings.commitment["sha256"]
-    assert table.slots[seat].nonce == seat_nonce(table_id, kept["nonce"])
+    assert table.seats[seat].nonce == seat_nonce(table_id, kept["nonce"])
     assert page.errors == []
 
 
