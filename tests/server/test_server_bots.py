@@ -68,7 +68,8 @@ async def test_bots_fill_the_free_seats_and_play_to_the_end(game: Game, autojump
         assert refused.value.code == "bots/unknown"
         seats = await runner.add(table, token, None, None)
         assert seats == list(range(1, game.seats))
-        assert [s.bot if s else None for s in table.statistics().seats] == [None, *[game.port.policies[0]] * (game.seats - 1)]
+        bots = [s.bot if s else None for s in table.statistics().seats]
+        assert bots == [None, *[game.port.policies[0]] * (game.seats - 1)]
         with trio.fail_after(36_000):
             await table.ended.wait()
         assert table.status == "finished"
