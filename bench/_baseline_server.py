@@ -1,5 +1,5 @@
 """The baseline server of bench/server.py: the cheapest websocket server that
-could carry the same traffic as a table server (BENCHMARKS.md).
+could carry the same traffic as a table server (docs/benchmarks.md).
 
     python bench/_baseline_server.py FRAME_BYTES [SEATS]
 

@@ -1,4 +1,4 @@
-"""Abuse: the attacks of issue 8 measured against a real server.
+"""Abuse: the attacks the server's limits answer, measured against a real server.
 
     python bench/abuse.py [--seconds 15] [--tables 2000] [--events 2400] [--quick] [--only replays]
 
@@ -7,17 +7,17 @@ process; each attack runs in a process of its own too (`--attack NAME`),
 so that neither the attackers nor the measuring bots share a CPU thread with
 what they measure. Figures:
 
-- tables one client address can create (item 1), and whether another
+- tables one client address can create, and whether another
   address still can once it is refused;
 - a normal table (four bots on zero-wait timers, tables back to back):
   moves in `--seconds` and the p50/p99 of a move (an `act` sent to its
   `ok` received), unattacked, then under each attack, in the same run;
-- the list_tables attack (item 2): `--tables` public tables in the lobby,
+- the list_tables attack: `--tables` public tables in the lobby,
   five connections walking the whole listing at the rate limit, reading;
-- the history attack (item 5): a table whose log is `--events` long, five
+- the history attack: a table whose log is `--events` long, five
   connections spectating it from seq 0 at the rate limit, reading;
 - a client that asks for listings and never reads: the server's resident
-  memory it holds (item 2);
+  memory it holds;
 - the replay attack: eight clients, each from an address of its own,
   fetching `/data/replay/TABLE.json` in a loop over every finished table
   and viewer (so that a cache alone would not save the server), without
@@ -422,7 +422,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         figures: dict[str, Any] = {}
         if args.only != "replays":
             made, other = await tables_per_address(port)
-            print(f"item 1: one address created {made} tables, then lobby/too_many; another address "
+            print(f"creation: one address created {made} tables, then lobby/too_many; another address "
                   f"{'could' if other else 'could not'} create one")
             figures.update(tables_per_address=made, other_address_can_create=other)
 
@@ -442,7 +442,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         statuses = result.get("statuses", {})
         unattacked = (base["moves"] + after["moves"]) / 2
         ratio = under["moves"] / unattacked if unattacked else float("nan")
-        print(f"item 10: {REPLAY_CLIENTS} clients fetching {result.get('paths', 0)} replays in a loop "
+        print(f"replays: {REPLAY_CLIENTS} clients fetching {result.get('paths', 0)} replays in a loop "
               f"(answers: {statuses}): {under['moves']} moves ({ratio:.2f} of unattacked, {after['moves']} "
               f"unattacked just after), p50 {under['p50_ms']:.1f} ms, p99 {under['p99_ms']:.1f} ms; "
               f"server CPU {under['server_cpu']:.0%}")
@@ -458,7 +458,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         attack = start_attack("list", port, args.seconds, "")
         under = await normal_table(port, args.seconds, proc.pid)
         result = attack_result(attack)
-        print(f"item 2: {listed} public tables; {ATTACKERS} connections walking the listing "
+        print(f"listing: {listed} public tables; {ATTACKERS} connections walking the listing "
               f"({result.get('requests', 0)} pages served): {under['moves']} moves, "
               f"p50 {under['p50_ms']:.1f} ms, p99 {under['p99_ms']:.1f} ms; server CPU {under['server_cpu']:.0%}")
         figures.update(lobby_tables=listed, list_pages_served=result.get("requests", 0),
@@ -466,7 +466,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                        p99_ms_list_attack=round(under["p99_ms"], 2))
 
         held, gone = await nonreader(port, proc.pid)
-        print(f"item 2: a client asking for 390 pages and reading none: the server held "
+        print(f"listing: a client asking for 390 pages and reading none: the server held "
               f"{held / 2**20:.2f} MiB more; {'evicted' if gone else 'still connected'}")
         figures.update(held_bytes_nonreader=held, nonreader_evicted=gone)
 
@@ -474,7 +474,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         attack = start_attack("history", port, args.seconds, table)
         under = await normal_table(port, args.seconds, proc.pid)
         result = attack_result(attack)
-        print(f"item 5: a {args.events}-event log, {ATTACKERS} connections spectating from seq 0 "
+        print(f"history: a {args.events}-event log, {ATTACKERS} connections spectating from seq 0 "
               f"({result.get('requests', 0)} replays served, {result.get('rate_limited', 0)} rate-limited): "
               f"{under['moves']} moves, p50 {under['p50_ms']:.1f} ms, p99 {under['p99_ms']:.1f} ms; "
               f"server CPU {under['server_cpu']:.0%}")

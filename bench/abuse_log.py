@@ -1,11 +1,11 @@
-"""The log attack of issue 8 (item 3), measured: a companion of bench/abuse.py.
+"""The log attack, measured: a companion of bench/abuse.py.
 
     python bench/abuse_log.py [--seconds 8]
 
 The server runs in its own process (bench/_server_main.py) on a fresh
 SQLite store; the attacker and three quiet seats connect over loopback.
 
-`log_attack` is issue 8's item 3: a seated connection alternates
+`log_attack`: a seated connection alternates
 `ProposeDeal` and `WithdrawDeal` as fast as the server answers, and the
 server's memory (RSS) and its store (the SQLite file and its WAL) are
 measured over the run, in MiB/s. Three variants, in the same run:
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{variant:>10}: memory {r['rss_mib_s']:7.3f} MiB/s, store {r['store_mib_s']:7.3f} MiB/s "
               f"({r['store_mib']} MiB in {r['seconds']} s); answers {r['answers']}")
     by = {r["variant"]: r for r in results}
-    print("before the limits (measured for issue 8): memory 12 MiB/s, store 9.6 MiB/s")
+    print("before the limits (as first measured): memory 12 MiB/s, store 9.6 MiB/s")
     print(json.dumps({
         "log_attack_rss_mib_s": by["limited"]["rss_mib_s"], "log_attack_store_mib_s": by["limited"]["store_mib_s"],
         "log_attack_store_mib": by["limited"]["store_mib"],

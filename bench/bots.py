@@ -1,5 +1,5 @@
 """Bot strength benchmark: the reference policies against each other
-(BENCHMARKS.md, `bench/bots.py`).
+(docs/benchmarks.md, `bench/bots.py`).
 
 Six-seat games over the in-process engine, no sockets
 (src/oriente/games/oriente/bots/selfplay.py): every seat is asked with its own view and

@@ -1,5 +1,5 @@
 """Cluster benchmark: several `oriente serve --cluster` processes on one
-PostgreSQL site and one Redis bus (BENCHMARKS.md, bench/cluster.py).
+PostgreSQL site and one Redis bus (docs/benchmarks.md, bench/cluster.py).
 
 Phases, in one run, each on a fresh site (a schema of its own, dropped at
 the end):

@@ -1,4 +1,4 @@
-"""Engine benchmark: complete random games in one process (BENCHMARKS.md).
+"""Engine benchmark: complete random games in one process (docs/benchmarks.md).
 
 Measures the rules alone, so that a slow table can be blamed on the right
 layer. The policy is the shared random one (src/oriente/clients/randomplay.py): pass

@@ -1,10 +1,10 @@
 """Oro engine benchmark: complete random games in one process, and the
-heuristic policy's strength against random seats (BENCHMARKS.md's engine
-and bots benchmarks, for Oro).
+heuristic policy's strength against random seats (the engine and bots
+benchmarks of docs/benchmarks.md, for Oro).
 
 Engine part, per seat count (2, 3 and 4; both variants alternate, game i
-plays the gods variant when i is odd): the random policy of BENCHMARKS.md
-adapted to Oro — where the turn could end now (a draw, or ending the turn
+plays the gods variant when i is odd): the random policy of
+docs/benchmarks.md adapted to Oro — where the turn could end now (a draw, or ending the turn
 when nothing is left to draw) it does so with probability 1/2, otherwise it
 picks uniformly among the legal commands. The setup round is answered by
 its pivot. Counted per command: pending(), legal() for the seat that acts,

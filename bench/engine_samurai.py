@@ -1,5 +1,5 @@
 """Samurai engine benchmark: complete random games in one process, and the
-heuristic policy's strength against random ones (BENCHMARKS.md, as
+heuristic policy's strength against random ones (docs/benchmarks.md, as
 bench/engine.py and bench/bots.py measure Oriente).
 
 The random policy is the benchmark's usual one: where ending the turn is

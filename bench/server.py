@@ -1,4 +1,4 @@
-"""Server benchmark: the whole table server over real sockets (BENCHMARKS.md).
+"""Server benchmark: the whole table server over real sockets (docs/benchmarks.md).
 
 The server runs in its own process (bench/_server_main.py) with its real
 SQLite store in a fresh temporary directory; every bot lives in this process,

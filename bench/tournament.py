@@ -1,4 +1,4 @@
-"""Tournament benchmark: a bot tournament over real sockets (BENCHMARKS.md).
+"""Tournament benchmark: a bot tournament over real sockets (docs/benchmarks.md).
 
 The server runs in its own process (bench/_server_main.py) with its real
 SQLite store in a fresh temporary directory; every bot lives in this
@@ -75,8 +75,8 @@ def start_server(tmp: str) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:
-    """BENCHMARKS.md's random policy: pass with probability 1/2 where passing
-    is legal, else a uniform pick among the other decision commands."""
+    """The random policy (docs/benchmarks.md): pass with probability 1/2 where
+    passing is legal, else a uniform pick among the other decision commands."""
     options = list(legal)  # the SDK leaves deal commands out of a turn's legal list
     if not options:
         return None

@@ -1,4 +1,4 @@
-"""The layers keep their arrows (ARCHITECTURE.md): the table server's
+"""The layers keep their arrows (docs/architecture.md): the table server's
 game-agnostic modules know no game, server/ imports nothing from clients/,
 the protocol stands alone, clients never import the actor or the transport.
 (That every game's rules are pure is tests/test_purity.py.)

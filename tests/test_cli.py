@@ -119,7 +119,7 @@ def test_replay_reads_a_record_from_before_records_named_their_game(tmp_path: Pa
 
 
 def test_the_usual_mistakes_get_one_clear_line_and_no_traceback(tmp_path: Path) -> None:
-    """Issue 10, item 1: a wrong address, a port in use, a file that is no
+    """The usual mistakes: a wrong address, a port in use, a file that is no
     record, a record that does not replay; and `--version` answers."""
     import socket
 

@@ -1,5 +1,6 @@
-"""Every game's rules are pure (ARCHITECTURE.md: "no I/O, no trio/websockets,
-no clock, no global randomness"), and so is the shared module they use.
+"""Every game's rules are pure (docs/architecture.md: "no I/O, no clock, no
+global randomness"; no trio or websockets either), and so is the shared kit
+they use.
 
 One check for every pure package, parametrised: the shared kit, the
 tournament logic and the rules package (`rules`, in its home) of every game

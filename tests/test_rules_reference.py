@@ -11,8 +11,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # Rule id prefix -> the game's rules reference.
@@ -111,13 +109,6 @@ def test_tests_named_after_a_rule_name_a_rule_that_exists_and_quote_it() -> None
     assert not unknown, f"tests named after rules docs/rules.md does not define: {unknown}"
     silent = [where for where, rule, doc in RULE_TESTS if not quotes(doc, rule, ids)]
     assert not silent, f"tests named after a rule whose docstring does not quote it: {silent}"
-
-
-@pytest.mark.parametrize("text", ["RULES.md"])
-def test_nothing_points_at_the_old_rules_file(text: str) -> None:
-    """The rules used to live outside the repository, as RULES.md."""
-    stale = [str(p.relative_to(ROOT)) for p in files() if text in p.read_text(encoding="utf-8")]
-    assert not stale, stale
 
 
 def test_the_table_rules_define_what_every_game_cites() -> None:

@@ -295,7 +295,7 @@ def test_the_table_screen_fits_and_keeps_the_latest_news():
 
 
 def test_at_80x24_a_support_decision_shows_the_fight_and_news_with_six_seats():
-    """Issue: at 80x24 the attacker was off screen during a support decision
+    """Before: at 80x24 the attacker was off screen during a support decision
     and only 3 lines of news were left."""
     view = a_view()
     view["seats"] += [seat(4, pile=[41, 45]), seat(5, pile=[25])]

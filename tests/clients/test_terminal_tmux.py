@@ -307,7 +307,7 @@ def test_demo_play_at_80x24_a_structured_deal_done_and_the_story_so_far(tmp_path
     as a person: offer a bot a structured deal (a card for its promise not to
     attack) and see its answer; attack, see the fight on screen with both
     fighters, bargain, say /done and see the window close; scroll the story
-    back with PgUp and forth with PgDn (issue 11, item 4; issue 10, item 3)."""
+    back with PgUp and forth with PgDn."""
     started = time.monotonic()
     command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", str(DEMO_SEED),
                                                  "--timers", "quick", "--name", "Tester",
@@ -364,7 +364,7 @@ def test_demo_play_at_80x24_a_structured_deal_done_and_the_story_so_far(tmp_path
 
 
 def test_a_lost_connection_shows_at_once_and_a_message_is_not_silently_held(server, tmp_path: Path) -> None:
-    """Issue 10, item 4: the server goes away mid-game; the screen says so at
+    """The server goes away mid-game; the screen says so at
     the top, and /say answers at once instead of vanishing until the link is
     back; /quit still leaves cleanly."""
     url, proc = server
@@ -405,7 +405,7 @@ def test_a_lost_connection_shows_at_once_and_a_message_is_not_silently_held(serv
 
 
 def test_the_usual_mistakes_in_a_terminal_give_one_line_each(tmp_path: Path) -> None:
-    """Issue 10, item 1, as a person meets it: a browser address given to
+    """The usual mistakes as a person meets them: a browser address given to
     `oriente play`, a file that is no record replayed, a port in use; each
     says what is wrong in one line, and no traceback reaches the screen."""
     import socket

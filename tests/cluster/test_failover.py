@@ -1,4 +1,4 @@
-"""Three server processes on one site (issue 16): the owner of a running
+"""Three server processes on one site: the owner of a running
 table is killed, paused past its lease, or drained mid-game. In every case
 the game finishes, its record equals an uninterrupted replay of its
 commands, and every player saw every seq exactly once."""

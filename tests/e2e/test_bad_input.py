@@ -238,7 +238,7 @@ async def test_fuzzed_frames_never_break_the_server_and_the_table_finishes(serve
 
 
 async def test_bad_text_and_deep_nesting_are_malformed_strikes_without_a_traceback(server, caplog):
-    """Issue 8, item 8: invalid UTF-8 in a msgpack string, and nesting deeper
+    """Invalid UTF-8 in a msgpack string, and nesting deeper
     than the decoder follows, closed the connection with 1011 and logged a
     traceback per frame. Both are `frame/malformed`, counted as strikes."""
     cm, c = await connected(server.port)

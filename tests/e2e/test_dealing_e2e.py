@@ -1,4 +1,4 @@
-"""Issue 8, item 4 over real sockets: a `create_table` that chooses its seed
+"""Who deals, over real sockets: a `create_table` that chooses its seed
 (copied from any public record, say) gets a table that is not listed and
 that tells everyone who joins `settings.seeded: true`; one that leaves the
 seed to the server stays public and unseeded (server/dealing.py)."""

@@ -1,4 +1,4 @@
-"""History counts against the requester's rate budget (issue 8, item 5):
+"""History counts against the requester's rate budget:
 a `spectate` or `resume` with `after` costs one message more per history
 frame it asks for, so replaying a long log over and over runs out of
 tokens long before cheap messages would. Over real sockets."""

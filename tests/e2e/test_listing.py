@@ -1,4 +1,4 @@
-"""list_tables over real sockets (issue 8, item 2): the listing comes in
+"""list_tables over real sockets: the listing comes in
 pages of bounded size, each table once, and old clients get the first page.
 (The outbox's byte cap is tested in tests/server/test_outbox_bytes.py;
 bench/abuse.py measures what a client that asks and never reads holds.)"""

@@ -1,4 +1,4 @@
-"""Creation limits over real sockets (docs/table.md T6.2, issue 8 item 1):
+"""Creation limits over real sockets (docs/table.md T6.2):
 one connection and one client address may each hold only so many open
 tables, other addresses are not locked out, and behind a trusted reverse
 proxy the address is the one X-Forwarded-For names. Clients connect from

@@ -43,7 +43,7 @@ async def test_a_schema_1_store_recovers_as_oriente_and_its_games_go_on(tmp_path
             assert settings["options"] == {"configured_deal": True, "max_open_proposals": 2, "rules_revision": 1}
             assert (settings["configured_deal"], settings["max_open_proposals"]) == (True, 2)
             # Its creator chose seed and deal before tables could be seeded: it
-            # keeps playing, listed as it was, with no commitment (issue 8, item 4).
+            # keeps playing, listed as it was, with no commitment.
             assert settings["seeded"] is False and settings["commitment"] is None
             # The finished table's record is served as it was written (the copy
             # in record_v1.json was fetched later: more table events).

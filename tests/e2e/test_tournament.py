@@ -149,7 +149,7 @@ async def test_a_small_swiss_event_with_every_twist(tmp_path: Any, nursery: trio
 
 @pytest.mark.slow
 async def test_a_three_round_swiss_of_23_bots(tmp_path: Any, nursery: trio.Nursery) -> None:
-    """The issue's check: 23 bots at tables of 5-6, three rounds, a
+    """The whole check: 23 bots at tables of 5-6, three rounds, a
     withdrawal, a late entry, a no-show and a restart mid-round; standings
     match a recomputation from the records; the exports parse."""
     state = await swiss_event(tmp_path, nursery, entrants=23, sizes=[5, 6], rounds=3, restart_in=2)

@@ -256,7 +256,7 @@ def test_invalid_messages_name_the_field_and_what_it_must_be(value: Any, message
     assert (error.code, error.message) == ("message/invalid", message)
 
 
-# -- decoder gaps (issue 8, item 8): bad text and deep nesting are malformed frames ----
+# -- decoder gaps: bad text and deep nesting are malformed frames ---------------------
 
 _BAD_UTF8 = b"\xa2\xff\xfe"  # a msgpack str of two bytes that are not UTF-8
 
@@ -301,7 +301,7 @@ def test_deep_nesting_is_malformed(frame: bytes) -> None:
 
 
 def test_a_string_id_is_at_most_64_characters_and_a_longer_one_is_not_echoed() -> None:
-    """Issue 8, item 3: `act` ids of 30 KB went into the table's log with
+    """`act` ids of 30 KB went into the table's log with
     every command. An id is kept in the log and echoed in replies, so a
     string id has at most 64 characters (PROTOCOL.md 2)."""
     from oriente.protocol.codec import client_id_of

@@ -1,6 +1,6 @@
 """R8.7 proposal limits (rules revision 3), each test quoting the rule.
 
-Issue 8, item 3: a seat alternating ProposeDeal (40 promises of ~480
+Before them, a seat alternating ProposeDeal (40 promises of ~480
 characters) and WithdrawDeal grew the server by 12 MiB/s and the store by
 9.6 MiB/s; nothing in the rules bounded how often, or how much text."""
 

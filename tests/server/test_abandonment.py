@@ -1,4 +1,4 @@
-"""Open tables do not pile up for good (docs/table.md T6, issue 8 item 1):
+"""Open tables do not pile up for good (docs/table.md T6):
 an open table that no connected client holds a seat at for 10 minutes is
 abandoned, also after a restart, and a full lobby makes room by abandoning
 the open table unattended longest. The lobby and its actors under MockClock

@@ -1,6 +1,6 @@
 """Who chooses a table's cards (server/dealing.py, PROTOCOL.md 3 and 12).
 
-Issue 8, item 4: with a seed copied from any public record, a creator knew
+Before: with a seed copied from any public record, a creator knew
 every hidden card of a public table. Now the server's CSPRNG seeds every
 table nobody asked to seed; a chosen seed or configured setup makes the
 table *seeded*: never listed, and `settings.seeded: true` for everyone who

@@ -1,4 +1,4 @@
-"""History replay (issue 8, item 5): five connections spectating from seq 0
+"""History replay: five connections spectating from seq 0
 of a long log made the table decode, project and encode the whole log once
 each, in one step. Full chunks of a spectator's history are built once and
 served again as the encoded frames they are; what is built fresh per

@@ -1,4 +1,4 @@
-"""Seat names (issue 8, item 9): a name holding a control, bidi, zero-width,
+"""Seat names: a name holding a control, bidi, zero-width,
 line-break or BOM character is refused with `message/invalid` naming it;
 the rest is normalised (NFC, trimmed); a name that then looks like another
 seat's at the table is refused. The actor under MockClock, memory store."""

@@ -1,4 +1,4 @@
-"""A connection's outbox is capped in bytes, not only frames (issue 8, item 2)."""
+"""A connection's outbox is capped in bytes, not only frames (PROTOCOL.md 12)."""
 
 from __future__ import annotations
 

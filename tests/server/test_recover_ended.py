@@ -1,12 +1,11 @@
-"""Recovery finishes a table killed just after its last events (issue 8,
-item 6).
+"""Recovery finishes a table killed just after its last events.
 
 A table's end writes its last events (TableFinished), then its record, then
 its status. Measured before the fix: a SIGKILL just after the events left
 the table "running" in 7 of 8 tries, often without a record; recovery did
 not repair it, and a minute later `record` answered `table/unknown`.
 
-The store state such a kill leaves is built directly (the issue allows it):
+The store state such a kill leaves is built directly:
 a game is played to its end under MockClock on the memory store, and its
 row and log, but not its record nor its final status, are written into a
 real SQLite file, as the kill leaves them. Then a lobby recovers that file

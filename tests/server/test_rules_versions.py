@@ -1,4 +1,4 @@
-"""Issue 16 item 3: each table records the rules version it started with,
+"""Each table records the rules version it started with,
 and a server refuses to recover a table of rules it does not replay, so a
 deploy that changes the rules leaves such tables to the processes that
 still run them (server/cluster drains them there)."""

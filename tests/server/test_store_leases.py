@@ -1,9 +1,8 @@
 """The PostgreSQL store on a many-process site (``cluster=True``): leases,
 claims and the fence, on a real database. A table moves to another process
 only once its owner's lease has ended (or it released the table), and from
-then on the database refuses every write of the old owner (issue 16, item
-2: "a paused or partitioned old owner can never write after a new owner
-took over")."""
+then on the database refuses every write of the old owner: a paused or
+partitioned old owner can never write after a new owner took over."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A store that refuses writes pauses the table, never the server
-(docs/table.md T4.4; issue 8, item 7).
+(docs/table.md T4.4).
 
 Measured before: on a full disk the process exited with every table, and a
 store made read-only mid-game killed it with SIGBUS. The store here is the

@@ -1,5 +1,5 @@
 """TableFinished is the last event of a game (PROTOCOL.md 9), and a table's
-record is the same in memory and in the store (issue 8, item 10).
+record is the same in memory and in the store.
 
 Measured before the fix: 297 `SeatPresence` events after `TableFinished` in
 one run, as players left ended tables; the record served from memory held

@@ -1,4 +1,4 @@
-"""Talk is bounded, play is not (docs/table.md T5.4; issue 8, item 3).
+"""Talk is bounded, play is not (docs/table.md T5.4).
 
 Measured before: a seated connection alternating ProposeDeal (40 promises
 of ~480 characters) and WithdrawDeal with 30 KB command ids grew the server

@@ -1,4 +1,4 @@
-"""The random policy every benchmark and demo shares (BENCHMARKS.md).
+"""The random policy every benchmark and demo shares (docs/benchmarks.md).
 
 One policy everywhere keeps figures comparable: at every decision pass with
 probability 1/2 where passing is legal, otherwise pick uniformly among the

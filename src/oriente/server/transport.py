@@ -456,7 +456,7 @@ class Transport:
         return True
 
     def _charge_history(self, conn: _Conn, msg: M.Resume | M.Spectate, seq: int) -> bool:
-        """History is paid for (issue 8, item 5): a `resume` or `spectate`
+        """History is paid for: a `resume` or `spectate`
         with `after` costs one more token per history frame it will bring
         (PROTOCOL.md 12). Without the tokens it is refused as rate/limited."""
         frames = history_frames(msg.after, seq)

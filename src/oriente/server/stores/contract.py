@@ -1,6 +1,6 @@
 """What the table server needs from durable storage, written down once.
 
-A table's log is the truth (ARCHITECTURE.md): resume, spectating, records
+A table's log is the truth (docs/architecture.md): resume, spectating, records
 and crash recovery are all reads of it. The actor and the lobby talk to a
 store only through `Store` below, so any implementation that keeps these
 guarantees can carry the server; tests/server/test_store_contract.py runs

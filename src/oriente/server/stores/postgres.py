@@ -8,7 +8,7 @@ choices, and why:
 
 - **psycopg 3 in worker threads.** psycopg's asynchronous connection is
   built on asyncio and cannot run under trio (its maintainers declined an
-  anyio port, psycopg issue 29); the drivers written for trio are thin
+  anyio port); the drivers written for trio are thin
   wrappers over asyncpg through trio-asyncio, or young pure-Python
   protocol implementations. So the synchronous connection runs in a worker
   thread, exactly as the SQLite store runs sqlite3: one writer thread that

@@ -3,7 +3,7 @@
 An event here may hold cards some viewers must not see. It never leaves the
 engine as is: `views.project(event, viewer)` is the one gate that decides
 what each viewer gets. Every event has a projection for every viewer, so a
-table's sequence numbers never skip for anyone (ARCHITECTURE.md).
+table's sequence numbers never skip for anyone (docs/architecture.md).
 
 Field conventions: `seat` is who acted; cards are card ids (cards.py);
 `None` for a card means "no card" (not "hidden": hiding is the gate's job).

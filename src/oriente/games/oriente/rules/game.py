@@ -2,7 +2,7 @@
 
 `Game` keeps the ordered commands next to the state, so a finished game is
 a record (config + commands) that `replay` turns back into every event,
-exactly (ARCHITECTURE.md: replays are reads of the log).
+exactly (docs/architecture.md: replays are reads of the log).
 """
 
 from __future__ import annotations
