@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from oriente.clients.narrate import KNOWN_TYPES, describe_result, narrate
-from oriente.clients.randomplay import random_move
 from oriente.server.rules import (
     EVERYONE,
     SPECTATOR,
@@ -34,6 +33,7 @@ from oriente.server.rules import (
 from oriente.server.rules import events as E
 from oriente.server.rules.cards import card_name
 from oriente.server.rules.commands import PromiseKind
+from tests.randomplay import random_move
 
 FALLBACK = "Something happened"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import re
 
-from oriente.clients.randomplay import random_move
 from oriente.clients.story import Story
 from oriente.server.rules import SPECTATOR, Game, GameConfig, project
+from tests.randomplay import random_move
 
 from .test_narrate import _deal_game
 

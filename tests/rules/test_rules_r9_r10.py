@@ -1243,8 +1243,8 @@ def test_r10_2e_a_single_choice_left_to_ask_is_single_because_of_a_hidden_card()
     privilege or revolution round, its answer a pass, its seat face down."""
     import random as _random
 
-    from oriente.clients.randomplay import random_move
     from oriente.server.rules import Game
+    from tests.randomplay import random_move
 
     single = 0
     for seed, seats in ((1, 4), (2, 6), (3, 8), (4, 12), (5, 5), (6, 7)):

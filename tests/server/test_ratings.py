@@ -15,9 +15,10 @@ import pytest
 
 from oriente.server import ratings
 from oriente.server.policies import POLICIES
-from oriente.server.policies.noisy import noisy
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import GameConfig
+
+from .noisy import noisy
 
 ORDER = ("random", "noisy-heuristic", "heuristic", "negotiator")  # weakest first
 KINDS = {"random": POLICIES["random"], "noisy-heuristic": noisy(POLICIES["heuristic"], 0.5),

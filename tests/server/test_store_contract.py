@@ -174,18 +174,6 @@ async def test_the_clock_is_saved_with_its_append(make_store: StoreFactory) -> N
         assert await store.clock("nope") is None
 
 
-async def test_events_after_returns_later_events_only(make_store: StoreFactory) -> None:
-    async with running(make_store()) as store:
-        await store.create_table("t", "running", b"", now=0.0)
-        log = [LogRecord(0, "cmd", None, b"c0"), LogRecord(1, "event", 1, b"e1"), LogRecord(2, "event", 2, b"e2"),
-               LogRecord(3, "cmd", None, b"c1"), LogRecord(4, "note", 3, b"n"), LogRecord(5, "event", 3, b"e3")]
-        await store.append("t", log, now=1.0)
-        assert await store.events_after("t", 0) == [log[1], log[2], log[5]]
-        assert await store.events_after("t", 1) == [log[2], log[5]]
-        assert await store.events_after("t", 3) == []
-        assert await store.events_after("other", 0) == []
-
-
 async def test_heartbeat_and_records(make_store: StoreFactory) -> None:
     async with running(make_store()) as store:
         assert await store.last_heartbeat() is None

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS, Narrator
-from oriente.clients.randomplay import random_move
 from oriente.server.rules import EVERYONE, SPECTATOR, Game, GameConfig, project
 from oriente.server.rules.reference import reference
+from tests.randomplay import random_move
 
 from ..clients.test_narrate import _deal_game
 

@@ -302,11 +302,6 @@ class Store(Protocol):
         unknown table): the replay input."""
         ...
 
-    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
-        """The records of kind "event" whose ``seq`` is above ``seq``, in
-        log order: what a resuming client missed."""
-        ...
-
     async def clock(self, table_id: str) -> tuple[float, bytes] | None:
         """The latest saved clock and the wall time it was saved at, or None."""
         ...

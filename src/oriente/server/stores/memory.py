@@ -165,11 +165,6 @@ class MemoryStore:
         await self._enter()
         return [r for r in self.logs.get(table_id, []) if r.pos > after_pos]
 
-    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
-        await self._enter()
-        return [r for r in self.logs.get(table_id, [])
-                if r.kind == "event" and r.seq is not None and r.seq > seq]
-
     async def clock(self, table_id: str) -> tuple[float, bytes] | None:
         await self._enter()
         return self.clocks.get(table_id)

@@ -982,15 +982,6 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
 
         return await self._read(query)
 
-    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
-        def query(conn: psycopg.Connection[Any]) -> list[LogRecord]:
-            with conn.cursor(binary=True) as cur:
-                cur.execute("SELECT pos, kind, seq, body FROM log "
-                            "WHERE table_id = %s AND kind = 'event' AND seq > %s ORDER BY pos", (table_id, seq))
-                return [LogRecord(*row) for row in cur]
-
-        return await self._read(query)
-
     async def clock(self, table_id: str) -> tuple[float, bytes] | None:
         def query(conn: psycopg.Connection[Any]) -> tuple[float, bytes] | None:
             with conn.cursor(binary=True) as cur:

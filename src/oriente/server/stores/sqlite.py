@@ -714,20 +714,6 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
         return await self._read(query)
 
-    async def events_after(self, table_id: str, seq: int) -> list[LogRecord]:
-        """Events a resuming client missed: kind 'event' with a sequence
-        number above the last one it saw, in log order."""
-
-        def query(conn: sqlite3.Connection) -> list[LogRecord]:
-            rows = conn.execute(
-                "SELECT pos, kind, seq, body FROM log "
-                "WHERE table_id = ? AND kind = 'event' AND seq > ? ORDER BY pos",
-                (table_id, seq),
-            )
-            return [LogRecord(*row) for row in rows]
-
-        return await self._read(query)
-
     async def clock(self, table_id: str) -> tuple[float, bytes] | None:
         """The latest saved timer state and when it was saved, or None."""
 

@@ -67,10 +67,6 @@ class Policy:
                  memo: dict | None = None) -> dict | None:
         return self.choose(view, prompt, rng, memo)
 
-    def as_proxy(self, view: dict, prompt: dict | None, rng: random.Random) -> dict | None:
-        """Answer for an away seat (R10.3)."""
-        return (self.proxy or self.choose)(view, prompt, rng, None)
-
 
 def _negotiating(character: Character) -> Policy:
     """The negotiator playing one character (characters.py)."""

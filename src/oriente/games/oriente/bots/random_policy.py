@@ -2,7 +2,7 @@
 commands (Announce, Pass, Claim, Support, Join, Choose) of the decision the
 seat is waited on. It never answers early, never deals, never chats.
 
-Unlike the engine benchmark's policy (clients/randomplay.py, which passes
+Unlike the engine benchmark's policy (bench/engine.py, which passes
 with probability 1/2 wherever passing is legal), passing here is just one
 option among the others.
 """

@@ -1,13 +1,14 @@
 """Noisy variants of a policy: with probability `p` a decision is the random
 policy's instead of the base policy's. Between the random policy and its
 base in strength by construction, they give the ratings check a known order
-of more than three strengths (bench/ratings.py, tests/server/test_ratings.py)."""
+of more than three strengths (tests/server/test_ratings.py). A test's tool:
+no server seats them."""
 
 from __future__ import annotations
 
 import random
 
-from . import POLICIES, Policy
+from oriente.games.oriente.bots import POLICIES, Policy
 
 
 def noisy(base: Policy, p: float) -> Policy:

@@ -1,10 +1,12 @@
-"""The random policy every benchmark and demo shares (docs/benchmarks.md).
+"""Random games for the tests: the random policy of docs/benchmarks.md, as
+bench/engine.py plays it.
 
-One policy everywhere keeps figures comparable: at every decision pass with
-probability 1/2 where passing is legal, otherwise pick uniformly among the
-other legal game commands; close a negotiation window at once with the
-table's timeout. No deals, no chat, no early (sealed) answers: only the seat
-the engine waits on acts.
+At every decision pass with probability 1/2 where passing is legal,
+otherwise pick uniformly among the other legal game commands; close a
+negotiation window at once with the table's timeout. No deals, no chat, no
+early (sealed) answers: only the seat the engine waits on acts. (The
+reference bot `random`, src/oriente/games/oriente/bots/random_policy.py,
+plays from a seat's view instead, as a server bot does.)
 
 It runs on the pure engine in-process, so it needs the state; a bot talking
 the protocol would build the same choice from its view's `legal` list.
