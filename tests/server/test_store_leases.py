@@ -120,7 +120,7 @@ async def test_a_tournament_is_directed_by_one_process_and_the_old_one_is_fenced
     url, schema = postgres_schemas.url, postgres_schemas.fresh()
     a, b = PostgresStore(url, schema=schema, cluster=True), PostgresStore(url, schema=schema, cluster=True)
     async with running(a, b):
-        await a.renew_lease(url="ws://a", lease_s=0.5, alive_at=1.0)
+        await a.renew_lease(url="ws://a", lease_s=60, alive_at=1.0)
         await b.renew_lease(url="ws://b", lease_s=60, alive_at=1.0)
         await a.create_table("tt", "open", b"m", 1.0)
         await a.save_tournament("T", b"head", now=1.0, rounds={1: b"r"}, tables={"tt": True})
@@ -129,7 +129,10 @@ async def test_a_tournament_is_directed_by_one_process_and_the_old_one_is_fenced
         assert not await b.claim_tournament("T")
         with pytest.raises(StoreFenced):
             await b.save_tournament("T", b"not mine", now=2.0)
-        await trio.sleep(0.6)  # a's lease ends
+        # a's lease ends: cut short to 50 ms of the database's time and waited
+        # out (a lease that lapsed by itself would race a loaded machine).
+        await a.renew_lease(url="ws://a", lease_s=0.05, alive_at=1.0)
+        await trio.sleep(0.1)
         assert await b.orphan_tournaments() == ["T"]
         assert "tt" not in await b.orphans()  # its tournament's table: for whoever directs it
         assert await b.claim("tt") is None

@@ -207,7 +207,8 @@ class _Bot:
         news came, decide once on the newest frame, then send the answer
         `delay` seconds after the frame that called for it (deciding first,
         then waiting out the rest): whatever we answer, it goes out at the
-        same moment, so our timing says nothing about our cards (R10.2d)."""
+        same moment, so our timing says nothing about our cards (as the
+        proxy's, docs/table.md T3.3)."""
         receive = self.outbox.receive
         stale, since = False, 0.0
         while True:
