@@ -103,3 +103,79 @@ async def record(port: int, table: str) -> dict:
                 if reply["t"] == "ok":
                     return reply["record"]
                 await trio.sleep(0.1)
+
+
+async def negotiator(port: int, table: str, seat: int, name: str, *, attack: int | None = None,
+                     decline: dict | None = None, offer: tuple[int, int] | None = None, side: str | None = None,
+                     log: list | None = None) -> None:
+    """A scripted bot that bargains: attacks `attack` when asked to
+    announce; in a fight's window declines every deal made to it with the
+    reason `decline` (R8.8), offers the defender its support for the card
+    `offer` = (defender, card), says done as a fighter, and declares `side`
+    early once its own offer is settled; passes everything else. `log`
+    keeps every frame it got."""
+    with contextlib.suppress(ConnectionClosed):
+        async with open_client(port) as ws:
+            c = Client(ws)
+            await c.recv()
+            reply = await c.request({"t": "join", "table": table, "name": name, "seat": seat})
+            assert reply["t"] == "ok", reply
+            answered: set = set()
+            mine: int | None = None  # the deal this bot proposed
+            settled = not offer
+            fight = (-1, -1)  # (attacker, defender) of the fight under way
+            while True:
+                f = await c.recv(timeout=120)
+                if log is not None:
+                    log.append(f)
+                if f["t"] != "events":
+                    continue
+                for e in f["events"]:
+                    if e["type"] == "TableFinished":
+                        return
+                    if e["type"] == "DealProposed" and e["proposer"] == seat:
+                        mine = e["deal"]
+                    if e["type"] in ("DealExecuted", "DealClosed") and e["deal"] == mine:
+                        settled = True
+                    if e["type"] == "FightBegan":
+                        fight = (e["attacker"], e["defender"])
+                prompt = f.get("prompt")
+                if not prompt:
+                    continue
+                legal = prompt.get("legal", [])
+                send = []
+                for cmd in legal:
+                    if cmd["type"] == "DeclineDeal" and ("decline", cmd["deal"]) not in answered and decline:
+                        answered.add(("decline", cmd["deal"]))
+                        send.append({**cmd, "why": decline})
+                window = prompt["kind"] == "window"
+                if window and offer and ("offer", prompt["id"]) not in answered:
+                    answered.add(("offer", prompt["id"]))
+                    defender, card = offer
+                    attacker = fight[0]
+                    send.append({"type": "ProposeDeal", "note": "",
+                                 "transfers": [{"type": "Transfer", "card": card, "giver": defender,
+                                                "receiver": seat, "consideration": "for my support of the defender"}],
+                                 "promises": [{"type": "Promise", "promiser": seat, "promisee": defender,
+                                               "text": "I will support the defender", "kind": "support",
+                                               "attacker": attacker, "defender": defender, "side": "defender",
+                                               "cards": [], "by_season": None, "seat": None}],
+                                 "why": {"code": "sell_support", "attacker": attacker, "defender": defender,
+                                         "side": "defender"}})
+                done = [cmd for cmd in legal if cmd["type"] == "Done"]
+                if window and done and ("done", prompt["id"]) not in answered:
+                    answered.add(("done", prompt["id"]))
+                    send.append(done[0])
+                if window and side and settled and seat in prompt.get("early", []) \
+                        and ("side", prompt["id"]) not in answered:
+                    answered.add(("side", prompt["id"]))
+                    send.append({"type": "Support", "decision": prompt["id"], "side": side})
+                key = (prompt["id"], prompt.get("pivot"))
+                if prompt.get("pivot") == seat and key not in answered:
+                    answered.add(key)
+                    plan = attacker_of(attack) if attack is not None else passer
+                    cmd = plan(prompt, seat)
+                    if cmd is not None:
+                        send.append(cmd)
+                for cmd in send:
+                    await c.send({"t": "act", "table": table, "cmd": cmd})

@@ -37,11 +37,9 @@ from typing import Any
 import msgpack
 import pytest
 from playwright.sync_api import expect
-from websockets.exceptions import ConnectionClosed
 
 from oriente.protocol.presets import preset
 
-from ..e2e.wsclient import Client, open_client
 from . import scripted
 
 pytestmark = pytest.mark.browser
@@ -55,80 +53,14 @@ PERSON, ATTACKER, DECLINER, OFFERER = 0, 1, 2, 3
 TREASURE_2 = 41  # the person's only card: the quick deal's default
 
 
-async def negotiator(port: int, table: str, seat: int, name: str, *, attack: int | None = None,
-                     decline: dict | None = None, offer: bool = False, side: str | None = None) -> None:
-    """A scripted bot: attacks `attack` when asked to announce; in a fight's
-    window declines every deal made to it with the reason `decline`, offers
-    the defender its support for the defender's treasure (`offer`), says
-    done as a fighter, and declares `side` early once its own business is
-    settled; passes everything else."""
-    with contextlib.suppress(ConnectionClosed):
-        async with open_client(port) as ws:
-            c = Client(ws)
-            await c.recv()
-            reply = await c.request({"t": "join", "table": table, "name": name, "seat": seat})
-            assert reply["t"] == "ok", reply
-            answered: set = set()
-            mine: int | None = None  # the deal this bot proposed
-            settled = not offer
-            while True:
-                f = await c.recv(timeout=120)
-                if f["t"] != "events":
-                    continue
-                for e in f["events"]:
-                    if e["type"] == "TableFinished":
-                        return
-                    if e["type"] == "DealProposed" and e["proposer"] == seat:
-                        mine = e["deal"]
-                    if e["type"] in ("DealExecuted", "DealClosed") and e["deal"] == mine:
-                        settled = True
-                prompt = f.get("prompt")
-                if not prompt:
-                    continue
-                legal = prompt.get("legal", [])
-                send = []
-                for cmd in legal:
-                    if cmd["type"] == "DeclineDeal" and ("decline", cmd["deal"]) not in answered and decline:
-                        answered.add(("decline", cmd["deal"]))
-                        send.append({**cmd, "why": decline})
-                window = prompt["kind"] == "window"
-                if window and offer and ("offer", prompt["id"]) not in answered:
-                    answered.add(("offer", prompt["id"]))
-                    send.append({"type": "ProposeDeal", "note": "",
-                                 "transfers": [{"type": "Transfer", "card": TREASURE_2, "giver": PERSON,
-                                                "receiver": seat, "consideration": "for my support of the defender"}],
-                                 "promises": [{"type": "Promise", "promiser": seat, "promisee": PERSON,
-                                               "text": "I will support the defender", "kind": "support",
-                                               "attacker": ATTACKER, "defender": PERSON, "side": "defender",
-                                               "cards": [], "by_season": None, "seat": None}],
-                                 "why": {"code": "sell_support", "attacker": ATTACKER, "defender": PERSON,
-                                         "side": "defender"}})
-                done = [cmd for cmd in legal if cmd["type"] == "Done"]
-                if window and done and ("done", prompt["id"]) not in answered:
-                    answered.add(("done", prompt["id"]))
-                    send.append(done[0])
-                if window and side and settled and seat in prompt.get("early", []) \
-                        and ("side", prompt["id"]) not in answered:
-                    answered.add(("side", prompt["id"]))
-                    send.append({"type": "Support", "decision": prompt["id"], "side": side})
-                key = (prompt["id"], prompt.get("pivot"))
-                if prompt.get("pivot") == seat and key not in answered:
-                    answered.add(key)
-                    plan = scripted.attacker_of(attack) if attack is not None else scripted.passer
-                    cmd = plan(prompt, seat)
-                    if cmd is not None:
-                        send.append(cmd)
-                for cmd in send:
-                    await c.send({"t": "act", "table": table, "cmd": cmd})
-
-
 def seat_the_bots(server: Any) -> str:
     table = server.call(lambda: scripted.create(server.port, seats=4, name="a deal in seconds", deal=DEAL,
                                                 timers=preset("normal")))
-    server.spawn(lambda: negotiator(server.port, table, ATTACKER, "Aiko", attack=PERSON))
-    server.spawn(lambda: negotiator(server.port, table, DECLINER, "Benkei", decline={"code": "worth_less"},
-                                    side="attacker"))
-    server.spawn(lambda: negotiator(server.port, table, OFFERER, "Chiyo", offer=True, side="defender"))
+    server.spawn(lambda: scripted.negotiator(server.port, table, ATTACKER, "Aiko", attack=PERSON))
+    server.spawn(lambda: scripted.negotiator(server.port, table, DECLINER, "Benkei", decline={"code": "worth_less"},
+                                             side="attacker"))
+    server.spawn(lambda: scripted.negotiator(server.port, table, OFFERER, "Chiyo", offer=(PERSON, TREASURE_2),
+                                             side="defender"))
     return table
 
 

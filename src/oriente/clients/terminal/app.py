@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import signal
 import threading
 import time
@@ -28,6 +29,7 @@ import trio
 
 from oriente.clients.game_story import GameStory
 from oriente.clients.progname import command_name
+from oriente.clients.quickdeals import deals_of, quick_commands, quick_options
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 from oriente.games.oriente.story import Story
 from oriente.protocol.presets import ALIASES, TIMER_PRESETS, describe, preset
@@ -39,9 +41,12 @@ from .commands import (
     DealError,
     Intent,
     build_deal,
+    deal_sentence,
     parse_game_input,
     parse_lobby_input,
     parse_table_input,
+    resolve_card,
+    resolve_seat,
 )
 from .games import GameScreen, render_overlay, screen_for
 from .render import (
@@ -56,6 +61,7 @@ from .render import (
     render_result,
     render_table,
     seat_ref,
+    ui_words,
     wants_answer,
 )
 from .screen import Terminal
@@ -73,6 +79,8 @@ _SEATS = {"oriente": (4, 12), "oro": (2, 4), "samurai": (2, 4)}
 _AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",
                   "revolution": "revolution"}
 STATUS_SECONDS = 15.0
+# The events that tell what became of a deal (quickdeals.deals_of).
+_DEAL_EVENTS = frozenset({"SeasonBegan", "DealProposed", "DealAccepted", "DealClosed", "DealExecuted"})
 _STATUS_ORDER = {"open": 0, "running": 1, "finished": 2}
 
 
@@ -97,6 +105,7 @@ class TableState:
     scroll: int = 0  # feed lines scrolled back from the latest (PgUp, PgDn)
     game: str = "oriente"
     overlay: list[str] | None = None  # a whole-screen board (/map, /board) until the next Enter
+    deal_events: list[dict[str, Any]] = field(default_factory=list)  # what quickdeals.deals_of reads
     story: Story | GameStory = field(init=False)
 
     def __post_init__(self) -> None:
@@ -202,7 +211,8 @@ class PlayApp:
                 table=st.table, view=st.view, prompt=st.prompt, you=st.you, names=st.names, info=st.info,
                 feed=list(st.feed), seconds_left=st.seconds_left(time.monotonic()) if self.term.ansi else None,
                 sending=st.sending, result=st.result, status=self.current_status(), auto=sorted(st.auto),
-                width=width, height=height, scroll=st.scroll, link=link, screen=st.screen)
+                width=width, height=height, scroll=st.scroll, link=link, screen=st.screen,
+                fates=deals_of(st.deal_events, st.you) if isinstance(st.you, int) else ())
         status = self.current_status()
         if link:
             status = f"[{link}] {status}"
@@ -484,6 +494,8 @@ class PlayApp:
                         st.result = st.info["result"]
                 for e in update.events:
                     self._note_event(st, e)
+                    if e.get("type") in _DEAL_EVENTS:
+                        st.deal_events.append(e)
                 view = update.view if update.kind != "history" else None
                 if view is None and st.screen is not None:
                     # Another game's story reads only the board from a view: the table's own board
@@ -618,6 +630,59 @@ class PlayApp:
             self.set_status(f"Refused: {exc.message} ({exc.code})")
         except Disconnected as exc:
             self.set_status(f"Not sent, the connection is gone: {exc}")
+
+    def _offer(self, st: TableState, number: int, to: str | None, card: str | None, *, nursery: trio.Nursery) -> None:
+        """/offer N [to SEATS] [card CARD]: quick deal N as listed under the
+        decision, pre-filled from the fight; one proposal per seat."""
+        options = quick_options(st.view, st.prompt, st.you)
+        if not options:
+            self.set_status("No quick deal now: one needs a fight, a seat to deal with and a card to pay with.")
+            return
+        if not 1 <= number <= len(options):
+            self.set_status(f"Quick deals are numbered 1 to {len(options)} (listed under the decision).")
+            return
+        option = options[number - 1]
+        assert st.view is not None and isinstance(st.you, int)
+        try:
+            seats = [resolve_seat(x, len(st.view["seats"]), st.names) for x in re.split(r"\s*,\s*|\s+and\s+", to)
+                     if x.strip()] if to else list(option.chosen)
+            chosen = resolve_card(card, list(option.cards)) if card else option.card
+        except DealError as exc:
+            self.set_status(str(exc))
+            return
+        wrong = [s for s in seats if s not in option.seats]
+        if wrong or not seats:
+            self.set_status(f"This quick deal goes to {', '.join(str(s) for s in option.seats)}, "
+                            f"not {', '.join(str(s) for s in wrong) or 'nobody'}.")
+            return
+        cmds = quick_commands(option, chosen, seats, st.view, st.you, ui_words, lambda s: seat_ref(s, st.names, st.you))
+        for cmd, seat in zip(cmds, seats, strict=True):
+            nursery.start_soon(self._deal_command, st, cmd,
+                               f"Quick deal proposed to {seat_ref(seat, st.names, st.you)}: it is carried out once "
+                               "every party accepts.")
+
+    def _counter(self, st: TableState, number: int, parts: str, *, nursery: trio.Nursery) -> None:
+        """/counter N [PARTS]: a counter-offer to deal #N (R8.8); without
+        PARTS the offer's own terms go on the input line, to change."""
+        deal = next((d for d in (st.view or {}).get("deals") or [] if d.get("deal") == number), None)
+        if not parts:
+            if deal is None or not isinstance(st.you, int):
+                self.set_status(f"No open deal #{number} to start from: /counter {number} PARTS says the terms.")
+                return
+            line = f"/counter {number} {deal_sentence(deal, st.you)}"
+            if self.term.ansi:
+                self.term.prefill(line)
+                self.set_status(f"The terms of deal #{number} are on the input line: change them and press Enter.")
+            else:
+                self.set_status(f"Its terms, to change and send: {line}")
+            return
+        try:
+            cmd = build_deal(parts, st.view or {}, st.you, st.names)  # type: ignore[arg-type]
+        except DealError as exc:
+            self.set_status(str(exc))
+            return
+        cmd.update(counter_to=number, why={"code": "counter", "deal": number})
+        nursery.start_soon(self._deal_command, st, cmd, f"Counter-offer to deal #{number} proposed.")
 
     def _tell(self, st: TableState, what: str) -> None:
         """/deals, /ledger, /piles, /cards: written into the story, where
@@ -790,6 +855,22 @@ class PlayApp:
             words = "; ".join(deal_parts(cmd, st.names, st.you))
             nursery.start_soon(self._deal_command, st, cmd,
                                f"Deal proposed ({words}): it is carried out once every party accepts.")
+        elif verb == "offer":
+            self._offer(st, *arg, nursery=nursery)
+        elif verb == "counter":
+            self._counter(st, *arg, nursery=nursery)
+        elif verb == "decline" and isinstance(arg, tuple):
+            number, code = arg
+            why: dict[str, Any] = {"code": code}
+            if code == "record":  # the proposer's public record (R8.6), as the view has it
+                deal = next((d for d in (st.view or {}).get("deals") or [] if d.get("deal") == number), None)
+                if deal is None:
+                    self.set_status(f"No open deal #{number}.")
+                    return
+                seat = (st.view or {})["seats"][deal["proposer"]]
+                why.update(seat=deal["proposer"], kept=seat.get("kept", 0), broken=seat.get("broken", 0))
+            nursery.start_soon(self._deal_command, st, {"type": "DeclineDeal", "deal": number, "why": why},
+                               f"Deal #{number}: decline sent, with your reason.")
         elif verb in ("accept", "decline", "withdraw"):
             cmd = {"type": verb.capitalize() + "Deal", "deal": arg}
             nursery.start_soon(self._deal_command, st, cmd, f"Deal #{arg}: {verb} sent.")

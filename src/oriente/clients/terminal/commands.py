@@ -9,7 +9,12 @@ At the table:
                                         cards given either way (R8.3: each with its reason), and
                                         promises of support, no attack, payment or in words,
                                         made by you or asked of others (R8.6)
-    /accept N  /decline N  /withdraw N  answer or withdraw deal #N
+    /offer N [to SEAT[, SEAT]] [card CARD]   propose quick deal N as listed during a fight, pre-filled
+                                        from it (to the listed seat with the listed card unless told)
+    /accept N  /decline N [REASON]  /withdraw N   answer or withdraw deal #N; a decline may say why (R8.8):
+                                        worth_less, record, cannot_keep, words_only or too_late
+    /counter N [PARTS]                  a counter-offer to deal #N (R8.8): without PARTS, the offer's own
+                                        terms are put on the input line to change
     /kept N  /broken N                  settle free promise #N made to you
     /done                               a fighter is done bargaining in this window (R10.2b1)
     /deals /ledger /piles /cards        open deals, the promise ledger, score piles, the cards
@@ -34,12 +39,14 @@ from oriente.protocol.presets import ALIASES, DEFAULT_PRESET, TIMER_PRESETS
 __all__ = [
     "AUTO_TOPICS",
     "DEAL_HELP",
+    "DECLINE_REASONS",
     "GAMES",
     "ORIENTE_ONLY",
     "TABLE_HELP",
     "DealError",
     "Intent",
     "build_deal",
+    "deal_sentence",
     "parse_game_input",
     "parse_lobby_input",
     "parse_table_input",
@@ -52,11 +59,15 @@ AUTO_TOPICS = ("privilege", "support", "revolution")
 GAMES = ("oriente", "oro", "samurai")
 # Oriente's own words at the table: the other games have no deals, piles or auto-pass.
 ORIENTE_ONLY = frozenset({"deal", "accept", "decline", "withdraw", "kept", "broken", "done", "deals", "ledger",
-                          "piles", "cards", "auto"})
+                          "piles", "cards", "auto", "offer", "counter"})
+# The reasons a person may give for declining (R8.8).
+DECLINE_REASONS = ("worth_less", "record", "cannot_keep", "words_only", "too_late")
 
 TABLE_HELP = (
     "NUMBER: answer the open decision | /say TEXT: chat | /deal PARTS: propose a deal (/deal alone: the forms) | "
-    "/accept N, /decline N, /withdraw N: deal #N | /kept N, /broken N: settle promise #N made to you | "
+    "/offer N [to SEATS] [card CARD]: quick deal N of the fight, pre-filled | "
+    "/accept N, /decline N [REASON], /withdraw N: deal #N | /counter N [PARTS]: a counter-offer | "
+    "/kept N, /broken N: settle promise #N made to you | "
     "/done: a fighter is done bargaining (R10.2b1) | /deals, /ledger, /piles, /cards: tell them in the story | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
     "/save [PATH]: the game's record, once it is over | /bots [N]: bots fill the free seats | "
@@ -74,7 +85,8 @@ class Intent:
 
 
 _WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto",
-          "done", "deals", "ledger", "piles", "cards", "save", "back", "bots"}
+          "done", "deals", "ledger", "piles", "cards", "save", "back", "bots", "offer", "counter"}
+_OFFER = re.compile(r"^#?(?P<n>\d+)(?:\s+to\s+(?P<to>.+?))?(?:\s+card\s+(?P<card>.+))?$", re.I)
 
 
 def parse_table_input(line: str) -> Intent:
@@ -111,6 +123,23 @@ def parse_table_input(line: str) -> Intent:
         if rest and not rest.isdigit():
             return Intent("error", "Usage: /bots [COUNT]: the server's bots take the free seats (all, or COUNT)")
         return Intent("bots", int(rest) if rest else None)
+    if verb == "offer":
+        m = _OFFER.match(rest)
+        if m is None:
+            return Intent("error", "Usage: /offer N [to SEAT, SEAT] [card CARD]: quick deal N of those listed")
+        return Intent("offer", (int(m["n"]), m["to"], m["card"]))
+    if verb == "counter":
+        number, _, parts = rest.partition(" ")
+        if not number.lstrip("#").isdigit():
+            return Intent("error", "Usage: /counter N [PARTS]: a counter-offer to deal #N (without PARTS, its terms "
+                                   "are put on the input line to change)")
+        return Intent("counter", (int(number.lstrip("#")), parts.strip()))
+    if verb == "decline" and " " in rest:
+        number, _, why = rest.partition(" ")
+        why = why.strip().lower().replace(" ", "_")
+        if not number.lstrip("#").isdigit() or why not in DECLINE_REASONS:
+            return Intent("error", f"Usage: /decline N [REASON]; a reason is one of {', '.join(DECLINE_REASONS)}")
+        return Intent("decline", (int(number.lstrip("#")), why))
     if verb in ("accept", "decline", "withdraw", "kept", "broken"):
         number = rest.lstrip("#")
         if not number.isdigit():
@@ -365,3 +394,46 @@ def build_deal(spec: str, view: dict, you: int, names: dict[int, str] | None = N
     if you not in parties:
         raise DealError("You may only propose a deal you are a party to (ruling D3).")
     return {"type": "ProposeDeal", "transfers": transfers, "promises": promises, "note": note}
+
+
+def _ref(seat: int, you: int) -> str:
+    return "me" if seat == you else f"seat {seat}"
+
+
+def _said(text: str) -> str:
+    """Free text as a part of a deal sentence: parts are split at ';'."""
+    return " ".join(str(text).replace(";", ",").split()) or "-"
+
+
+def deal_sentence(deal: dict, you: int) -> str:
+    """A deal's terms as the parts of a /deal sentence that `build_deal`
+    reads back (a counter-offer starts from the offer's own terms)."""
+    parts: list[str] = []
+    for t in deal.get("transfers") or []:
+        card, why = card_name(t["card"]), _said(t.get("consideration", ""))
+        if t["giver"] == you:
+            parts.append(f"give {card} to {_ref(t['receiver'], you)} for {why}")
+        elif t["receiver"] == you:
+            parts.append(f"ask {card} from {_ref(t['giver'], you)} for {why}")
+        else:
+            parts.append(f"{_ref(t['giver'], you)} gives {card} to {_ref(t['receiver'], you)} for {why}")
+    for p in deal.get("promises") or []:
+        who, to, kind = p["promiser"], p["promisee"], p.get("kind", "free")
+        subject = "" if who == you else f"{_ref(who, you)} "
+        if kind == "support":
+            verb = "support" if who == you else "supports"
+            fighter = p["attacker"] if p["side"] == "attacker" else p["defender"]
+            aim = "" if to == (fighter if who == you else you) else f" for {_ref(to, you)}"
+            parts.append(f"{subject}{verb} {p['side']}{aim}")
+        elif kind == "no_attack":
+            parts.append(f"{subject}{'spare' if who == you else 'spares'} {_ref(p['seat'], you)}")
+        elif kind == "pay":
+            cards = ", ".join(card_name(c) for c in p.get("cards") or [])
+            verb = "pay" if who == you else "pays"
+            parts.append(f"{subject}{verb} {_ref(to, you)} {cards} by season {p['by_season']}")
+        else:
+            verb = "promise" if who == you else "promises"
+            parts.append(f"{subject}{verb} {_ref(to, you)} {_said(p.get('text', ''))}")
+    if deal.get("note"):
+        parts.append(f"note {_said(deal['note'])}")
+    return "; ".join(parts)

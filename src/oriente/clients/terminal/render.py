@@ -12,11 +12,13 @@ nothing here can show more than the server told this viewer (R10.4).
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from oriente.clients.narrate import TABLE_EVENTS, describe_result, narrate, narrate_table_event
+from oriente.clients.narrate import TABLE_EVENTS, Narrator, catalogue, describe_result, narrate, narrate_table_event
+from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
 from oriente.games.oriente.rules.cards import VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
@@ -34,11 +36,13 @@ __all__ = [
     "render_board",
     "render_deals",
     "render_lobby",
+    "render_negotiation",
     "render_prompt",
     "render_result",
     "render_seats",
     "render_table",
     "seat_ref",
+    "ui_words",
     "wants_answer",
 ]
 
@@ -279,8 +283,9 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
         lines.append(f"Negotiation window ({rule}): {', '.join(seat_ref(s, names, you) for s in asked) or 'nobody'}"
                      f" may support a side next{_clock(seconds_left)}. Talk and deals are open.")
         if done_word:
-            lines.append(">>> You are in this fight: bargain for support (/deal), then type /done. The window "
-                         "closes early once both fighters are done and every asked seat has declared (R10.2b1).")
+            lines.append(">>> You are in this fight: bargain for support (/offer N, /deal), then type /done. "
+                         "The window closes early once both fighters are done and every asked seat has declared "
+                         "(R10.2b1).")
     else:
         lines.append(f"Waiting for {seat_ref(pivot, names, you)}: {title} ({rule}){_clock(seconds_left)}")
     return lines
@@ -555,6 +560,79 @@ def render_deals(view: dict, you: Any, names: Names | None = None, width: int = 
     return lines
 
 
+def ui_words(key: str, **args: Any) -> str:
+    """A text of the clients' catalogue (its "ui" part), in English: the
+    words of a quick deal, as the page has them."""
+    template = catalogue("en")["ui"][key]
+    return re.sub(r"\{(\w+)\}", lambda m: str(args.get(m.group(1), m.group(0))), template)
+
+
+def _why(why: dict, names: Names, you: Any) -> str:
+    """A reason of R8.8 in words, from the catalogue, never the code itself."""
+    return Narrator("en", lambda s: seat_ref(s, names, you)).why(why)
+
+
+def quick_label(option: QuickOption, names: Names, you: Any) -> str:
+    """What a quick deal is, in words: 'My card for your support of the defender'."""
+    if option.kind == "buy_support":
+        return ui_words("quick.buy_support", side=ui_words(f"side.{option.side}"))
+    if option.kind == "sell_support":
+        return ui_words("quick.sell_support", name=seat_ref(option.fighter, names, you),
+                        side=ui_words(f"role.{option.side}"))
+    return ui_words("quick.peace")
+
+
+def _fate(d: DealFate, names: Names, you: Any) -> str:
+    """What became of a deal, in the catalogue's words (the page's too)."""
+    def refs(seats: Iterable[int]) -> str:
+        return ", ".join(seat_ref(s, names, you) for s in seats)
+
+    by = seat_ref(d.by, names, you)
+    if d.status == "open":
+        return ui_words("mydeals.open", yes=refs(d.accepted), no=refs(s for s in d.parties if s not in d.accepted))
+    if d.status == "declined" and d.why:
+        return ui_words("mydeals.declined_why", name=by, why=_why(d.why, names, you))
+    if d.status in ("declined", "withdrawn"):
+        return ui_words(f"mydeals.{d.status}", name=by)
+    if d.status in ("executed", "void", "lapsed"):
+        return ui_words(f"mydeals.{d.status}")
+    return d.status
+
+
+def render_negotiation(view: dict | None, prompt: dict | None, you: Any, names: Names | None = None,
+                       fates: Sequence[DealFate] = (), width: int = 100) -> list[str]:
+    """Deals where a person looks during a fight, under the decision: offers
+    waiting for this seat (with how to accept, decline with a reason, or
+    counter), the quick deals of the moment pre-filled from the fight (one
+    /offer N each), and what became of this seat's own deals this season,
+    who declined and why in words (R8.8)."""
+    names = names or {}
+    if not view or not isinstance(you, int) or isinstance(you, bool):
+        return []
+    lines: list[str] = []
+    for d in view.get("deals") or []:
+        if you not in (d.get("parties") or []) or you in (d.get("accepted") or []):
+            continue
+        did = d.get("deal")
+        text = f"OFFER #{did} from {seat_ref(d.get('proposer'), names, you)}: " + "; ".join(deal_parts(d, names, you))
+        if isinstance(d.get("why"), dict):
+            text += f". It is {_why(d['why'], names, you)}"
+        lines.extend(_wrap(text + f"  -> /accept {did} | /decline {did} [worth_less|record|...] | /counter {did}",
+                           width, indent="      "))
+    options = quick_options(view, prompt, you)
+    for i, o in enumerate(options, 1):
+        to = ", ".join(seat_ref(s, names, you) for s in o.chosen)
+        more = f" (or: /offer {i} to {', '.join(str(s) for s in o.seats)})" if len(o.seats) > 1 else ""
+        lines.extend(_wrap(f"Quick deal /offer {i}: {quick_label(o, names, you)}: {card_name(o.card)} <-> {to}{more}",
+                           width, indent="      "))
+    shown = [d for d in fates if d.proposer == you or d.status != "open"][-3:]
+    for d in shown:
+        others = ", ".join(seat_ref(s, names, you) for s in d.parties if s != you)
+        lines.extend(_wrap(ui_words("mydeals.line", deal=d.deal, parties=others, state=_fate(d, names, you)),
+                           width, indent="      "))
+    return lines
+
+
 def render_result(result: dict | None) -> list[str]:
     """The final scores (R9.3, R9.4)."""
     if not result:
@@ -577,8 +655,8 @@ def _header(table: str, info: dict | None, view: dict | None, you: Any, names: N
     return text
 
 
-TABLE_COMMANDS = ("Commands: NUMBER | /say TEXT | /deal ... | /accept N | /decline N | /done | /deals | /ledger | "
-                  "/piles | /cards | /help | /lobby | /quit   PgUp/PgDn: the story so far")
+TABLE_COMMANDS = ("Commands: NUMBER | /say TEXT | /offer N | /deal ... | /accept N | /decline N | /counter N | /done | "
+                  "/deals | /ledger | /piles | /cards | /help | /lobby | /quit   PgUp/PgDn: the story so far")
 
 
 def feed_lines(feed: Sequence[str], width: int) -> list[str]:
@@ -594,7 +672,7 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
                  info: dict | None = None, feed: Sequence[str] = (), seconds_left: float | None = None,
                  sending: str | None = None, result: dict | None = None, status: str = "",
                  auto: Iterable[str] = (), width: int = 100, height: int = 40, scroll: int = 0,
-                 link: str = "", screen: Any = None) -> list[str]:
+                 link: str = "", screen: Any = None, fates: Sequence[DealFate] = ()) -> list[str]:
     """The whole table screen, at most `height` lines, each at most `width`
     characters (the input line comes below it).
 
@@ -607,7 +685,9 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
     decision stay on screen (80x24 with six seats keeps them all).
 
     `screen`: another game's `games.GameScreen`, which draws the part
-    above the story, the board, the decision and the result instead."""
+    above the story, the board, the decision and the result instead.
+    `fates`: this seat's deals as their events tell them (quickdeals.deals_of),
+    shown under the decision with the offers and quick deals of the moment."""
     names = names or {}
     rule = "-" * min(width, 120)
     header = _header(table, info, view, you, names, link, screen)
@@ -637,6 +717,7 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
         decision += screen.decision(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
     elif view:
         decision += render_prompt(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
+        decision += render_negotiation(view, prompt, you, names, fates, width)
     auto = list(auto)
     if auto:
         decision.append("Auto-answer on (unconditional): pass every " + ", ".join(auto) + " round. /auto off to stop.")

@@ -154,6 +154,12 @@ class Terminal:
         self.buffer = text
         self.cursor = len(text)
 
+    def prefill(self, text: str) -> None:
+        """Put `text` on the input line, the cursor at its end, for the
+        person to change and send (a counter-offer's terms)."""
+        self._set(text)
+        self.redraw_input()
+
     # -- input ------------------------------------------------------------------------
 
     async def read_lines(self, send: trio.MemorySendChannel, mark: Callable[[], Any] = lambda: None) -> None:

@@ -1,0 +1,91 @@
+"""Quick deals in the terminal (clients/quickdeals.py, terminal/render.py
+and commands.py): the common deals of a fight pre-filled from the view, as
+the page has them (its games/oriente/quick.js, with its own unit tests);
+offers to the person with the ways to answer them; what became of the
+person's deals, who declined and why, in words (R8.8)."""
+
+from __future__ import annotations
+
+from oriente.clients.quickdeals import cheapest_card, deals_of, quick_commands, quick_options
+from oriente.clients.terminal.commands import Intent, build_deal, deal_sentence, parse_table_input
+from oriente.clients.terminal.render import render_negotiation, render_table, ui_words
+
+NAMES = {0: "Luca", 1: "Aiko", 2: "Benkei", 3: "Chiyo"}
+
+
+def view(**extra):
+    seats = [{"seat": s, "disc": s != 1, "pile": [[41, 45, 49, 50][s]], "kept": 0, "broken": 0} for s in range(4)]
+    return {"seats": seats, "season": 1, "fight": {"attacker": 1, "defender": 0, "reinforcements": []},
+            "deals": [], "ledger": [], **extra}
+
+
+def window(**extra):
+    return {"id": 5, "kind": "window", "topic": "negotiation", "rule": "R10.2b", "asked": [2, 3], "pivot": None,
+            "early": [2, 3], "published": [], "done": [], "legal": [{"type": "Done", "decision": 5}],
+            "deal": {"propose": True, "open": 0, "max_open": 3}, "deadline_ms": 45_000, **extra}
+
+
+def test_the_defender_buys_support_in_one_command() -> None:
+    v = view()
+    buy, peace = quick_options(v, window(), 0)
+    assert (buy.kind, buy.side, buy.card, buy.seats, buy.chosen) == ("buy_support", "defender", 41, (2, 3), (2,))
+    assert peace.kind == "peace" and peace.chosen == (2,)  # the attacker has no disc: it cannot attack again
+    [cmd] = quick_commands(buy, 41, [2], v, 0, ui_words, lambda s: NAMES[s])
+    assert cmd["transfers"] == [{"type": "Transfer", "card": 41, "giver": 0, "receiver": 2,
+                                 "consideration": "for your support of the defender, Luca"}]
+    assert [(p["promiser"], p["promisee"], p["kind"], p["side"]) for p in cmd["promises"]] == [(2, 0, "support",
+                                                                                                 "defender")]
+    assert cmd["why"] == {"code": "buy_support", "attacker": 1, "defender": 0, "side": "defender"}
+    assert parse_table_input("/offer 1") == Intent("offer", (1, None, None))
+    assert parse_table_input("/offer 1 to 2, Chiyo card Treasure 2") == Intent("offer", (1, "2, Chiyo", "Treasure 2"))
+
+
+def test_an_asked_seat_sells_its_support_and_nothing_without_a_card() -> None:
+    options = quick_options(view(), window(), 2)
+    assert [(o.kind, o.side, o.card) for o in options] == [("sell_support", "attacker", 45),
+                                                          ("sell_support", "defender", 41), ("peace", None, 49)]
+    assert cheapest_card([37, 38]) is None and cheapest_card([49, 45, 25]) == 25
+    assert quick_options(view(), window(deal={"propose": False, "open": 3, "max_open": 3}), 0) == []
+    assert quick_options(view(), window(), "spectator") == []
+
+
+def test_offers_quick_deals_and_fates_are_shown_under_the_decision_in_words() -> None:
+    offer = {"deal": 4, "proposer": 3, "parties": [0, 3], "accepted": [3],
+             "transfers": [{"type": "Transfer", "card": 41, "giver": 0, "receiver": 3, "consideration": "support"}],
+             "promises": [{"type": "Promise", "promiser": 3, "promisee": 0, "text": "I will", "kind": "support",
+                           "attacker": 1, "defender": 0, "side": "defender", "cards": [], "by_season": None,
+                           "seat": None}],
+             "why": {"code": "sell_support", "attacker": 1, "defender": 0, "side": "defender"}}
+    events = [{"type": "SeasonBegan", "season": 1},
+              {"type": "DealProposed", "deal": 3, "proposer": 0, "parties": [0, 2]},
+              {"type": "DealClosed", "deal": 3, "seat": 2, "reason": "declined", "why": {"code": "worth_less"}},
+              {"type": "DealProposed", "deal": 4, "proposer": 3, "parties": [0, 3]}]
+    v = view(deals=[offer])
+    text = "\n".join(render_negotiation(v, window(), 0, NAMES, deals_of(events, 0), width=200))
+    assert "OFFER #4 from seat 3 (Chiyo)" in text and "/accept 4 | /decline 4" in text and "/counter 4" in text
+    assert "It is support of the defender, seat 0 (you), in the fight of seat 1 (Aiko) against seat 0 (you)" in text
+    assert "Quick deal /offer 1: My card for your support of the defender: Treasure 2 <-> seat 2 (Benkei)" in text
+    assert ("Deal #3 (seat 2 (Benkei)): declined by seat 2 (Benkei): what it gives is worth less to them than what "
+            "it asks") in text
+    assert "worth_less" not in text.replace("/decline 4 [worth_less", "")
+    screen = render_table(table="T", view=v, prompt=window(), you=0, names=NAMES, feed=["news"] * 30,
+                          seconds_left=40, width=80, height=24, fates=deals_of(events, 0))
+    assert len(screen) <= 24 and all(len(line) <= 80 for line in screen)
+    assert any("40 s left" in line for line in screen) and any("/offer 1" in line for line in screen)
+
+
+def test_a_counter_offer_starts_from_the_offers_own_terms() -> None:
+    offer = {"deal": 7, "note": "",
+             "transfers": [{"type": "Transfer", "card": 41, "giver": 0, "receiver": 3, "consideration": "a; b"}],
+             "promises": [{"type": "Promise", "promiser": 3, "promisee": 0, "text": "x", "kind": "support",
+                           "attacker": 1, "defender": 0, "side": "defender", "cards": [], "by_season": None,
+                           "seat": None}]}
+    sentence = deal_sentence(offer, 0)
+    assert sentence == "give Treasure 2 to seat 3 for a, b; seat 3 supports defender"
+    back = build_deal(sentence, view(), 0)
+    assert [(t["card"], t["giver"], t["receiver"]) for t in back["transfers"]] == [(41, 0, 3)]
+    assert [(p["promiser"], p["promisee"], p["kind"], p["side"]) for p in back["promises"]] == [(3, 0, "support",
+                                                                                                "defender")]
+    assert parse_table_input("/counter 7") == Intent("counter", (7, ""))
+    assert parse_table_input("/decline 7 record") == Intent("decline", (7, "record"))
+    assert parse_table_input("/decline 7") == Intent("decline", 7)
