@@ -542,9 +542,30 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _take_resume(argv: list[str]) -> list[str] | None:
+    """Take `play --resume TABLE TOKEN`'s two words out of `argv` as they are.
+
+    Ids and tokens are drawn so that none begins with '-' (server/ids.py),
+    but ones drawn before could, and argparse takes such a word for an
+    option; the words after --resume are an id and a token whatever they
+    look like."""
+    if "play" not in argv or "--resume" not in argv[argv.index("play"):]:
+        return None
+    at = argv.index("--resume", argv.index("play"))
+    if len(argv) < at + 3:
+        return None  # too few words: argparse says so
+    pair = argv[at + 1:at + 3]
+    del argv[at:at + 3]
+    return pair
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `oriente` console script."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    resume = _take_resume(words)
+    args = build_parser().parse_args(words)
+    if resume is not None:
+        args.resume = resume
     try:
         return args.func(args)
     except BrokenPipeError:

@@ -49,6 +49,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from . import ratings
 from .account_errors import AccountError
 from .hash_queue import HashQueue
+from .ids import new_id, new_token
 from .sign_in_guard import DAY, GuardPolicy, SignInGuard
 from .stores import AccountRow, CredentialRow, RatingRow, ResultRow, Store, StoreConflict, StoreError
 from .throttles import Throttles
@@ -194,8 +195,8 @@ class Accounts:
 
     async def _issue(self, account: AccountRow, kind: str, label: str, *, address: str = "",
                      client: str = "") -> tuple[str, CredentialRow]:
-        token = ("s_" if kind == "session" else "b_") + secrets.token_urlsafe(32)
-        row = CredentialRow(id=secrets.token_urlsafe(9), account_id=account.id, kind=kind,
+        token = ("s_" if kind == "session" else "b_") + new_token(length=43)
+        row = CredentialRow(id=new_id(), account_id=account.id, kind=kind,
                             token_hash=token_hash(token), label=label, created_at=self.wall(),
                             address=address, client=client_label(client))
         await self.store.add_credential(row)
@@ -214,7 +215,7 @@ class Accounts:
         await self.guard.admit_account(address)
         made = False
         try:
-            row = AccountRow(id=secrets.token_urlsafe(9), name=name, key=name.casefold(), kind="person",
+            row = AccountRow(id=new_id(), name=name, key=name.casefold(), kind="person",
                              owner=None, password=await self._hash(password, priority=priority), created_at=self.wall())
             try:
                 await self.store.create_account(row)
@@ -338,7 +339,7 @@ class Accounts:
         bot = await self.store.account_by_key(bot_name.casefold())
         if bot is None:
             await self.guard.admit_account(address)
-            bot = AccountRow(id=secrets.token_urlsafe(9), name=bot_name, key=bot_name.casefold(), kind="bot",
+            bot = AccountRow(id=new_id(), name=bot_name, key=bot_name.casefold(), kind="bot",
                              owner=owner.id, password=None, created_at=self.wall())
             try:
                 await self.store.create_account(bot)

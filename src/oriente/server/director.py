@@ -54,6 +54,7 @@ from ..games.kit.port import SettingsError
 from ..protocol.codec import decode_any, encode
 from ..refusal import Refusal
 from .clock import TimerSettings
+from .ids import new_id, new_token
 from .lobby import Lobby
 from .outbox import Outbox
 from .stores import AccountRow, Store, StoreFenced
@@ -149,12 +150,12 @@ class Director:
             raise DirectorError("tournament/bad_settings", f"timers: {exc}") from None
         except SettingsError as exc:
             raise DirectorError("tournament/bad_settings", exc.message) from None
-        token = "o" + secrets.token_urlsafe(24)  # never "-" first: a command line would take it for an option
+        token = new_token("o")
         # The key every round seed and board comes from (tournament/seeds.py):
         # drawn here unless the organiser chose the seed, kept in the store,
         # never shown.
         key = key_of_seed(config.seed) if config.seed is not None else secrets.token_bytes(KEY_BYTES)
-        t = Tournament(id=secrets.token_urlsafe(9), config=config, organiser_hash=token_hash(token), seed_key=key)
+        t = Tournament(id=new_id(), config=config, organiser_hash=token_hash(token), seed_key=key)
         live = _Live(t=t, secret=secrets.token_urlsafe(32))
         self.live[t.id] = live
         await self._save(live, head=True)
@@ -233,7 +234,7 @@ class Director:
                 raise DirectorError("bots/unknown", f"this server's bots for {port.name} are "
                                     f"{', '.join(port.policies) or 'none'}")
             kind = "bot"
-        token = "e" + secrets.token_urlsafe(24)  # never "-" first (a command line's option)
+        token = new_token("e")
         async with live.lock:
             entrant = self._do(lambda: live.t.register(name, kind=kind, token_hash=token_hash(token),
                                                        policy=policy,

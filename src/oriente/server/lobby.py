@@ -29,6 +29,7 @@ from ..refusal import Refusal
 from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
+from .ids import new_id
 from .names import NameRefused, clean_name
 from .query import whole_number
 from .stores import Store, TableRow
@@ -285,7 +286,7 @@ class Lobby:
             # salt and the seats' nonces; the commitment is public from now on.
             settings = replace(settings, commitment=dealing.deal_committed(settings.game, settings.seats,
                                                                            settings.options, salt))
-        table_id = table_id or secrets.token_urlsafe(9)
+        table_id = table_id or new_id()
         table = Table(table_id, settings, self.ports[settings.game], setup, self.store, wall=self.wall,
                       abandon_after=self.abandon_after, log_cap=self.log_cap)
         await table.create()

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -40,6 +39,7 @@ from ...protocol.codec import decode_any, encode
 from ...refusal import Refusal
 from .. import dealing
 from ..clock import TableClock
+from ..ids import new_id, new_token
 from ..outbox import Outbox
 from ..stores import LogRecord, Store, StoreError, StoreFenced
 from .chat import ChatRate, chat_text
@@ -513,7 +513,7 @@ class Table:
             self._reply(outbox, M.error(msg.id, exc.code, exc.message))
             return
         if token is None:
-            token = secrets.token_urlsafe(24)
+            token = new_token()
         # T7.1: the seat's nonce for the seed, from its join's secret nonce (hashed:
         # the record shows it); without one, the server supplies it at the start
         # from the committed salt (T7.2).
@@ -876,7 +876,7 @@ class Table:
         except SettingsError:
             return None
         salt = dealing.new_salt()
-        nxt = {"table": secrets.token_urlsafe(9), "salt": salt,
+        nxt = {"table": new_id(), "salt": salt,
                "commitment": dealing.deal_commitment(self.settings.game, self.settings.seats, options, salt)}
         self.rematch_next = nxt
         await self._save_meta()
