@@ -73,6 +73,9 @@ def _ask(state, seat, memo=None, *, proxy=False, character=characters.DEFAULT):
         cmd = negotiator.proxy_choose(v, p, random.Random(0), {} if memo is None else memo)
     else:
         cmd = negotiator.choose(v, p, random.Random(0), {} if memo is None else memo, character=character)
+    if cmd is not None and cmd["type"] == "DeclineDeal":  # every decline says why (R8.8)
+        assert cmd["why"]["code"] in ("worth_less", "record", "cannot_keep", "words_only", "too_late"), cmd
+        cmd = {k: v for k, v in cmd.items() if k != "why"}
     assert cmd is None or cmd in p["legal"], cmd
     return cmd
 
@@ -391,8 +394,9 @@ def test_fighter_buys_support_then_says_done():
 
 def test_a_lowball_offer_is_declined_with_a_counter_offer():
     """Asked to promise its support for a card worth less than the promise
-    costs it, the (ruthless) negotiator declines and offers the same promise
-    for a better card of the proposer's; the counter is said in plain words."""
+    costs it, the (ruthless) negotiator offers the same promise for a better
+    card of the proposer's, then declines, with a reason (R8.8); the counter
+    is said in plain words."""
     ruthless = characters.RUTHLESS
     state = _high_stakes()
     apply(state, 0, ProposeDeal(
@@ -400,11 +404,15 @@ def test_a_lowball_offer_is_declined_with_a_counter_offer():
         promises=(Promise(promiser=2, promisee=0, text="I support the attacker", kind=PromiseKind.SUPPORT,
                           attacker=0, defender=1, side=Side.ATTACKER),)))
     memo: dict = {}
-    assert _ask(state, 2, memo, character=ruthless) == {"type": "DeclineDeal", "deal": 1}
-    apply(state, 2, command_from_plain({"type": "DeclineDeal", "deal": 1}))
     v = view(state, 2)
-    counter = negotiator.offer(v, v["decision"], random.Random(0), memo, character=ruthless)
-    assert counter is not None and counter["note"] == "counter-offer to deal 1"
+    counter = negotiator.choose(v, v["decision"], random.Random(0), memo, character=ruthless)
+    if counter is not None and counter["type"] == "Support":  # its sealed answer says so first
+        apply(state, 2, command_from_plain(counter))
+        v = view(state, 2)
+        counter = negotiator.choose(v, v["decision"], random.Random(0), memo, character=ruthless)
+    assert counter is not None and counter["counter_to"] == 1 and counter["why"] == {"code": "counter", "deal": 1}
+    apply(state, 2, command_from_plain(counter))
+    assert _ask(state, 2, memo, character=ruthless) == {"type": "DeclineDeal", "deal": 1}  # then the decline
     (t,) = counter["transfers"]
     assert (t["giver"], t["receiver"]) == (0, 2) and VALUE[t["card"]] > VALUE[NINJA[0]]
     assert [p["side"] for p in counter["promises"]] == ["attacker"]

@@ -262,18 +262,30 @@ class OrientePort:
 def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: dict[str, Any],
           rng: random.Random, memo: dict[str, Any] | None) -> BotMove | None:
     """A policy's command as a BotMove, keyed by what it answers: a deal or
-    promise, the decision (a seat answers a decision once; a fighter says
-    Done once), or the deal it offers."""
+    promise, the decision (a seat answers a decision once as its pivot; a
+    fighter says Done once; a sealed early answer may change while it is
+    sealed), or the deal it offers."""
     cmd = choose(view, prompt, rng, memo)
     if cmd is not None:
+        if cmd.get("type") == "ProposeDeal":  # a counter-offer, made before the decline it softens (R8.8)
+            return BotMove(key=("offer", json.dumps(cmd, sort_keys=True)), command=cmd)
         if cmd.get("type") in DEAL_ANSWERS:
             return BotMove(key=(cmd["type"], cmd.get("deal"), cmd.get("promise")), command=cmd)
         if cmd.get("decision") == prompt["id"] and cmd in (prompt.get("legal") or []):
+            if cmd["type"] != "Done" and prompt.get("pivot") != view.get("viewer"):
+                # A sealed early answer may be changed until the seat's turn (R10.2): a deal
+                # that buys our support changes it, so each change is an answer of its own.
+                sealed = json.dumps(prompt.get("sealed"), sort_keys=True)
+                return BotMove(key=("seal", prompt["id"], json.dumps(cmd, sort_keys=True), sealed), command=cmd)
             return BotMove(key=("Done" if cmd["type"] == "Done" else "answer", prompt["id"]), command=cmd)
     if offer is not None:
         proposal = offer(view, prompt, rng, memo)
-        if proposal is not None:  # the policy's memo keeps it from proposing the same deal twice
+        if proposal is not None and proposal.get("type") == "ProposeDeal":
+            # the policy's memo keeps it from proposing the same deal twice
             return BotMove(key=("offer", json.dumps(proposal, sort_keys=True)), command=proposal)
+        if proposal is not None and proposal in (prompt.get("legal") or []):  # the seal an offer needs first
+            sealed = json.dumps(prompt.get("sealed"), sort_keys=True)
+            return BotMove(key=("seal", prompt["id"], json.dumps(proposal, sort_keys=True), sealed), command=proposal)
     return None
 
 

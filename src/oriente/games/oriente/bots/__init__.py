@@ -9,9 +9,15 @@ where `view` is `views.view(state, seat)`, `prompt` the seat's open decision
 is asked) and `rng` a `random.Random` the caller owns. It returns one of the
 plain commands of `prompt["legal"]`, or None to wait: an answer to the
 decision, an answer to a deal (AcceptDeal, DeclineDeal, WithdrawDeal,
-SettlePromise), an early sealed answer, or a fighter's `Done` (R10.2b1). A
+SettlePromise; a DeclineDeal may carry its reason, `why`, R8.8), an early
+sealed answer, or a fighter's `Done` (R10.2b1); or a counter-offer (a
+`ProposeDeal` with `counter_to`) to a deal it is about to decline. A
 policy may also offer deals: `offer(view, prompt, rng, memo=None)` returns a
-plain `ProposeDeal` (open ended, so never listed in `legal`) or None. Plain
+plain `ProposeDeal` (open ended, so never listed in `legal`) or None; or,
+before a deal that promises the seat's support in the fight under way, the
+sealed answer of `legal` that the promise needs (the partner may take the
+deal at once, and the window close with it), the deal then coming at the
+next call. Plain
 commands become typed ones through `oriente.games.oriente.rules.command_from_plain`.
 
 `memo` is a dict the caller keeps for the seat for the whole game, as it

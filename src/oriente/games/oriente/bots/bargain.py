@@ -4,9 +4,10 @@
 
 1. **a payment we owe** (our open pay promises, R8.6), made at once when
    our character's rule (characters.py) says keep;
-2. **a counter-offer** to a proposal we just declined (noted in the memo):
-   the same promises, for a card of the proposer's that makes the deal worth
-   it to us;
+2. (a **counter-offer** to a proposal we are about to decline is made by
+   the negotiator's `choose`, before the decline: `counter_offer`, the
+   promises we would keep, for a card of the proposer's that makes the deal
+   worth it to us);
 3. **support bought** for a fight we are in (R6.2): one card of ours to the
    seat whose sure support helps us most, against its promise to support
    our side; after a refusal the next offer to that seat costs more, up to
@@ -52,6 +53,7 @@ from .valuation import (
     deal_value,
     may_still_support,
     partner_value,
+    promise_value,
     support_cost,
     support_gain,
     threat,
@@ -112,8 +114,16 @@ def _promise(promiser: int, promisee: int, text: str, kind: str, **fields: objec
     return p
 
 
-def proposal(transfers: list[dict], promises: list[dict], note: str) -> dict:
-    return {"type": "ProposeDeal", "transfers": transfers, "promises": promises, "note": note}
+def proposal(transfers: list[dict], promises: list[dict], note: str, why: dict | None = None,
+             counter_to: int | None = None) -> dict:
+    """A plain ProposeDeal; `why` says what it is for and `counter_to` names
+    the deal it answers (R8.8), each left out when None."""
+    out: dict = {"type": "ProposeDeal", "transfers": transfers, "promises": promises, "note": note}
+    if why is not None:
+        out["why"] = why
+    if counter_to is not None:
+        out["counter_to"] = counter_to
+    return out
 
 
 def support_promise(promiser: int, promisee: int, attacker: int, defender: int, side: str) -> dict:
@@ -193,11 +203,23 @@ def plan(r: Reading, memo: dict) -> Offer | None:
     """The next proposal to make, or None (nothing pays, or too many open)."""
     if len(my_open(r)) >= open_limit(r):
         return None
-    for step in (_payment, _counter, _buy_support, _sell_support, _peace, _buy_card):
+    for step in (_payment, _buy_support, _sell_support, _peace, _buy_card):
         got = step(r, memo)
         if got is not None:
             return got
     return None
+
+
+def still_good(r: Reading, offer: Offer) -> bool:
+    """Whether an offer planned at an earlier call may still be made: every
+    card where it says, and worth making to us now."""
+    deal = offer.deal
+    if any(t["card"] not in r.b.pile[t["giver"]] for t in deal.get("transfers") or ()):
+        return False
+    if len(my_open(r)) >= open_limit(r):
+        return False
+    value = deal_value(r, deal)
+    return value != NEVER and value >= 0.0
 
 
 def fight_business(r: Reading, memo: dict) -> bool:
@@ -233,7 +255,8 @@ def _payment(r: Reading, memo: dict) -> Offer | None:
         if not r.keep(gain):
             continue  # the rule says break: the promise lapses unpaid at its season's end
         why = f"as promised (promise {e['promise']})"
-        deal = proposal([_transfer(c, b.me, to, why) for c in cards], [], f"paying promise {e['promise']}")
+        deal = proposal([_transfer(c, b.me, to, why) for c in cards], [], f"paying promise {e['promise']}",
+                        {"code": "payment", "promise": e["promise"]})
         return Offer(key, deal, to)
     return None
 
@@ -241,37 +264,59 @@ def _payment(r: Reading, memo: dict) -> Offer | None:
 # -- 2. counter-offers -----------------------------------------------------------------
 
 def counter(r: Reading, deal: dict) -> dict | None:
-    """A counter-offer to `deal` (proposed to us, declined): the same
-    promises, for the card of the proposer's pile that makes the deal worth
-    it to us at the least cost to the proposer. Only for two-seat deals in
-    which we give no card."""
+    """A counter-offer to `deal` (proposed to us, declined), or None: what
+    was asked of us that we would give (the promises we can keep; if only
+    cards are asked of us, our cheapest one instead), what the proposer
+    promised us, and of the proposer's cards the ones it offered plus, if
+    that is not enough, the one that makes the deal worth it to us at the
+    least cost to it. Only for two-seat deals that ask something of us."""
     b = r.b
     proposer = deal["proposer"]
-    if proposer == b.me or any(t["giver"] == b.me for t in deal.get("transfers") or ()):
+    if proposer == b.me or set(deal.get("parties") or ()) != {b.me, proposer}:
         return None
+    transfers = list(deal.get("transfers") or ())
     promises = list(deal.get("promises") or ())
-    if not any(p.get("promiser") == b.me for p in promises) or set(deal.get("parties") or ()) != {b.me, proposer}:
+    ours = [p for p in promises if p.get("promiser") == b.me]
+    given = [t for t in transfers if t["giver"] == b.me]
+    if not ours and not given:
         return None
-    if deal_value(r, {"transfers": [], "promises": promises}) == NEVER:
+    kept = [p for p in ours if promise_value(r, p) != NEVER]
+    if len(kept) < len(ours) and not given:
+        return None  # what we are asked to promise we could not keep: nothing to counter with
+    theirs = [p for p in promises if p.get("promiser") != b.me]
+    why = "for what I promise in this deal" if kept else "for my card"
+    gets = [_transfer(t["card"], proposer, b.me, why) for t in transfers
+            if t["giver"] == proposer and t["card"] in b.pile[proposer]]
+    ask = {t["card"] for t in gets}
+    cheapest = min(b.pile[b.me], key=lambda c: (_pays(r, c, proposer), c), default=None)
+    gives: list[dict] = []
+    if given and not kept and cheapest is not None:  # only cards asked of us: our cheapest one instead
+        gives = [_transfer(cheapest, b.me, proposer, "for what you give me in this deal")]
+    if not kept and not gives:
         return None
-    why = "for what I promise in this deal"
-    for card in sorted(b.pile[proposer], key=lambda c: (card_worth(b, proposer, c, gaining=False), c)):
-        offer = proposal([_transfer(card, proposer, b.me, why)], promises, f"counter-offer to deal {deal['deal']}")
-        if deal_value(r, offer) >= CARD_MARGIN:
-            return offer if partner_value(r, offer, proposer) >= -PARTNER_SLACK else None  # counters: no history
+    note = f"counter-offer to deal {deal['deal']}"
+    tag = {"code": "counter", "deal": deal["deal"]}
+    options = [gets] if gets else []
+    cards = sorted(b.pile[proposer], key=lambda c: (card_worth(b, proposer, c, gaining=False), c))
+    options += [[_transfer(c, proposer, b.me, why)] for c in cards if c not in ask]  # that card instead
+    options += [[*gets, _transfer(c, proposer, b.me, why)] for c in cards if c not in ask] if gets else []
+    for wanted in options:
+        offer = proposal(gives + wanted, kept + theirs, note, tag, deal["deal"])
+        if offer["transfers"] and _signature(offer) != _signature(deal) and deal_value(r, offer) >= CARD_MARGIN:
+            return offer  # the proposer asked for this: our price is the card dearest to us it least minds
     return None
 
 
-def _counter(r: Reading, memo: dict) -> Offer | None:
-    pending = memo.get("counters") or []
-    while pending:
-        deal_id, partner, deal = pending.pop(0)
-        key = ("counter", deal_id)
-        if key in made(memo) or not _willing(memo, "counter", partner):
-            continue
-        if all(t["card"] in r.b.pile[t["giver"]] for t in deal["transfers"]) and deal_value(r, deal) >= CARD_MARGIN:
-            return Offer(key, deal, partner, deal_id)
-    return None
+def counter_offer(r: Reading, deal: dict, memo: dict) -> Offer | None:
+    """The counter-offer to make to `deal` before we decline it, if any:
+    `counter`'s, when its proposer still takes our counters (MIN_ACCEPT) and
+    we may open one more proposal."""
+    partner = deal["proposer"]
+    key = ("counter", deal["deal"])
+    if key in made(memo) or not _willing(memo, "counter", partner) or len(my_open(r)) >= open_limit(r):
+        return None
+    better = counter(r, deal)
+    return None if better is None else Offer(key, better, partner, deal["deal"])
 
 
 # -- 3. and 4. support -------------------------------------------------------------------
@@ -334,7 +379,8 @@ def _buy_support(r: Reading, memo: dict) -> Offer | None:
         return None
     _, s, card, tried = best
     deal = proposal([_transfer(card, b.me, s, f"for your support of me, the {side}, in this fight")],
-                    [support_promise(s, b.me, att, dfn, side)], "a card for your support")
+                    [support_promise(s, b.me, att, dfn, side)], "a card for your support",
+                    {"code": "buy_support", "attacker": att, "defender": dfn, "side": side})
     return Offer(("buy", b.season, att, dfn, s, tried), deal, s)
 
 
@@ -356,7 +402,8 @@ def _sell_support(r: Reading, memo: dict) -> Offer | None:
         promise = support_promise(b.me, fighter, att, dfn, side)
         for card in sorted(b.pile[fighter], key=lambda c: (card_worth(b, fighter, c, gaining=False), c)):
             deal = proposal([_transfer(card, fighter, b.me, "for my support in this fight")], [promise],
-                            "my support for a card")
+                            "my support for a card", {"code": "sell_support", "attacker": att, "defender": dfn,
+                                                      "side": side})
             value = deal_value(r, deal)
             if value >= SELL_MARGIN and partner_value(r, deal, fighter) >= -slack(memo, "sell", fighter):
                 if best is None or value > best[0]:
@@ -385,7 +432,7 @@ def _peace(r: Reading, memo: dict) -> Offer | None:
     if cheapest is None or danger - _pays(r, cheapest, seat) <= PEACE_MARGIN:
         return None
     deal = proposal([_transfer(cheapest, b.me, seat, "for your promise to leave me alone this season")],
-                    [peace_promise(seat, b.me)], "peace for a card")
+                    [peace_promise(seat, b.me)], "peace for a card", {"code": "peace", "seat": seat})
     if partner_value(r, deal, seat) < -slack(memo, "peace", seat):
         return None
     return Offer(key, deal, seat)
@@ -410,7 +457,7 @@ def _buy_card(r: Reading, memo: dict) -> Offer | None:
             if (kind, b.season, seat) in made(memo) or not _willing(memo, kind, seat):
                 continue
             deal = proposal([_transfer(card, seat, b.me, "for my promise not to attack you this season")],
-                            [peace_promise(b.me, seat)], "my peace for a card")
+                            [peace_promise(b.me, seat)], "my peace for a card", {"code": "buy_card", "seat": seat})
             value = deal_value(r, deal)
             if value < CARD_MARGIN or partner_value(r, deal, seat) < -slack(memo, kind, seat):
                 continue
@@ -424,6 +471,7 @@ __all__ = [
     "Offer",
     "acceptance",
     "counter",
+    "counter_offer",
     "fight_business",
     "made",
     "observe",
@@ -431,5 +479,6 @@ __all__ = [
     "plan",
     "proposal",
     "remember",
+    "still_good",
     "support_promise",
 ]

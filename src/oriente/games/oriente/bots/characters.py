@@ -24,17 +24,20 @@ are offered (the lobby, `welcome.bot_about`, docs/bots.md):
   than most fights, so it breaks most promises that cost it something to
   keep. It says so in its description: take its word at its record.
 
-Why keeping one's word used to make a bot look weak: the old rule priced a
-promise at the smaller of keeping it and breaking it. A bot that keeps its
-word then prices its promises at what keeping costs, asks a fair price, and
-sells fewer promises than one that sells promises it will break for any
-card; but the card it gets is for nothing the partner can count on only as
-long as nobody reads the ledger. Every reader of promises here (the
-negotiator's valuation, the heuristic's, the scripted person of
-bench/people.py) weighs a promise by its promiser's record, so a broken
-word lowers every later price. The valuation of a kept word (`WORD_WORTH`,
-the points a season that others' trust in our promises brings, measured by
-bench/bots.py) is what the shrewd character weighs against a gain.
+Why keeping one's word would make a bot weak: the old rule priced a promise
+at the smaller of keeping it and breaking it, and counted a good record only
+as what a break would lose (`reputation_cost`, about 1.4 points early in a
+game, less than most won fights). A bot that keeps its word, priced that
+way, asks what keeping costs it in the fight and nothing for what keeping
+earns it: every promise it keeps raises its trust, and every reader of
+promises here (the negotiator's valuation, the heuristic's, the scripted
+person of bench/people.py) weighs a promise by its promiser's record, so a
+kept word raises every later price. The valuation now counts both sides of
+a record: `keep_gain` (the trust one more kept promise earns, for the
+seasons likely left, at `WORD_WORTH` points a season per unit of trust)
+lowers what a promise costs a character that keeps it, and `break_cost`
+(the trust a break loses, at the same price, at least `DECISIVE`) is what
+the shrewd character weighs against a gain.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ WORD_WORTH = 4.0
 LAST_SEASON = 1.0  # fewer seasons likely left than this: the last season
 DECISIVE = 6.0  # points: a gain that decides the game (a third Ninja is worth ~10, valuation.NINJA_STEP)
 LIFETIME_WORTH = 20.0  # points: what a whole account record's trust is worth across its later games
+MIN_PROMISE_COST = 0.1  # points: a promise is never free to make, whatever keeping it earns
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,12 @@ class Record:
     def trust(self) -> float:
         return (self.kept + reputation.PRIOR_KEPT) / (self.kept + self.broken + reputation.PRIOR_KEPT
                                                       + reputation.PRIOR_BROKEN)
+
+    def rise(self) -> float:
+        """How much one more kept promise raises this record's trust."""
+        after = (self.kept + 1 + reputation.PRIOR_KEPT) / (self.kept + self.broken + 1 + reputation.PRIOR_KEPT
+                                                           + reputation.PRIOR_BROKEN)
+        return after - self.trust()
 
     def drop(self) -> float:
         """How much one more broken promise lowers this record's trust."""
@@ -97,15 +107,29 @@ class Character:
         in_game = reputation.trust_drop(b, b.me) * WORD_WORTH * (1.0 + seasons_left)
         return cost + max(DECISIVE, in_game) + reputation.BREAK_MARGIN
 
+    def keep_gain(self, b: Board, seasons_left: float, lifetime: Record | None = None) -> float:
+        """What one more kept promise on our record is worth to a character
+        that counts on its record (honest, shrewd): the trust it earns,
+        priced as `break_cost` prices the trust a break loses; nothing for
+        the ruthless, whose word is not what it sells."""
+        if self.word == "breaks":
+            return 0.0
+        gain = reputation.trust_rise(b, b.me) * WORD_WORTH * (1.0 + max(0.0, seasons_left))
+        return gain + (lifetime.rise() * LIFETIME_WORTH if lifetime is not None else 0.0)
+
     def keep(self, b: Board, gain_if_broken: float, seasons_left: float, lifetime: Record | None = None) -> bool:
         """Keep our promise unless breaking it gains more than it costs us."""
         return gain_if_broken <= self.break_cost(b, seasons_left, lifetime)
 
     def promise_cost(self, b: Board, keeping: float, seasons_left: float, lifetime: Record | None = None) -> float:
-        """What a promise of ours costs: keeping it costs `keeping`; when
-        that is more than this character bears, it would break it, which
-        costs its reputation instead."""
-        return min(keeping, self.break_cost(b, seasons_left, lifetime))
+        """What a promise of ours costs: keeping it costs `keeping`, less
+        the trust one more kept promise earns us (`keep_gain`); when keeping
+        costs more than this character bears, it would break it, which costs
+        its reputation instead."""
+        broken = self.break_cost(b, seasons_left, lifetime)
+        if keeping > broken:
+            return broken
+        return max(keeping - self.keep_gain(b, seasons_left, lifetime), MIN_PROMISE_COST)
 
 
 HONEST = Character("honest", "keeps", "Bargains and keeps every promise it is able to keep.")

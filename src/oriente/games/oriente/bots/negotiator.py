@@ -12,8 +12,9 @@ declaration early in a negotiation window, and it bargains.
   from the public cards and the remaining deck, the points at stake, the
   season and the seasons likely left, and, for a promise made to it, the
   promiser's public record (reputation.trust). It accepts a deal worth at
-  least nothing to it, declines the others, and answers a declined offer
-  with a counter-offer where a better price would do (bargain.counter).
+  least nothing to it, declines the others with a reason (why.py, R8.8),
+  and answers a declined offer with a counter-offer where a better price
+  would do (bargain.counter).
 - **Proposing** (bargain.py): support bought for a fight it is in, its own
   support sold, peace bought from a seat about to announce that threatens
   it, a card (a Ninja above all) bought with a promise not to attack, and
@@ -60,7 +61,7 @@ import random
 
 from oriente.games.oriente.rules.cards import RANK
 
-from . import bargain, reputation, words
+from . import bargain, reputation, why, words
 from . import heuristic as H
 from .characters import DEFAULT, Character, lifetime_record
 from .model import Board
@@ -111,14 +112,24 @@ def proxy_choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict
 
 def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None, *,
           character: Character = DEFAULT) -> dict | None:
-    """A deal to propose now (a plain `ProposeDeal`), or None."""
+    """A deal to propose now (a plain `ProposeDeal`), or None; or first the
+    sealed answer that the deal's promise of our support needs (a `Support`
+    of the prompt's `legal`), the deal then coming at the next call."""
     if memo is None or view.get("phase") == "over":
         return None
     r = reading(view, prompt, character, lifetime_record(memo))
     bargain.observe(r, memo)
-    planned = bargain.plan(r, memo)
+    planned = memo.pop("deferred", None)
+    if planned is not None and not bargain.still_good(r, planned):
+        planned = None
     if planned is None:
+        planned = bargain.plan(r, memo)
+    if planned is None or _torn(r, planned.deal):
         return None
+    seal = _seal_first(r, planned.deal, (prompt or {}).get("legal") or [])
+    if seal is not None:
+        memo["deferred"] = planned  # the partner may take it at once: our sealed answer must say so first
+        return seal
     bargain.remember(memo, planned)
     return planned.deal
 
@@ -129,9 +140,8 @@ def say(view: dict, command: dict) -> str | None:
     me = view.get("viewer")
     kind = command.get("type")
     if kind == "ProposeDeal" and isinstance(me, int):
-        note = command.get("note") or ""
-        counter_to = int(note.rsplit(" ", 1)[1]) if note.startswith("counter-offer to deal ") else None
-        return words.offer_line(command, me, counter_to)
+        counter_to = command.get("counter_to")
+        return words.offer_line(command, me, counter_to if isinstance(counter_to, int) else None)
     if kind == "DeclineDeal":
         return f"No to deal {command.get('deal')}."
     if kind == "Done":
@@ -142,8 +152,10 @@ def say(view: dict, command: dict) -> str | None:
 # -- deals ----------------------------------------------------------------------------
 
 def _answer_deals(r: Reading, legal: list[dict], memo: dict) -> dict | None:
-    """Accept an offer worth it, decline (and note a counter-offer to) the
-    others, withdraw our own offers that no longer pay."""
+    """Accept an offer worth it; answer the others with a counter-offer
+    first where a better price would do (so that the proposer sees it
+    before our decline, and answers it before it says done), then decline
+    them with a reason (R8.8); withdraw our own offers that no longer pay."""
     b = r.b
     accepts = {c["deal"]: c for c in legal if c.get("type") == "AcceptDeal"}
     withdraws = {c["deal"]: c for c in legal if c.get("type") == "WithdrawDeal"}
@@ -153,15 +165,95 @@ def _answer_deals(r: Reading, legal: list[dict], memo: dict) -> dict | None:
         if did in accepts:
             value = deal_value(r, deal)
             if value >= ACCEPT_MARGIN:
-                return accepts[did]
+                return _conflicting(r, deal, legal) or _seal_first(r, deal, legal) or accepts[did]
             if did in declines:
-                better = bargain.counter(r, deal)
-                if better is not None:
-                    memo.setdefault("counters", []).append((did, deal["proposer"], better))
-                return declines[did]
+                countered = memo.setdefault("countered", set())
+                if did not in countered:
+                    countered.add(did)
+                    better = bargain.counter_offer(r, deal, memo)
+                    if better is not None and not _torn(r, better.deal):
+                        seal = _seal_first(r, better.deal, legal)
+                        if seal is not None:
+                            countered.discard(did)  # our sealed answer first, then the counter-offer
+                            return seal
+                        bargain.remember(memo, better)
+                        return better.deal
+                return {**declines[did], "why": why.decline(r, deal)}  # R8.8: every decline says why
         elif did in withdraws and deal["proposer"] == b.me and _stale(r, deal):
             return withdraws[did]
     return None
+
+
+def _our_support(r: Reading, deal: dict) -> str | None:
+    """The side the deal has us promise to support in the fight under way."""
+    fight = r.b.fight
+    if fight is None:
+        return None
+    for p in deal.get("promises") or ():
+        if (p.get("promiser") == r.b.me and p.get("kind") == "support"
+                and (p.get("attacker"), p.get("defender")) == (fight["attacker"], fight["defender"])):
+            side = p.get("side")
+            return side if isinstance(side, str) else None
+    return None
+
+
+def _offered_side(r: Reading, memo: dict) -> str | None:
+    """The side our own open (or about to be made) proposal promises in the
+    fight under way: any moment its partner may take it, so our sealed
+    answer says so already. None when no such offer stands or our promised
+    side is settled by the ledger."""
+    fight = r.b.fight
+    if fight is None or reputation.promised_support(r.b, fight["attacker"], fight["defender"]) is not None:
+        return None
+    deferred = memo.get("deferred")
+    if deferred is not None and _our_support(r, deferred.deal):
+        return _our_support(r, deferred.deal)
+    for d in r.b.deals:
+        if d["proposer"] == r.b.me:
+            side = _our_support(r, d)
+            if side is not None:
+                return side
+    return None
+
+
+def _torn(r: Reading, deal: dict) -> bool:
+    """Whether `deal` would have us promise one side of the fight under way
+    while an open proposal of ours promises the other: whichever the
+    partners took, one promise would be broken."""
+    side = _our_support(r, deal)
+    return side is not None and any(
+        d["proposer"] == r.b.me and _our_support(r, d) not in (None, side) for d in r.b.deals)
+
+
+def _conflicting(r: Reading, deal: dict, legal: list[dict]) -> dict | None:
+    """Before we take a deal promising our support of one side, we withdraw
+    our own open proposals that promise the other side in the same fight:
+    their partners could take them a moment later, and one of the two
+    promises would be broken whatever we did."""
+    side = _our_support(r, deal)
+    if side is None:
+        return None
+    for d in r.b.deals:
+        other = _our_support(r, d) if d["proposer"] == r.b.me and d["deal"] != deal["deal"] else None
+        if other is not None and other != side:
+            cmd = {"type": "WithdrawDeal", "deal": d["deal"]}
+            if cmd in legal:
+                return cmd
+    return None
+
+
+def _seal_first(r: Reading, deal: dict, legal: list[dict]) -> dict | None:
+    """Before we take a deal that buys our support in the fight under way,
+    our sealed answer becomes that support (R10.2): the window may close the
+    moment the deal executes (the fighters have said done), and a sealed
+    answer that still said otherwise would then be final, breaking the word
+    we were paid for."""
+    b, prompt = r.b, r.prompt or {}
+    side = _our_support(r, deal)
+    if side is None or b.me not in (prompt.get("early") or ()) or prompt.get("pivot") == b.me:
+        return None
+    cmd = {"type": "Support", "decision": prompt.get("id"), "side": side}
+    return cmd if cmd != prompt.get("sealed") and cmd in legal else None
 
 
 def _stale(r: Reading, deal: dict) -> bool:
@@ -186,7 +278,7 @@ def _early(r: Reading, prompt: dict, legal: list[dict], memo: dict) -> dict | No
         return None
     if prompt.get("kind") != "window" and "sealed" not in prompt:
         return None  # in the support round, wait for our turn unless we already spoke in the window
-    side = _support_answer(r)
+    side = _offered_side(r, memo) or _support_answer(r)
     cmd = {"type": "Pass", "decision": did} if side == "pass" else {"type": "Support", "decision": did, "side": side}
     if cmd == prompt.get("sealed") or cmd not in legal:
         return None

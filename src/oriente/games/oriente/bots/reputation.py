@@ -48,6 +48,13 @@ def trust_drop(b: Board, seat: int) -> float:
     return trust(b, seat) - after
 
 
+def trust_rise(b: Board, seat: int) -> float:
+    """How much one more kept promise raises `seat`'s trust."""
+    kept, broken = b.kept[seat], b.broken[seat]
+    after = (kept + 1 + PRIOR_KEPT) / (kept + broken + 1 + PRIOR_KEPT + PRIOR_BROKEN)
+    return after - trust(b, seat)
+
+
 def reputation_cost(b: Board, seasons_left: float) -> float:
     """What breaking one promise now costs this seat, in points: the trust it
     loses times the deals it may still make, this season and the next ones."""
@@ -116,4 +123,5 @@ __all__ = [
     "reputation_cost",
     "trust",
     "trust_drop",
+    "trust_rise",
 ]

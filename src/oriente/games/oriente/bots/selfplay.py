@@ -82,10 +82,21 @@ class Tally:
     fights: int = 0
     bought_fights: int = 0  # fights whose winner won by the support it paid for
     bought_by: list[int] = field(default_factory=list)  # ... per winning seat
+    # Promises a seat was paid for (the deal moved a card to the promiser):
+    # (promiser, kind, season settled, status), kept, broken or released.
+    paid: list[tuple[int, str, int, str]] = field(default_factory=list)
+    season: int = 0
     _deals: dict[int, tuple[int, ...]] = field(default_factory=dict)
     _promises: dict[int, tuple[Promise, ...]] = field(default_factory=dict)
     _promise_of: dict[int, dict] = field(default_factory=dict)
+    _transfers: dict[int, tuple] = field(default_factory=dict)
     _bought: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def paid_kept(self, seats: set[int], last_season: int) -> tuple[int, int]:
+        """(kept, broken) of the promises these seats were paid for, settled
+        before the last season (released ones left out)."""
+        done = [status for s, _, season, status in self.paid if s in seats and season < last_season]
+        return done.count("kept"), done.count("broken")
 
     @classmethod
     def empty(cls, n: int) -> Tally:
@@ -93,18 +104,26 @@ class Tally:
 
     def see(self, events: list) -> None:
         for e in events:
-            if isinstance(e, E.DealProposed):
+            if isinstance(e, E.SeasonBegan):
+                self.season = e.season
+            elif isinstance(e, E.DealProposed):
                 self.proposed[e.proposer] += 1
                 self._deals[e.deal] = e.parties
                 self._promises[e.deal] = e.promises
+                self._transfers[e.deal] = e.transfers
             elif isinstance(e, E.DealExecuted):
                 self.deals_executed += 1
                 for s in self._deals.get(e.deal, ()):
                     self.executed[s] += 1
+                receivers = {t.receiver for t in self._transfers.get(e.deal, ())}
                 for pid, promise in zip(e.promise_ids, self._promises.get(e.deal, ()), strict=True):
                     self._promise_of[pid] = {"kind": promise.kind.value, "promiser": promise.promiser,
-                                             "attacker": promise.attacker, "defender": promise.defender}
+                                             "attacker": promise.attacker, "defender": promise.defender,
+                                             "paid": promise.promiser in receivers}
             elif isinstance(e, E.PromiseSettled):
+                paid = self._promise_of.get(e.promise)
+                if paid is not None and paid["paid"]:
+                    self.paid.append((e.promiser, paid["kind"], self.season, e.status))
                 if e.status == "kept":
                     self.kept[e.promiser] += 1
                     entry = self._promise_of.get(e.promise)
@@ -285,8 +304,9 @@ def _bargain(t: _Table, d: Decision) -> None:
                     break
             for _ in range(MAX_EXTRA if offers else 0):
                 v = view(state, seat)
-                cmd = t.call(seat, policy.offer, v, v["decision"])
-                if cmd is None or not t.send(seat, cmd, None, v):
+                prompt = v["decision"]
+                cmd = t.call(seat, policy.offer, v, prompt)  # a ProposeDeal, or the sealed answer it needs first
+                if cmd is None or not t.send(seat, cmd, prompt.get("legal") if prompt else None, v):
                     break
                 sent = True
                 if _moved(state, d):

@@ -19,7 +19,8 @@ is to first place (R9.4). The pieces:
   times the promiser's trust: a support promise, the shift it gives our
   side's odds; a no-attack promise, the harm that seat's attack would do us
   this season (`threat`); a pay promise, the cards, discounted by the seasons
-  until they are due. A promise we make costs what keeping it costs: our
+  until they are due; a promise in words, FREE_PROMISE, weighed by its
+  promiser's record like the others. A promise we make costs what keeping it costs: our
   best answer against the promised one (`support_cost`), our best attack on
   the seat we spare (`peace_cost`), the cards we would pay. Promises we
   could not check (free text) or not keep (a fight that is not ours to
@@ -51,7 +52,11 @@ SUPPORT_RATE = 0.3  # chance that an undecided seat supports each side (as in he
 SPITE = 1.0
 NINJA_STEP = (0.0, 0.5, 1.5, 10.0)  # extra worth of a pile's 1st, 2nd, 3rd Ninja (R9.1: three win)
 PAY_DISCOUNT = 0.8  # a payment due one season later is worth this much of one due now
-FREE_PROMISE = 0.2  # points: a free-text promise made to us (we cannot check it)
+# Points: a promise in words made to us (free text: we cannot read it, the
+# ledger cannot settle it) is worth this much times its promiser's trust,
+# about what a card or a support is worth in a fight; so a seat with a good
+# public record gets something for its word, one that breaks it, little.
+FREE_PROMISE = 1.5
 BACKERS = 2  # seats whose support we expect to buy for an attack, at most
 BUY_RATE = 0.4  # chance that a seat takes a card for its support, before we know the table
 ATTACK_RATE = 0.3  # chance that a seat attacks its best target this season, if that pays it
