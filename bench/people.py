@@ -71,11 +71,11 @@ import trio
 
 from oriente.clients import deals
 from oriente.clients.sdk import Client, ServerError
-from oriente.server.app import App
 from oriente.games.oriente.bots import POLICIES
 from oriente.games.oriente.bots.characters import CHARACTERS, DEFAULT, HONEST
 from oriente.games.oriente.bots.valuation import deal_value, reading, support_gain
 from oriente.games.oriente.rules.cards import NINJAS, VALUE
+from oriente.server.app import App
 from oriente.server.transport import Limits
 
 SEATS = 6
