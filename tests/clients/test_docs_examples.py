@@ -83,8 +83,9 @@ async def readline(proc: subprocess.Popen, timeout: float) -> str:
     return line.strip()
 
 
-async def finish(proc: subprocess.Popen, timeout: float = 60) -> list[str]:
-    """Wait for a bot to end; its stdout lines after the ones already read."""
+async def finish(proc: subprocess.Popen, timeout: float = 240) -> list[str]:
+    """Wait for a bot to end; its stdout lines after the ones already read.
+    The timeout guards against a hang: a loaded machine may take minutes."""
     with trio.fail_after(timeout):
         out, err = await trio.to_thread.run_sync(proc.communicate, abandon_on_cancel=True)
     assert proc.returncode == 0, err
