@@ -103,3 +103,8 @@ def test_a_person_offers_the_prefilled_deal_and_answers_a_bots_offer_in_tmux(ser
     record_property("seconds_to_propose", seconds)
     print(f"\nthe quick deal was proposed in the terminal {seconds:.1f} s after the window opened (server clock)")
     assert 0 <= seconds < window_ms / 1000
+    # The window closed once the person said /done (R10.2b1), not by its clock.
+    closed = next(f for f in log if f.get("t") == "events"
+                  and any(e["type"] == "NegotiationClosed" for e in f["events"]))
+    assert not any(e["type"] == "TimedOut" for e in closed["events"])
+    assert frames[-1]["prompt"]["deadline_ms"] > 0

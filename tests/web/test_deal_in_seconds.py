@@ -147,6 +147,13 @@ def test_a_person_proposes_the_prefilled_deal_and_answers_a_bots_offer(server: A
     record_property("seconds_to_propose", seconds)
     print(f"\nthe pre-filled deal was proposed {seconds:.1f} s after the window opened (server clock)")
     assert 0 <= seconds < window_ms / 1000
+    # The window closed because the fighters were done (R10.2b1), not by its clock.
+    closed = next(f for f in frames if f.get("t") == "events"
+                  and any(e["type"] == "NegotiationClosed" for e in f["events"]))
+    assert not any(e["type"] == "TimedOut" for e in closed["events"])
+    left = windows[-1]["prompt"]["deadline_ms"] / 1000
+    print(f"the window closed early, with about {left:.0f} s of its {window_ms // 1000} s left")
+    assert left > 0
     assert page.errors == []
 
 
