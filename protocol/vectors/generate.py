@@ -862,7 +862,7 @@ async def _oro_table(book: Book, s: Session) -> None:
     port = live.port  # the generator's own shortcut to whose turn it is; clients read the prompt
 
     def prompt(viewer: int | str) -> dict[str, Any]:
-        p = port.prompts(live.state, [viewer])[viewer]
+        p = port.prompts(live.play.state, [viewer])[viewer]
         assert p is not None
         return p
 
@@ -956,7 +956,7 @@ async def _samurai_table(book: Book, s: Session) -> None:
     port = live.port  # the generator's own shortcut to whose turn it is; clients read the prompt
 
     def prompt(viewer: int | str) -> dict[str, Any]:
-        p = port.prompts(live.state, [viewer])[viewer]
+        p = port.prompts(live.play.state, [viewer])[viewer]
         assert p is not None
         return p
 

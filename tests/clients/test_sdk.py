@@ -263,9 +263,9 @@ async def test_reconnect_resumes_without_gap_and_resends_the_unacknowledged_comm
     assert not any(e["type"] == "Chat" for u in updates if u.kind != "history" for e in u.events)
     # Applied once: the table's log has exactly one command per answer.
     tab = app.lobby.get(table)
-    assert sum(1 for seat, _ in tab.commands if seat == 0) == len(replies)
+    assert sum(1 for seat, _ in tab.journal.commands if seat == 0) == len(replies)
     # No prompt timed out (the table's own commands only close windows).
-    assert all(cmd["pivot"] is None for seat, cmd in tab.commands if seat == -1)
+    assert all(cmd["pivot"] is None for seat, cmd in tab.journal.commands if seat == -1)
 
 
 async def test_a_join_whose_reply_is_lost_is_retried_and_keeps_its_one_seat(app, monkeypatch):
@@ -361,7 +361,7 @@ async def test_a_command_retried_under_the_same_id_is_applied_once(app):
                     message = {"t": "act", "id": "same-id", "table": table, "cmd": command}
                     retried.append(await client.request(message))
                     retried.append(await client.request(message))
-                    retried.append(sum(1 for s, c in tab.commands if s == 0 and c == command))
+                    retried.append(sum(1 for s, c in tab.journal.commands if s == 0 and c == command))
                 else:
                     await turn.answer(command)
 

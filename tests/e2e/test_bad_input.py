@@ -99,7 +99,7 @@ async def test_refusals_of_tables_tokens_seats_and_turns(server):
         r = await c.request({"t": "join", "table": table, "name": "late"})
         assert r["code"] == "table/started"
         tab = server.lobby.get(table)
-        w = tab.port.waiting(tab.state)
+        w = tab.port.waiting(tab.play.state)
         # This connection now holds seat 3 (the last join); use other seats' tokens to test turns.
         other = next(j for j in joined if j["seat"] != w.pivot)
         async with open_client(server.port) as ws:
@@ -119,7 +119,7 @@ async def test_refusals_of_tables_tokens_seats_and_turns(server):
             assert r["code"] == "timeout/not_table"
             r = await o.request({"t": "chat", "table": table, "text": ""})
             assert r["code"] == "chat/invalid"
-            assert tab.port.waiting(tab.state) == w, "no refusal changed the game"
+            assert tab.port.waiting(tab.play.state) == w, "no refusal changed the game"
             await still_alive(o)
     finally:
         await cm.__aexit__(None, None, None)

@@ -71,10 +71,10 @@ async def test_reconnect_resumes_with_missed_events_then_snapshot(server):
         return c
 
     async def step(skip: int | None = None) -> bool:
-        w = tab.port.waiting(tab.state)
+        w = tab.port.waiting(tab.play.state)
         if w.pivot == skip:
             return False
-        cmd = pick(tab.port.prompts(tab.state, [w.pivot])[w.pivot], w.pivot, rnd)
+        cmd = pick(tab.port.prompts(tab.play.state, [w.pivot])[w.pivot], w.pivot, rnd)
         r = await clients[w.pivot].request({"t": "act", "table": table, "cmd": cmd})
         assert r["t"] == "ok", r
         return True
@@ -108,17 +108,17 @@ async def test_reconnect_resumes_with_missed_events_then_snapshot(server):
             assert bad["t"] == "error" and bad["code"] == "auth/bad_token"
             # Play on until seat 2 is asked, then retry one command with the same id.
             for _ in range(40):
-                if tab.port.waiting(tab.state).pivot == 2:
+                if tab.port.waiting(tab.play.state).pivot == 2:
                     break
                 await step(skip=2)
-            assert tab.port.waiting(tab.state).pivot == 2
-            cmd = pick(tab.port.prompts(tab.state, [2])[2], 2, rnd)
+            assert tab.port.waiting(tab.play.state).pivot == 2
+            cmd = pick(tab.port.prompts(tab.play.state, [2])[2], 2, rnd)
             first = await c.request({"t": "act", "id": "retry-1", "table": table, "cmd": cmd})
-            mine = sum(1 for s, _ in tab.commands if s == 2)
+            mine = sum(1 for s, _ in tab.journal.commands if s == 2)
             again = await c.request({"t": "act", "id": "retry-1", "table": table, "cmd": cmd})
             assert first["t"] == "ok"
             assert again["t"] == "ok" and again["duplicate"] is True
-            assert sum(1 for s, _ in tab.commands if s == 2) == mine, "applied twice"
+            assert sum(1 for s, _ in tab.journal.commands if s == 2) == mine, "applied twice"
 
 
 async def test_spectator_sees_only_public_information(server):

@@ -48,7 +48,7 @@ class Harness:
 
     @property
     def waiting(self) -> Waiting | None:
-        return self.port.waiting(self.table.state)
+        return self.port.waiting(self.table.play.state)
 
     @property
     def pivot(self) -> int:
@@ -57,7 +57,7 @@ class Harness:
         return waiting.pivot
 
     def prompt(self, viewer: int | str) -> dict[str, Any] | None:
-        return self.port.prompts(self.table.state, [viewer])[viewer]
+        return self.port.prompts(self.table.play.state, [viewer])[viewer]
 
     def legal(self, seat: int) -> list[dict[str, Any]]:
         prompt = self.prompt(seat)

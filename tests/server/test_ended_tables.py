@@ -60,7 +60,8 @@ async def test_a_finished_table_comes_back_from_the_store_after_its_linger(autoj
         first, second = await _both(lobby.find(table.id), lobby.find(table.id))
         assert first is second is not None, "two requests at once bring it back once"
         again = first
-        assert again is not table and (again.status, again.seq, again.result) == ("finished", seq, table.result)
+        assert again is not table
+        assert (again.status, again.seq, again.play.result) == ("finished", seq, table.play.result)
         assert again.record() == record
         # A seat resumes it: history, then a snapshot with the final view.
         token_seat = seats[0]
@@ -95,8 +96,8 @@ async def test_a_failed_table_its_rules_cannot_replay_is_served_from_its_log(aut
         seq = table.seq
         await trio.sleep(LINGER_S + 1)
         again = await lobby.find(table.id)
-        assert again is not None and (again.status, again.seq, again.state) == ("failed", seq, None)
-        assert again.events == table.events and again.commands == table.commands
+        assert again is not None and (again.status, again.seq, again.play.state) == ("failed", seq, None)
+        assert again.events == table.events and again.journal.commands == table.journal.commands
         watcher = Outbox(1000)
         await again.send(watcher, M.Spectate(id="s", table=table.id, after=seq - 1))
         await wait_all_tasks_blocked()

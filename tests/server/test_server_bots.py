@@ -142,13 +142,13 @@ async def test_a_replay_as_a_seat_is_what_that_seat_was_sent_live(game: Game, au
                 sent[seat] += events_of(drain(outbox))
             if table.status == "finished":
                 break
-            pivot = game.port.waiting(table.state).pivot
-            prompt = game.port.prompts(table.state, [pivot])[pivot]
+            pivot = game.port.waiting(table.play.state).pivot
+            prompt = game.port.prompts(table.play.state, [pivot])[pivot]
             answers = [c for c in prompt["legal"] if c.get("decision") == prompt["id"]]
             await table.send(clients[pivot], M.Act(id=len(_commands(store)), table="t1", cmd=rng.choice(answers)))
             await wait_all_tasks_blocked()
         record = table.record()
-        final = {seat: game.port.view(table.state, seat) for seat in range(game.seats)}
+        final = {seat: game.port.view(table.play.state, seat) for seat in range(game.seats)}
         await table.send(None, Stop())
         await store.aclose()
     assert record["result"] is not None and len(record["commands"]) > 2 * game.seats

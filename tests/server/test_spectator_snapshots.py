@@ -29,7 +29,7 @@ async def spectate(h: Harness) -> dict:
 
 def fresh(h: Harness) -> tuple[dict, dict]:
     """A spectator's view and prompt built from the state alone, now."""
-    return (decode_any(encode(h.port.view(h.table.state, "spectator"))),
+    return (decode_any(encode(h.port.view(h.table.play.state, "spectator"))),
             decode_any(encode(h.prompt("spectator"))))
 
 

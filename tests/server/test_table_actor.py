@@ -23,7 +23,7 @@ async def drive_to_window(h: Harness) -> None:
     attack = next(c for c in h.legal(seat) if c["type"] == "Announce"
                   and c["action"]["kind"] == "attack" and c["action"]["target"] == target)
     await h.act(seat, attack)
-    while h.table.state.phase.value == "privilege":
+    while h.table.play.state.phase.value == "privilege":
         await h.answer(h.pivot)
 
 

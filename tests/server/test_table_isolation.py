@@ -60,7 +60,7 @@ async def test_table_isolation_a_bug_in_one_game_ends_that_table_alone(method, a
                 if bad.table.status == "failed":
                     break
                 if method == "timeout_command":  # the broken table's clock: silence after silence
-                    await trio.sleep(bad.table.clock.deadline.at - trio.current_time() + 0.001)
+                    await trio.sleep(bad.table.play.clock.deadline.at - trio.current_time() + 0.001)
                 else:
                     await bad.answer(bad.pivot)
                 await good.answer(good.pivot)
@@ -90,7 +90,7 @@ async def test_table_isolation_a_bug_in_one_game_ends_that_table_alone(method, a
                 if good.table.status == "finished":
                     break
                 if good.pivot % 2:
-                    await trio.sleep(good.table.clock.deadline.at - trio.current_time() + 0.001)
+                    await trio.sleep(good.table.play.clock.deadline.at - trio.current_time() + 0.001)
                 else:
                     await good.answer(good.pivot)
             assert good.table.status == "finished" and store.rows[good.table.id].status == "finished"

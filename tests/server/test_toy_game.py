@@ -61,9 +61,9 @@ async def _oriente_window(h: Harness) -> tuple[int, dict[str, Any]]:
     attack = next(c for c in h.legal(seat) if c["type"] == "Announce"
                   and c["action"]["kind"] == "attack" and c["action"]["target"] == target)
     await h.act(seat, attack)
-    while h.table.state.phase.value == "privilege":
+    while h.table.play.state.phase.value == "privilege":
         await h.answer(h.pivot)
-    early = h.port.prompts(h.table.state, ["all"])["all"]["asked"][-1]
+    early = h.port.prompts(h.table.play.state, ["all"])["all"]["asked"][-1]
     return early, next(c for c in h.legal(early) if c["type"] == "Support")
 
 
@@ -110,7 +110,7 @@ async def test_toy_game_prompt_deadline_is_prompt_time_plus_bank_and_silence_app
         assert h.waiting != w
         last = h.commands()[-1]
         assert last["seat"] == TABLE_SEAT and last["cmd"] == h.port.timeout_command(w)
-        assert h.table.clock.seats[w.pivot].bank_ms == 0
+        assert h.table.play.clock.seats[w.pivot].bank_ms == 0
         events = events_of(drain(h.clients[0]))
         told = [i for i, e in enumerate(events) if e["type"] == "TimedOut"]
         assert [events[i]["seat"] for i in told] == [w.pivot] and events[told[0]]["decision"] == w.key[0]
@@ -124,11 +124,11 @@ async def test_toy_game_time_bank_is_charged_only_beyond_the_prompt_time(game, a
         first = h.pivot
         await trio.sleep(9)
         await h.answer(first)
-        assert h.table.clock.seats[first].bank_ms == 20_000
+        assert h.table.play.clock.seats[first].bank_ms == 20_000
         second = h.pivot
         await trio.sleep(15)
         await h.answer(second)
-        assert 14_900 <= h.table.clock.seats[second].bank_ms <= 15_100
+        assert 14_900 <= h.table.play.clock.seats[second].bank_ms <= 15_100
         await h.close()
 
 
@@ -140,25 +140,25 @@ async def test_toy_game_away_after_timeouts_in_a_row_then_at_once_until_a_comman
         sleeper = h.pivot
         away_seen = False
         for _ in range(400):
-            if h.table.clock.seats[sleeper].away:
+            if h.table.play.clock.seats[sleeper].away:
                 break
             if h.pivot != sleeper:
                 await h.answer(h.pivot)
                 continue
-            await trio.sleep(h.table.clock.deadline.at - trio.current_time() + 0.001)
+            await trio.sleep(h.table.play.clock.deadline.at - trio.current_time() + 0.001)
             away_seen = away_seen or any(e["type"] == "SeatAway" for e in events_of(drain(h.clients[0])))
-        assert away_seen and h.table.clock.seats[sleeper].away
-        before, misses = trio.current_time(), h.table.clock.seats[sleeper].timeouts_in_row
+        assert away_seen and h.table.play.clock.seats[sleeper].away
+        before, misses = trio.current_time(), h.table.play.clock.seats[sleeper].timeouts_in_row
         for _ in range(2 * h.table.settings.seats):
             await h.answer(h.pivot)
-        assert h.table.clock.seats[sleeper].timeouts_in_row > misses
+        assert h.table.play.clock.seats[sleeper].timeouts_in_row > misses
         assert trio.current_time() == before
         assert not [e for e in events_of(drain(h.clients[0])) if e["type"] == "TimedOut"], \
             "an away seat's silence is told once, as away, not as a timeout each time"
         drain(h.clients[1])
         stale, _ = game.stale(h)
         await h.act(sleeper, stale)
-        assert not h.table.clock.seats[sleeper].away
+        assert not h.table.play.clock.seats[sleeper].away
         assert any(e["type"] == "SeatBack" and e["seat"] == sleeper for e in events_of(drain(h.clients[1])))
         await h.close()
 
@@ -171,13 +171,13 @@ async def test_toy_game_back_returns_an_away_and_proxied_seat_without_a_command(
         h = await game.open(nursery, proxy_after=10)
         sleeper = h.pivot
         observer = (sleeper + 1) % game.seats
-        h.table.clock.seats[sleeper].away = h.table.clock.seats[sleeper].proxied = True
-        h.table.clock.seats[sleeper].timeouts_in_row = 3
+        h.table.play.clock.seats[sleeper].away = h.table.play.clock.seats[sleeper].proxied = True
+        h.table.play.clock.seats[sleeper].timeouts_in_row = 3
         drain(h.clients[observer])
         commands, seq = len(h.commands()), h.table.seq
         await h.table.send(h.clients[sleeper], M.Back(id="b1", table=h.table.id))
         await wait_all_tasks_blocked()
-        seat = h.table.clock.seats[sleeper]
+        seat = h.table.play.clock.seats[sleeper]
         assert (seat.away, seat.proxied, seat.timeouts_in_row) == (False, False, 0)
         assert [(e["type"], e["seat"]) for e in events_of(drain(h.clients[observer]))] == [
             ("SeatBack", sleeper), ("ProxyOff", sleeper)]
@@ -289,14 +289,14 @@ async def test_toy_game_rejection_goes_to_the_sender_only_and_changes_nothing(ga
     async with trio.open_nursery() as nursery:
         h = await game.open(nursery)
         w = h.waiting
-        view = h.port.view(h.table.state, "all")
+        view = h.port.view(h.table.play.state, "all")
         seq = h.table.seq
         stale, code = game.stale(h)
         await h.act(w.pivot, stale)
         frames = h.drain_all()
         assert [(f["t"], f["re"], f["code"]) for f in frames[w.pivot]] == [("error", h.n, code)]
         assert all(f == [] for i, f in enumerate(frames) if i != w.pivot)
-        assert h.table.seq == seq and h.waiting == w and h.port.view(h.table.state, "all") == view
+        assert h.table.seq == seq and h.waiting == w and h.port.view(h.table.play.state, "all") == view
         await h.close()
 
 
@@ -313,7 +313,7 @@ async def test_toy_game_restart_resumes_the_deadline_with_its_remaining_time(gam
         await h.answer(h.pivot)  # saves the clock: this pivot's deadline is fresh
         await trio.sleep(4)
         key = h.waiting.key
-        view_before = h.port.view(h.table.state, "all")
+        view_before = h.port.view(h.table.play.state, "all")
         _, clock = store.clocks["t1"]
         await h.close()
         await store.aclose()
@@ -321,9 +321,9 @@ async def test_toy_game_restart_resumes_the_deadline_with_its_remaining_time(gam
     table = Table.restore("t1", store.rows["t1"].meta, store.logs["t1"], clock, game.port, store,
                           paused_ms=4_000, wall=lambda: 2_000_000.0)
     assert table.settings.game == game.port.name
-    assert table.port.view(table.state, "all") == view_before
-    assert table.port.waiting(table.state).key == key
-    remaining = table.clock.deadline.at - trio.current_time()
+    assert table.port.view(table.play.state, "all") == view_before
+    assert table.port.waiting(table.play.state).key == key
+    remaining = table.play.clock.deadline.at - trio.current_time()
     assert 25.9 <= remaining <= 26.1
 
 
@@ -337,13 +337,13 @@ async def test_toy_game_seat_proxy_plays_an_away_seat_and_hands_it_back(game, au
         h = await game.open(nursery, timers=timers, proxy_after=2)
         sleeper = h.pivot
         for _ in range(400):
-            if h.table.clock.seats[sleeper].proxied:
+            if h.table.play.clock.seats[sleeper].proxied:
                 break
             if h.pivot != sleeper:
                 await h.answer(h.pivot)
                 continue
-            await trio.sleep(h.table.clock.deadline.at - trio.current_time() + 0.001)
-        assert h.table.clock.seats[sleeper].proxied
+            await trio.sleep(h.table.play.clock.deadline.at - trio.current_time() + 0.001)
+        assert h.table.play.clock.seats[sleeper].proxied
         assert any(e["type"] == "ProxyOn" and e["seat"] == sleeper for e in events_of(drain(h.clients[0])))
         info = h.table.info()  # the table information shows the proxy setting and who is proxied
         assert info["settings"]["proxy_after"] == 2
@@ -363,7 +363,7 @@ async def test_toy_game_seat_proxy_plays_an_away_seat_and_hands_it_back(game, au
         drain(h.clients[1])
         stale, _ = game.stale(h)
         await h.act(sleeper, stale)
-        assert not h.table.clock.seats[sleeper].proxied
+        assert not h.table.play.clock.seats[sleeper].proxied
         assert any(e["type"] == "ProxyOff" for e in events_of(drain(h.clients[1])))
         assert not any(s["proxied"] for s in h.table.info()["seats"])
         while h.pivot != sleeper:
@@ -393,7 +393,7 @@ async def test_toy_game_a_whole_game_ends_with_a_record_that_recovers_exactly(ga
     assert record["game"] == game.port.name
     new_table = {**getattr(game.port, "new_table_options", {}), **game.options}
     assert record["config"] == game.port.configure(game.seats, 3, new_table, {}).record
-    assert record["result"] == h.table.result and record["result"] is not None
+    assert record["result"] == h.table.play.result and record["result"] is not None
     assert decode_any(h.store.records["t1"]) == record
     assert h.store.rows["t1"].status == "finished"
     full = {e["seq"]: e for e in h.table.events}
@@ -402,5 +402,5 @@ async def test_toy_game_a_whole_game_ends_with_a_record_that_recovers_exactly(ga
             assert event == h.port.project(full[event["seq"]], seat)
     restored = Table.restore("t1", h.store.rows["t1"].meta, h.store.logs["t1"], None, game.port, h.store,
                              paused_ms=0)
-    assert restored.status == "finished" and restored.result == record["result"]
+    assert restored.status == "finished" and restored.play.result == record["result"]
     assert restored.record() == record

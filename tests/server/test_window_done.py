@@ -26,7 +26,7 @@ async def test_r10_2b1_window_closed_by_done_and_early_answers_moves_on_without_
         window = h.waiting
         assert window.pivot is None and window.timer == "window"
         start = trio.current_time()
-        state = h.table.state
+        state = h.table.play.state
         fighters = (state.fight.attacker, state.fight.defender)
         asked = list(h.prompt("all")["asked"])
         for seat in asked:
@@ -41,6 +41,6 @@ async def test_r10_2b1_window_closed_by_done_and_early_answers_moves_on_without_
         assert trio.current_time() == start
         after = h.waiting
         assert after is None or after.key != window.key
-        d = h.table.clock.deadline
+        d = h.table.play.clock.deadline
         assert after is None or (d is not None and d.key == after.key)
         await h.close()

@@ -140,6 +140,13 @@ class TableClock:
             new.append({"type": "ProxyOff", "seat": seat})
         return new
 
+    def proxy(self, seats: list[int]) -> None:
+        """These seats are played by the seat proxy from now on, as away
+        seats (their players did not come: T3)."""
+        for seat in seats:
+            self.seats[seat].proxied = True
+            self.seats[seat].away = True
+
     def silent(self, seat: int, decision: int, proxy_after: int | None) -> list[dict[str, Any]]:
         """The seat let its deadline pass: one timeout more in a row, and the
         table events that say so, said before the silence's own events so

@@ -27,22 +27,20 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 import trio
 
-from ...games.kit.port import SPECTATOR, TABLE_SEAT, GamePort, GameSetup, RulesRejection, SettingsError, rules_version
+from ...games.kit.port import SPECTATOR, TABLE_SEAT, GamePort, GameSetup, RulesRejection, rules_version
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from ...refusal import Refusal
 from .. import dealing
-from ..clock import TableClock
-from ..ids import new_id, new_token
+from ..ids import new_token
 from ..outbox import Outbox
-from ..stores import LogRecord, Store, StoreError, StoreFenced
+from ..stores import LogRecord, Store, StoreFenced
 from .chat import ChatRate, chat_text
+from .durable import Durable, Stopped
 from .inbox import (
     Abandon,
     AccountJoin,
@@ -52,12 +50,14 @@ from .inbox import (
     Dismiss,
     OfferRematch,
     PreCommitJoin,
+    Refused,
     Reserve,
     ResumeBot,
     SeatBot,
     Stop,
 )
 from .journal import LOG_SOFT_CAP, Journal
+from .play import Play
 from .recovery import recover
 from .settings import (
     NONCE_MAX,
@@ -67,10 +67,11 @@ from .settings import (
     TableSettings,
     encode_meta,
     nonce_token,
-    rematch_setup,
+    rematch_commitment,
+    reveal_seed,
     token_hash,
 )
-from .statistics import SeatStatistics, TableStatistics
+from .statistics import TableStatistics
 from .viewers import Viewer, Viewers
 
 log = logging.getLogger("oriente.table")
@@ -83,20 +84,10 @@ ENDED = frozenset({"finished", "failed"})
 LISTING_EVENTS = frozenset({"SeatTaken", "SeatLeft", "SeatPresence", "TableStarted", "TableFinished", "TableFailed",
                             "TableAbandoned", "SeatAway", "SeatBack", "ProxyOn", "ProxyOff"})
 ABANDONED_MESSAGE = "this table was abandoned before its game began: nobody held a seat at it; create another"
-# A store that refuses writes pauses the table (docs/table.md T4.4): it
-# retries after STORE_RETRY_MIN_S, doubling up to STORE_RETRY_MAX_S.
-STORE_RETRY_MIN_S = 0.5
-STORE_RETRY_MAX_S = 10.0
-STORE_PAUSED_MESSAGE = ("the server cannot save this table's moves right now; the table is paused and "
-                        "resumes by itself once it can: send again in a few seconds")
 LOG_FULL_MESSAGE = ("this table's log is full: chat and proposals are refused from now on, "
                     "while the game goes on to its end")
 # An open table at which no client holds a seat for this long is abandoned (docs/table.md T6.1).
 ABANDON_AFTER_S = 600.0
-
-
-class _Stopped(Exception):
-    """Stop arrived while the table waited for its store."""
 
 
 class Table:
@@ -116,28 +107,19 @@ class Table:
         self.store = store
         self.wall = wall
         self.status = "open"
-        self.state: Any = None
-        self.result: dict[str, Any] | None = None
+        self.play = Play(port, settings)
         self.seats = Seats(settings.seats)
         self.journal = Journal(settings.seats, log_cap)
-        self.clock = TableClock.new(settings.timers, settings.seats)
         self.viewers = Viewers(self)
         self.chat = ChatRate(settings.seats)
-        self._talk: frozenset[str] = frozenset(getattr(port, "talk_commands", ()))
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()
-        self.paused = False  # the store refuses this table's writes; it retries (T4.4)
-        self._deferred: list[Any] = []  # the server's messages that arrived while paused, in order
+        self.durable = Durable(table_id, self._recv, gone=self._gone_while_paused, reply=self.viewers.reply)
         self._change: trio.Event | None = None  # set after the next message handled (`changed`)
-        # The rematch this table committed to when its game ended (T7.4):
-        # {table, salt, commitment}; the salt stays secret until that game ends.
-        self.rematch_next: dict[str, Any] | None = None
-        self.abandon_after = abandon_after
-        # Since when no client has held a seat here while the table is open (T6.1); None: someone does.
-        self.unattended_since: float | None = None
+        self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
+        self.abandon_after = abandon_after  # T6.1
         self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
-        # Seats a restored table's meta holds whose SeatTaken its log lacks, and
-        # seats it no longer holds whose SeatLeft the log lacks (`CatchUp`).
+        # Seats taken and left a restored table did not log (`recovery.Recovered`, `CatchUp`).
         self._unlogged: tuple[list[int], list[int]] = ([], [])
 
     @classmethod
@@ -151,10 +133,10 @@ class Table:
         table = cls(table_id, found.settings, port, found.setup, store, wall=wall, log_cap=log_cap,
                     abandon_after=abandon_after)
         table.seats, table.journal, table.rematch_next = found.seats, found.journal, found.rematch
-        table.state, table.status, table.result = found.state, found.status, found.result
+        table.play.state, table.status, table.play.result = found.state, found.status, found.result
         table._unlogged = (found.unlogged_seats, found.unlogged_leaves)
         if clock is not None and table.status == "running":
-            table.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
+            table.play.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
         if table.status == "running" and replay:
             table._rearm()
         elif table.status in ENDED:
@@ -179,12 +161,10 @@ class Table:
 
     def statistics(self) -> TableStatistics:
         """The table now, for the server's other parts."""
-        return TableStatistics(
-            status=self.status, result=self.result, seq=self.seq, log_bytes=self.journal.bytes, paused=self.paused,
-            seats=tuple(None if s is None else SeatStatistics(name=s.name, connected=s.connections > 0, bot=s.bot,
-                                                              account=s.account) for s in self.seats),
-            unattended_since=self.unattended_since,
-            commitment=self.settings.commitment["sha256"] if self.settings.commitment else None)
+        return TableStatistics(status=self.status, seats=self.seats.statistics(), result=self.play.result,
+                               seq=self.seq, log_bytes=self.journal.bytes, paused=self.durable.paused,
+                               unattended_since=self.seats.unattended_since,
+                               commitment=self.settings.commitment["sha256"] if self.settings.commitment else None)
 
     def seat_of(self, token: str) -> int | None:
         """The seat `token` holds here, or None."""
@@ -199,11 +179,6 @@ class Table:
         """Every event so far, full detail, decoded."""
         return self.journal.events
 
-    @property
-    def commands(self) -> list[list[Any]]:
-        """[seat, plain command] of the game so far, decoded."""
-        return self.journal.commands
-
     # -- the loop --------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -211,9 +186,9 @@ class Table:
         try:
             async with self._recv:
                 while True:
-                    if pending is None and self._deferred:  # the server's messages that waited out a pause
-                        pending = self._deferred.pop(0)
-                    d = self.clock.deadline
+                    if pending is None and self.durable.deferred:  # the server's messages that waited out a pause
+                        pending = self.durable.deferred.pop(0)
+                    d = self.play.clock.deadline
                     at = d.at if d is not None else math.inf
                     abandon_at = math.inf
                     outbox: Outbox | None = None
@@ -235,7 +210,7 @@ class Table:
                         else:
                             await self._handle(outbox, message)
                         await self._settle_dropped()
-                    except _Stopped:
+                    except Stopped:
                         return
                     except StoreFenced:
                         # Another process of the site claimed this table (this one
@@ -250,7 +225,8 @@ class Table:
                         else:
                             await self._fail(exc)
                         if outbox is not None:  # the sender waits for an answer to this message
-                            self._reply(outbox, M.error(getattr(message, "id", None), "table/failed", FAILED_MESSAGE))
+                            self.viewers.reply(outbox, M.error(getattr(message, "id", None), "table/failed",
+                                                               FAILED_MESSAGE))
                     self._tell_change()
         finally:
             self._tell_change()
@@ -260,64 +236,19 @@ class Table:
             self._change.set()
             self._change = None
 
-    async def _durably(self, write: Callable[[], Awaitable[None]]) -> None:
-        """Do one store write, and if the store refuses it (a full disk, a
-        read-only file, a database that went away), pause the table until
-        it takes it: retry with backoff, and meanwhile answer every message
-        `store/unavailable` (docs/table.md T4.4). The step being written has
-        already changed the game's state, so it must be written before
-        anything else happens here; nothing was sent of it yet. A store that
-        fenced the table (another owner took it) is not retried: that ends
-        the table as an error does."""
-        delay = STORE_RETRY_MIN_S
-        while True:
-            try:
-                await write()
-            except StoreFenced:
-                raise
-            except StoreError as exc:
-                if not self.paused:
-                    log.error("table %s paused: the store refused a write (%s); retrying", self.id, exc)
-                    self.paused = True
-                await self._refuse_while_paused(delay)
-                delay = min(delay * 2, STORE_RETRY_MAX_S)
-                continue
-            if self.paused:
-                log.warning("table %s resumed: the store takes its writes again", self.id)
-                self.paused = False
-            return
-
-    async def _refuse_while_paused(self, seconds: float) -> None:
-        """For `seconds`, answer what arrives without writing anything: a
-        refusal to every request, a connection's end noted in memory (its
-        SeatPresence is not logged), Stop obeyed; the server's own messages
-        wait for the store."""
-        with trio.move_on_after(seconds):
-            while True:
-                outbox, msg = await self._recv.receive()
-                if isinstance(msg, Stop):
-                    raise _Stopped
-                if isinstance(msg, Disconnected):
-                    viewer = self.viewers.forget(msg.outbox)
-                    if isinstance(viewer, int):
-                        self.seats.connect(viewer, -1)
-                elif outbox is not None:
-                    self._reply(outbox, M.error(getattr(msg, "id", None), "store/unavailable", STORE_PAUSED_MESSAGE))
-                else:  # the server's own message (a reservation, a start): nobody would send it again
-                    self._deferred.append(msg)
+    def _gone_while_paused(self, outbox: Outbox) -> None:
+        """A connection ended while the store refused writes: noted in memory
+        (its SeatPresence is not logged)."""
+        viewer = self.viewers.forget(outbox)
+        if isinstance(viewer, int):
+            self.seats.connect(viewer, -1)
 
     def _abandon_at(self) -> float:
         """When this table is abandoned if nothing changes (T6.1): an open
         table once no client holds a seat for `abandon_after`; never after
         the start. The server's bots hold no table open."""
-        if self.status != "open":
-            return math.inf
-        if self.seats.attended():
-            self.unattended_since = None
-            return math.inf
-        if self.unattended_since is None:
-            self.unattended_since = trio.current_time()
-        return self.unattended_since + self.abandon_after
+        since = self.seats.idle_since(trio.current_time()) if self.status == "open" else None
+        return math.inf if since is None else since + self.abandon_after
 
     async def _abandon(self) -> None:
         """T6.1: the table ends before its game began; its viewers hear it,
@@ -325,22 +256,20 @@ class Table:
         self.status = "abandoned"
         event: dict[str, Any] = {"type": "TableAbandoned"}
         await self._commit(None, [event])
-        await self._durably(lambda: self.store.update_table(self.id, status="abandoned", now=self.wall()))
-        self._publish([event])
+        await self.durable.write(lambda: self.store.update_table(self.id, status="abandoned", now=self.wall()))
+        self.viewers.publish([event])
         self.ended.set()
 
     async def _settle_dropped(self) -> None:
         """A seat whose last connection was dropped while we published shows
         as disconnected, as if the transport had told us."""
         while self.viewers.dropped:
-            viewer = self.viewers.dropped.pop()
-            if isinstance(viewer, int):
-                await self._presence(viewer, -1)
+            await self._moved(self.viewers.dropped.pop(), None)
 
     async def _handle(self, outbox: Outbox | None, msg: Any) -> None:
         match msg:
             case Disconnected():
-                await self._disconnected(msg.outbox)
+                await self._moved(self.viewers.forget(msg.outbox), None)
                 return
             case OfferRematch():
                 await self._offer_rematch(msg)
@@ -349,13 +278,13 @@ class Table:
                 if self._abandon_at() < math.inf:
                     await self._abandon()
                 else:
-                    self.unattended_since = None  # held (or started) meanwhile: not the lobby's to take
+                    self.seats.unattended_since = None  # held (or started) meanwhile: not the lobby's to take
                 msg.done.set()
                 return
             case Dismiss():
                 if self.status == "open":
                     self.ended.set()
-                    await self._durably(lambda: self.store.update_table(self.id, status="abandoned",
+                    await self.durable.write(lambda: self.store.update_table(self.id, status="abandoned",
                                                                         now=self.wall()))
                 return
             case Reserve():
@@ -368,6 +297,13 @@ class Table:
                 await self._catch_up()
                 return
         assert outbox is not None
+        try:
+            await self._serve(outbox, msg)
+        except Refused as exc:  # refused before anything changed: the sender hears why
+            self.viewers.reply(outbox, M.error(getattr(msg, "id", None), exc.code, exc.message))
+
+    async def _serve(self, outbox: Outbox, msg: Any) -> None:
+        """A message that expects an answer: a client's, or a server bot's."""
         match msg:
             case M.Join() | SeatBot():
                 await self._join(outbox, msg)
@@ -380,9 +316,8 @@ class Table:
             case ResumeBot():
                 slot = self.seats[msg.seat] if 0 <= msg.seat < len(self.seats) else None
                 if slot is None or slot.bot is None:
-                    self._reply(outbox, M.error(msg.id, "seat/not_bot", f"seat {msg.seat} is not the server's"))
-                else:
-                    await self._subscribe(outbox, msg.seat, msg)
+                    raise Refused("seat/not_bot", f"seat {msg.seat} is not the server's")
+                await self._subscribe(outbox, msg.seat, msg)
             case M.Leave():
                 await self._leave(outbox, msg)
             case M.Start():
@@ -392,8 +327,8 @@ class Table:
             case M.Spectate():
                 await self._subscribe(outbox, SPECTATOR, msg)
             case M.Unsubscribe():
-                await self._disconnected(outbox)
-                self._reply(outbox, M.ok(msg.id))
+                await self._moved(self.viewers.forget(outbox), None)
+                self.viewers.reply(outbox, M.ok(msg.id))
             case M.Act():
                 await self._act(outbox, msg)
             case M.Back():
@@ -401,25 +336,15 @@ class Table:
             case M.Chat():
                 await self._chat(outbox, msg)
             case _:
-                self._reply(outbox, M.error(getattr(msg, "id", None), "message/unknown_type",
-                                            f"{type(msg).__name__} is not a table message"))
+                raise Refused("message/unknown_type", f"{type(msg).__name__} is not a table message")
 
     # -- what the rest of the server reads --------------------------------------------
 
-    def _reply(self, outbox: Outbox, message: dict[str, Any]) -> None:
-        self.viewers.reply(outbox, message)
-
-    def _publish(self, new: list[dict[str, Any]], *, also: Outbox | None = None) -> None:
-        self.viewers.publish(new, also=also)
-
     def info(self) -> dict[str, Any]:
         """Public table information, for the lobby and snapshots."""
-        return {
-            "table": self.id, "game": self.settings.game, "status": self.status,
-            "settings": self.settings.public_plain(self.setup.public),
-            "seats": [None if s is None else self._seat_info(i, s) for i, s in enumerate(self.seats)],
-            "seq": self.seq, "result": self.result,
-        }
+        return {"table": self.id, "game": self.settings.game, "status": self.status,
+                "settings": self.settings.public_plain(self.setup.public),
+                "seats": self.seats.public(self.play.clock), "seq": self.seq, "result": self.play.result}
 
     def info_encoded(self, now: float, max_age: float) -> bytes:
         """`info()` as msgpack, for the lobby's listing: kept until one of
@@ -429,15 +354,6 @@ class Table:
             self._info = (encode(self.info()), now)
         return self._info[0]
 
-    def _seat_info(self, seat: int, slot: Slot) -> dict[str, Any]:
-        info = {"seat": seat, "name": slot.name, "connected": slot.connections > 0,
-                "away": self.clock.seats[seat].away, "proxied": self.clock.seats[seat].proxied}
-        if slot.bot is not None:
-            info["bot"] = slot.bot
-        if slot.account is not None:
-            info["account"] = slot.account
-        return info
-
     def meta(self) -> bytes:
         """The table as the store keeps it: settings and seats."""
         return encode_meta(self.settings, self.rules, self.seats, self.rematch_next)
@@ -445,16 +361,8 @@ class Table:
     def record(self) -> dict[str, Any]:
         """The game, fully revealed (`Journal.record`)."""
         return self.journal.record(table_id=self.id, game=self.settings.game, status=self.status,
-                                   config=self.setup.record, seats=self.seats, result=self.result,
-                                   commitment=self._revealed() if self.status in ENDED else None)
-
-    def _revealed(self) -> dict[str, Any] | None:
-        """The commitment as the record reveals it: with its salt, and for
-        commit and reveal the seats, options, nonces and seed it covers (T7.3)."""
-        c = self.settings.commitment
-        if c is None or c.get("scheme") != dealing.DEAL_SCHEME:
-            return c
-        return {**c, "seats": self.settings.seats, "options": self.settings.options}
+                                   config=self.setup.record, seats=self.seats, result=self.play.result,
+                                   commitment=self.settings.revealed() if self.status in ENDED else None)
 
     # -- durability ----------------------------------------------------------------
 
@@ -468,8 +376,8 @@ class Table:
         sent before this returns (the log is the truth), and the table's
         memory of its log changes only once the store has it."""
         records = self.journal.prepare(command, new)
-        clock = encode(self.clock.to_plain(trio.current_time()))
-        await self._durably(lambda: self.store.append(self.id, records, clock=clock, now=self.wall()))
+        clock = encode(self.play.clock.to_plain(trio.current_time()))
+        await self.durable.write(lambda: self.store.append(self.id, records, clock=clock, now=self.wall()))
         self.journal.took(command, records)
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
@@ -477,12 +385,12 @@ class Table:
     async def _save_meta(self, **fields: Any) -> None:
         """Store the table's meta as it is now (with `fields`, a status)."""
         meta = self.meta()
-        await self._durably(lambda: self.store.update_table(self.id, meta=meta, now=self.wall(), **fields))
+        await self.durable.write(lambda: self.store.update_table(self.id, meta=meta, now=self.wall(), **fields))
 
     async def _tell(self, new: list[dict[str, Any]]) -> None:
         """Log the table's own events, then send them."""
         await self._commit(None, new)
-        self._publish(new)
+        self.viewers.publish(new)
 
     # -- seating ---------------------------------------------------------------------
 
@@ -493,25 +401,17 @@ class Table:
         nonce = msg.nonce if isinstance(msg, M.Join) else None
         if nonce is not None:
             if not NONCE_MIN <= len(nonce) <= NONCE_MAX:
-                self._reply(outbox, M.error(msg.id, "message/invalid",
-                                            f"a join nonce has {NONCE_MIN} to {NONCE_MAX} characters"))
-                return
+                raise Refused("message/invalid", f"a join nonce has {NONCE_MIN} to {NONCE_MAX} characters")
             token = nonce_token(self.id, nonce)
             seat = self.seats.of_token(token)
             if seat is not None:  # a retry: whatever happened since, the seat is this nonce's
                 await self._rejoin(outbox, msg, seat, token)
                 return
         if self.status == "abandoned":
-            self._reply(outbox, M.error(msg.id, "table/abandoned", ABANDONED_MESSAGE))
-            return
+            raise Refused("table/abandoned", ABANDONED_MESSAGE)
         if self.status != "open":
-            self._reply(outbox, M.error(msg.id, "table/started", "this table has started; you may spectate it"))
-            return
-        try:
-            seat, name = self.seats.choose(msg.name, account, msg.seat, bot=bot is not None, rated=self.settings.rated)
-        except Refusal as exc:
-            self._reply(outbox, M.error(msg.id, exc.code, exc.message))
-            return
+            raise Refused("table/started", "this table has started; you may spectate it")
+        seat, name = self.seats.choose(msg.name, account, msg.seat, bot=bot is not None, rated=self.settings.rated)
         if token is None:
             token = new_token()
         # T7.1: the seat's nonce for the seed, from its join's secret nonce (hashed:
@@ -523,7 +423,7 @@ class Table:
         await self._save_meta()
         await self._tell([self.seats.taken_event(seat)])
         self.viewers.watch(outbox, seat, msg.views or outbox in self.viewers.wants_views)
-        self._reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq))
         self.viewers.snapshot(outbox, seat)
         if self._start_due():
             await self._start_game()
@@ -534,10 +434,7 @@ class Table:
             return
         self.seats.slots[msg.seat] = Slot(name=msg.name, token_hash=msg.token_hash, account=msg.account)
         await self._save_meta()
-        event: dict[str, Any] = {"type": "SeatTaken", "seat": msg.seat, "name": msg.name}
-        if msg.account is not None:
-            event["account"] = msg.account
-        await self._tell([event])
+        await self._tell([self.seats.taken_event(msg.seat)])
 
     async def _begin(self, msg: Begin) -> None:
         if self.status != "open" or not self.seats.full:
@@ -545,9 +442,7 @@ class Table:
         await self._start_game()
         proxied = [s for s in msg.proxied if 0 <= s < self.settings.seats]
         if proxied:
-            for s in proxied:
-                self.clock.seats[s].proxied = True
-                self.clock.seats[s].away = True
+            self.play.clock.proxy(proxied)
             self._rearm()
             await self._tell([{"type": "ProxyOn", "seat": s} for s in proxied])
 
@@ -577,87 +472,58 @@ class Table:
         (`duplicate: true`), and this connection subscribed as that seat, as
         a `resume` would. Nothing else changes: not the name, not the seat."""
         previous = self.viewers.watch(outbox, seat, msg.views)
-        self._reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq, duplicate=True))
+        self.viewers.reply(outbox, M.ok(msg.id, table=self.id, seat=seat, token=token, seq=self.seq, duplicate=True))
         self.viewers.snapshot(outbox, seat)
-        if previous != seat:
-            if isinstance(previous, int):
-                await self._presence(previous, -1)
-            await self._presence(seat, +1)
+        await self._moved(previous, seat)
         if self._start_due():  # the join it retries filled the table, and the start did not follow
             await self._start_game()
 
     async def _leave(self, outbox: Outbox, msg: M.Leave) -> None:
-        seat = self.seats.of_token(msg.token)
-        if seat is None:
-            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
-            return
+        seat = self.seats.holder(msg.token)
         if self.status != "open":
-            self._reply(outbox, M.error(msg.id, "table/started", "a seat can be left only before the start"))
-            return
+            raise Refused("table/started", "a seat can be left only before the start")
         self.seats.slots[seat] = None
         self.viewers.seat_left(seat)
         await self._save_meta()
         await self._tell([{"type": "SeatLeft", "seat": seat}])
-        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _start(self, outbox: Outbox, msg: M.Start) -> None:
-        if self.seats.of_token(msg.token) is None:
-            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
-            return
+        self.seats.holder(msg.token)
         if self.status != "open":
-            self._reply(outbox, M.error(msg.id, "table/started", "the game has already started"))
-            return
+            raise Refused("table/started", "the game has already started")
         if not self.seats.full:
-            self._reply(outbox, M.error(msg.id, "table/not_full", "every seat must be taken before the start"))
-            return
+            raise Refused("table/not_full", "every seat must be taken before the start")
         await self._start_game()
-        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _start_game(self) -> None:
         started: dict[str, Any] = {"type": "TableStarted"}
-        if self.settings.commitment is not None and self.settings.commitment.get("scheme") == dealing.DEAL_SCHEME:
-            started["nonces"] = self._reveal_seed()
-            if "supplied" in self.settings.commitment:
-                started["supplied"] = self.settings.commitment["supplied"]
-        self.state, game_events = self.port.start(self.setup.config)
+        if self.settings.dealt_by_nonces:
+            self.settings, started["nonces"] = reveal_seed(self.settings, self.seats)
+            # the game is configured with the seed (its port is determined by its seed and options)
+            self.setup = self.port.configure(self.settings.seats, self.settings.seed, self.settings.options, {})
+            if "supplied" in (c := self.settings.commitment or {}):
+                started["supplied"] = c["supplied"]
+        game_events = self.play.start(self.setup.config)
         self.status = "running"
         await self._save_meta(status="running")
         new = [started, *game_events]
         self._rearm()
         await self._tell(new)
 
-    def _reveal_seed(self) -> list[str]:
-        """T7.2: the seed of a commit-and-reveal table, from its committed salt
-        and its seats' nonces in seat order; the game is configured with it
-        (the port is determined by its seed and options), and the settings
-        keep it (the meta saved at the start, so recovery sets up the same game).
-        A seat whose holder brought no nonce gets the one the salt fixes for
-        it (`dealing.supplied_nonce`), and is listed in `supplied`; a table
-        created before supplied nonces (no `supplied` in its commitment)
-        draws one as it did then."""
-        c = self.settings.commitment
-        assert c is not None
-        salt = c["salt"]
-        derived = "supplied" in c
-        supplied = [i for i, s in enumerate(self.seats) if s is None or s.nonce is None]
-        nonces = [s.nonce if s is not None and s.nonce is not None
-                  else dealing.supplied_nonce(salt, i) if derived else dealing.server_nonce()
-                  for i, s in enumerate(self.seats)]
-        seed = dealing.derive_seed(salt, nonces)
-        self.setup = self.port.configure(self.settings.seats, seed, self.settings.options, {})
-        revealed = {**c, "nonces": nonces, "seed": seed}
-        if derived:
-            revealed["supplied"] = supplied
-        self.settings = replace(self.settings, seed=seed, commitment=revealed)
-        return nonces
-
     # -- subscriptions -------------------------------------------------------------
 
     async def _subscribe(self, outbox: Outbox, viewer: Viewer, msg: Any) -> None:
         previous = self.viewers.watch(outbox, viewer, msg.views)
-        self._reply(outbox, M.ok(msg.id, table=self.id, you=viewer, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, table=self.id, you=viewer, seq=self.seq))
         self.viewers.history(outbox, viewer, msg.after)
         self.viewers.snapshot(outbox, viewer)
+        await self._moved(previous, viewer)
+
+    async def _moved(self, previous: Viewer | None, viewer: Viewer | None) -> None:
+        """A connection watches as `viewer` now (None: no more), as `previous`
+        before: the seats' presence follows."""
         if previous != viewer:
             if isinstance(previous, int):
                 await self._presence(previous, -1)
@@ -665,15 +531,10 @@ class Table:
                 await self._presence(viewer, +1)
 
     async def _resume(self, outbox: Outbox, msg: M.Resume) -> None:
-        seat = self.seats.of_token(msg.token)
-        if seat is None:
-            self._reply(outbox, M.error(msg.id, "auth/bad_token", "that token holds no seat at this table"))
-            return
+        seat = self.seats.holder(msg.token)
         if msg.nonce is not None:
             if not NONCE_MIN <= len(msg.nonce) <= NONCE_MAX:
-                self._reply(outbox, M.error(msg.id, "message/invalid",
-                                            f"a resume nonce has {NONCE_MIN} to {NONCE_MAX} characters"))
-                return
+                raise Refused("message/invalid", f"a resume nonce has {NONCE_MIN} to {NONCE_MAX} characters")
             await self._bring_nonce(seat, msg.nonce)
         await self._subscribe(outbox, seat, msg)
 
@@ -682,17 +543,10 @@ class Table:
         reserved tournament seat, a join without one) brings one before the
         start. The first one counts; later ones change nothing."""
         slot = self.seats[seat]
-        c = self.settings.commitment
-        if slot is None or slot.nonce is not None or self.status != "open" or c is None \
-                or c.get("scheme") != dealing.DEAL_SCHEME:
+        if slot is None or slot.nonce is not None or self.status != "open" or not self.settings.dealt_by_nonces:
             return
         slot.nonce = dealing.seat_nonce(self.id, nonce)
         await self._save_meta()
-
-    async def _disconnected(self, outbox: Outbox) -> None:
-        viewer = self.viewers.forget(outbox)
-        if isinstance(viewer, int):
-            await self._presence(viewer, -1)
 
     async def _presence(self, seat: int, delta: int) -> None:
         connected = self.seats.connect(seat, delta)
@@ -705,102 +559,66 @@ class Table:
     # -- play ----------------------------------------------------------------------
 
     async def _act(self, outbox: Outbox, msg: M.Act) -> None:
-        seat = self.viewers.of(outbox)
-        if not isinstance(seat, int):
-            self._reply(outbox, M.error(msg.id, "auth/not_seated",
-                                        "resume your seat with its token before sending commands"))
-            return
+        seat = self.viewers.seat(outbox, "resume your seat with its token before sending commands")
         if self.status != "running":
-            code, text = {"finished": ("game/over", "the game has ended"),
-                          "failed": ("table/failed", FAILED_MESSAGE),
-                          "abandoned": ("table/abandoned", ABANDONED_MESSAGE)}.get(
-                              self.status, ("table/not_started", self._not_started()))
-            self._reply(outbox, M.error(msg.id, code, text))
-            return
+            raise Refused(*{"finished": ("game/over", "the game has ended"),
+                            "failed": ("table/failed", FAILED_MESSAGE),
+                            "abandoned": ("table/abandoned", ABANDONED_MESSAGE)}.get(
+                                self.status, ("table/not_started", self.seats.not_started(self.settings.auto_start))))
         if msg.id is not None and msg.id in self.journal.cids[seat]:
-            self._reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
+            self.viewers.reply(outbox, M.ok(msg.id, duplicate=True, seq=self.seq))
             return
-        if self.journal.full() and isinstance(msg.cmd, dict) and msg.cmd.get("type") in self._talk:
-            self._reply(outbox, M.error(msg.id, "table/log_full", LOG_FULL_MESSAGE))
-            return
-        new = self.clock.attended(seat)  # any command brings an away seat back (docs/table.md T2.2, T3.6)
+        if self.journal.full() and self.play.is_talk(msg.cmd):
+            raise Refused("table/log_full", LOG_FULL_MESSAGE)
+        new = self.play.clock.attended(seat)  # any command brings an away seat back (docs/table.md T2.2, T3.6)
         try:
-            game_events = self.port.apply(self.state, seat, msg.cmd)
+            game_events = self.play.apply(seat, msg.cmd)
         except RulesRejection as exc:
             if new:
                 await self._tell(new)
-            self._reply(outbox, M.error(msg.id, exc.code, exc.message))
+            self.viewers.reply(outbox, M.error(msg.id, exc.code, exc.message))
             return
         if msg.id is not None:
             self.journal.cids[seat].add(msg.id)
         new.extend(game_events)
         command = {"seat": seat, "cid": msg.id, "cmd": msg.cmd, "at": self.wall()}
         await self._step(command, new, game_events, sender=outbox)
-        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _back(self, outbox: Outbox, msg: M.Back) -> None:
         """`back`: an away or proxied seat is attended again without sending
         a game command (which, for an away seat, would often come too late
         and be refused). Harmless when the seat is neither, or when the game
         is not running."""
-        seat = self.viewers.of(outbox)
-        if not isinstance(seat, int):
-            self._reply(outbox, M.error(msg.id, "auth/not_seated",
-                                        "resume your seat with its token before sending back"))
-            return
-        new = self.clock.attended(seat) if self.status == "running" else []
+        seat = self.viewers.seat(outbox, "resume your seat with its token before sending back")
+        new = self.play.clock.attended(seat) if self.status == "running" else []
         if new:
             await self._tell(new)
-        self._reply(outbox, M.ok(msg.id, seq=self.seq))
-
-    def _not_started(self) -> str:
-        taken = len(self.seats) - len(self.seats.free())
-        how = ("it starts when the last seat is taken" if self.settings.auto_start
-               else "once every seat is taken, a seated player starts it with `start`")
-        return f"the game has not started: {taken} of {self.settings.seats} seats are taken, and {how}"
+        self.viewers.reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _expire(self) -> None:
-        """The armed deadline passed: silence means what the rules say."""
-        d = self.clock.deadline
-        waiting = self.port.waiting(self.state) if self.state is not None else None
-        if d is None or waiting is None or waiting.key != d.key:
-            self._rearm()
+        """The armed deadline passed: silence means what the rules say, unless
+        the seat proxy answers for the seat (T3: at once, whatever its hidden
+        cards, so its timing tells nothing; through the log as the seat's)."""
+        waiting = self.play.due(self.status == "running", trio.current_time())
+        if waiting is None:
             return
-        new: list[dict[str, Any]] = []
-        if waiting.pivot is not None:
-            if self.clock.seats[waiting.pivot].proxied and await self._proxy_act(waiting.pivot):
+        if waiting.pivot is not None and self.play.clock.seats[waiting.pivot].proxied:
+            move = self.play.proxy_move(waiting.pivot, self.id)
+            if move is not None:
+                await self._step({"seat": waiting.pivot, "cid": None, "cmd": move[0], "at": self.wall(),
+                                  "proxy": True}, list(move[1]), move[1])
                 return
-            new = self.clock.silent(waiting.pivot, waiting.key[0], self.settings.proxy_after)
-        cmd = self.port.timeout_command(waiting)
-        game_events = self.port.apply(self.state, TABLE_SEAT, cmd)
-        new.extend(game_events)
+        cmd, new, game_events = self.play.silence(waiting)
         await self._step({"seat": TABLE_SEAT, "cid": None, "cmd": cmd, "at": self.wall()}, new, game_events)
-
-    async def _proxy_act(self, seat: int) -> bool:
-        """The reference bot answers for a proxied seat, at once, whatever its
-        hidden cards (so its timing tells nothing), through the same apply()
-        and log as the owner's own commands. False: fall back to silence."""
-        cmd = self.port.proxy_command(self.state, seat)
-        if cmd is None:
-            return False
-        try:
-            game_events = self.port.apply(self.state, seat, cmd)
-        except RulesRejection:
-            log.warning("table %s: the proxy for seat %d chose a refused command", self.id, seat)
-            return False
-        await self._step({"seat": seat, "cid": None, "cmd": cmd, "at": self.wall(), "proxy": True},
-                         list(game_events), game_events)
-        return True
 
     async def _step(self, command: dict[str, Any], new: list[dict[str, Any]],
                     game_events: list[dict[str, Any]], *, sender: Outbox | None = None) -> None:
         self._rearm(refills=self.port.refills(game_events))
-        result = self.port.result(self.state)
-        finished = result is not None
+        finished = self.play.ended()
         if finished:
-            self.result = result
             self.status = "finished"
-            ending: dict[str, Any] = {"type": "TableFinished", "result": self.result}
+            ending: dict[str, Any] = {"type": "TableFinished", "result": self.play.result}
             announced = await self._commit_rematch()
             if announced is not None:
                 ending["rematch"] = announced
@@ -811,9 +629,9 @@ class Table:
             # status) before anyone is told: a client that saw TableFinished
             # finds the table finished in the store, whatever happens next.
             self.journal.end = self.seq
-            await self._durably(lambda: self.store.save_record(self.id, encode(self.record())))
-            await self._durably(lambda: self.store.update_table(self.id, status="finished", now=self.wall()))
-        self._publish(new, also=sender)
+            await self.durable.write(lambda: self.store.save_record(self.id, encode(self.record())))
+            await self.durable.write(lambda: self.store.update_table(self.id, status="finished", now=self.wall()))
+        self.viewers.publish(new, also=sender)
         if finished:
             self.ended.set()
 
@@ -825,7 +643,7 @@ class Table:
         then the one it would have had)."""
         log.error("table %s failed; it ends here, every other table goes on", self.id, exc_info=exc)
         self.status = "failed"
-        self.clock.deadline = None
+        self.play.clock.deadline = None
         event: dict[str, Any] = {"type": "TableFailed", "message": FAILED_MESSAGE}
         try:
             await self._commit(None, [event])
@@ -835,49 +653,31 @@ class Table:
         except Exception:
             log.exception("table %s: the store did not take all of its failure", self.id)
             event.setdefault("seq", self.seq + 1)
-        self._publish([event])
+        self.viewers.publish([event])
         self.ended.set()
 
     def _rearm(self, refills: int = 0) -> None:
-        """Arm a deadline for the open decision (`TableClock.rearm`)."""
-        waiting = self.port.waiting(self.state) if self.state is not None and self.status == "running" else None
-        self.clock.rearm(None if waiting is None else waiting.key, None if waiting is None else waiting.pivot,
-                         "" if waiting is None else waiting.timer, trio.current_time(), refills)
+        self.play.rearm(self.status == "running", trio.current_time(), refills)
 
     # -- chat and rematch --------------------------------------------------------------
 
     async def _chat(self, outbox: Outbox, msg: M.Chat) -> None:
-        seat = self.viewers.of(outbox)
-        if not isinstance(seat, int):
-            self._reply(outbox, M.error(msg.id, "auth/not_seated", "only seated players chat at a table"))
-            return
-        try:
-            text = chat_text(msg.text)
-            if self.journal.full():
-                raise Refusal("table/log_full", LOG_FULL_MESSAGE)
-            self.chat.take(seat, trio.current_time())
-        except Refusal as exc:
-            self._reply(outbox, M.error(msg.id, exc.code, exc.message))
-            return
+        seat = self.viewers.seat(outbox, "only seated players chat at a table")
+        text = chat_text(msg.text)
+        if self.journal.full():
+            raise Refused("table/log_full", LOG_FULL_MESSAGE)
+        self.chat.take(seat, trio.current_time())
         slot = self.seats[seat]
         await self._tell([{"type": "Chat", "seat": seat, "name": slot.name if slot else "", "text": text}])
-        self._reply(outbox, M.ok(msg.id, seq=self.seq))
+        self.viewers.reply(outbox, M.ok(msg.id, seq=self.seq))
 
     async def _commit_rematch(self) -> dict[str, str] | None:
         """T7.4: as the game ends, draw its rematch's table id and salt, store
         them, and announce the table and its commitment: a player asking for
-        the rematch sends its nonce after the server is bound, as at any
-        table. None where the rematch would not be dealt by commit and
-        reveal (a configured setup: the rematch is seeded) or would not set up."""
-        if self.setup.configured:
+        the rematch sends its nonce after the server is bound, as at any table."""
+        nxt = rematch_commitment(self.port, self.settings, self.setup)
+        if nxt is None:
             return None
-        try:
-            options = rematch_setup(self.port, self.settings, 0).options
-        except SettingsError:
-            return None
-        salt = dealing.new_salt()
-        nxt = {"table": new_id(), "salt": salt,
-               "commitment": dealing.deal_commitment(self.settings.game, self.settings.seats, options, salt)}
         self.rematch_next = nxt
         await self._save_meta()
         return {"table": nxt["table"], "commitment": nxt["commitment"]}

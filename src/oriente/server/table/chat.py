@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ...refusal import Refusal
+from .inbox import Refused
 
 MAX_CHAT = 500
 # Chat per seat: a burst of CHAT_BURST messages, then one every CHAT_EVERY_S seconds (T5.4).
@@ -14,10 +14,10 @@ CHAT_EVERY_S = 2.0
 
 
 def chat_text(text: str) -> str:
-    """The message as it is said (trimmed); a Refusal if it is empty or too long."""
+    """The message as it is said (trimmed); a refusal (`Refused`) if it is empty or too long."""
     said = text.strip()
     if not said or len(said) > MAX_CHAT:
-        raise Refusal("chat/invalid", f"a chat message has 1 to {MAX_CHAT} characters")
+        raise Refused("chat/invalid", f"a chat message has 1 to {MAX_CHAT} characters")
     return said
 
 
@@ -30,10 +30,10 @@ class ChatRate:
         self._at = [-math.inf] * seats
 
     def take(self, seat: int, now: float) -> None:
-        """One message from `seat` at `now` (trio time); a Refusal saying how
+        """One message from `seat` at `now` (trio time); a refusal (`Refused`) saying how
         long to wait when it has chatted too much."""
         tokens = min(float(CHAT_BURST), self._tokens[seat] + (now - self._at[seat]) / CHAT_EVERY_S)
         if tokens < 1:
-            raise Refusal("chat/rate_limited", f"a seat chats at most {CHAT_BURST} times in a row, then once every "
+            raise Refused("chat/rate_limited", f"a seat chats at most {CHAT_BURST} times in a row, then once every "
                           f"{CHAT_EVERY_S:g} s: wait {CHAT_EVERY_S * (1 - tokens):.1f} s")
         self._tokens[seat], self._at[seat] = tokens - 1, now

@@ -11,7 +11,13 @@ from typing import Any
 import trio
 
 from ...protocol import messages as M
+from ...refusal import Refusal
 from ..outbox import Outbox
+
+
+class Refused(Refusal):
+    """A table message refused before anything changed: its sender gets the
+    code and the message as an error, and the table goes on."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,15 +9,18 @@ import base64
 import hashlib
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...games.kit.port import GamePort, GameSetup
+from ...games.kit.port import GamePort, GameSetup, SettingsError
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from ...refusal import Refusal
-from ..clock import TimerSettings
+from .. import dealing
+from ..clock import TableClock, TimerSettings
+from ..ids import new_id
 from ..names import MAX_NAME, NameRefused, clean_name, looks_alike
+from .inbox import Refused
+from .statistics import SeatStatistics
 
 NONCE_MIN, NONCE_MAX = 16, 64
 
@@ -89,6 +92,20 @@ class TableSettings:
                        seeded=bool(d.get("seeded", False)), commitment=d.get("commitment"))
         return settings, {k: v for k, v in d.items() if k not in known}
 
+    @property
+    def dealt_by_nonces(self) -> bool:
+        """Is the seed made at the start from a committed salt and the seats'
+        nonces (commit and reveal, docs/table.md T7)?"""
+        return self.commitment is not None and self.commitment.get("scheme") == dealing.DEAL_SCHEME
+
+    def revealed(self) -> dict[str, Any] | None:
+        """The commitment as the record reveals it: with its salt, and for
+        commit and reveal the seats, options, nonces and seed it covers (T7.3)."""
+        c = self.commitment
+        if c is None or not self.dealt_by_nonces:
+            return c
+        return {**c, "seats": self.seats, "options": self.options}
+
     def public_plain(self, public_options: dict[str, Any]) -> dict[str, Any]:
         """The settings anyone may see. The game's public options are under
         `options`; oriente.v1 showed them among the table's own settings, so
@@ -135,6 +152,8 @@ class Seats:
 
     def __init__(self, count: int) -> None:
         self.slots: list[Slot | None] = [None] * count
+        # Since when (trio time) no client has held a seat (T6.1); None: one does.
+        self.unattended_since: float | None = None
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -153,6 +172,20 @@ class Seats:
                 return i
         return None
 
+    def holder(self, token: str) -> int:
+        """The seat `token` holds; refused (`auth/bad_token`) if none."""
+        seat = self.of_token(token)
+        if seat is None:
+            raise Refused("auth/bad_token", "that token holds no seat at this table")
+        return seat
+
+    def not_started(self, auto_start: bool) -> str:
+        """Why a game command comes too early."""
+        taken = len(self.slots) - len(self.free())
+        how = ("it starts when the last seat is taken" if auto_start
+               else "once every seat is taken, a seated player starts it with `start`")
+        return f"the game has not started: {taken} of {len(self.slots)} seats are taken, and {how}"
+
     def free(self) -> list[int]:
         return [i for i, s in enumerate(self.slots) if s is None]
 
@@ -164,36 +197,49 @@ class Seats:
         """Does a client (not one of the server's bots) hold a seat now?"""
         return any(s is not None and s.bot is None and s.connections > 0 for s in self.slots)
 
+    def idle_since(self, now: float) -> float | None:
+        """Since when no client has held a seat (from `now` on, if one did
+        until now); None while one does. The server's bots hold no seat."""
+        if self.attended():
+            self.unattended_since = None
+        elif self.unattended_since is None:
+            self.unattended_since = now
+        return self.unattended_since
+
+    def statistics(self) -> tuple[SeatStatistics | None, ...]:
+        return tuple(None if s is None else SeatStatistics(name=s.name, connected=s.connections > 0, bot=s.bot,
+                                                           account=s.account) for s in self.slots)
+
     def choose(self, name: str, account: dict[str, Any] | None, seat: int | None, *, bot: bool,
                rated: bool) -> tuple[int, str]:
         """The seat a join takes and the name it takes it under (an account's
-        own name for a signed-in join); a Refusal with the join's error code
+        own name for a signed-in join); a Refused with the join's error code
         otherwise. The server's bots pick their names among the free ones."""
         if rated and account is None:
-            raise Refusal("auth/sign_in_required",
+            raise Refused("auth/sign_in_required",
                           "a rated table seats only players signed in to an account (sign_in)")
         if account is not None and any(s is not None and s.account is not None and s.account["id"] == account["id"]
                                        for s in self.slots):
-            raise Refusal("auth/already_seated", "this account holds a seat at this table already")
+            raise Refused("auth/already_seated", "this account holds a seat at this table already")
         try:
             name = clean_name(name if account is None else account["name"], max_len=MAX_NAME)
         except NameRefused as exc:
-            raise Refusal("message/invalid", exc.message) from None
+            raise Refused("message/invalid", exc.message) from None
         if not bot:
             alike = next(((i, s.name) for i, s in enumerate(self.slots)
                           if s is not None and looks_alike(name, s.name)), None)
             if alike is not None:
-                raise Refusal("message/invalid", f"the name {name!r} looks like seat {alike[0]}'s ({alike[1]!r}) "
+                raise Refused("message/invalid", f"the name {name!r} looks like seat {alike[0]}'s ({alike[1]!r}) "
                               "at this table; choose another")
         if seat is None:
             free = self.free()
             if not free:
-                raise Refusal("table/full", "every seat is taken")
+                raise Refused("table/full", "every seat is taken")
             return free[0], name
         if not 0 <= seat < len(self.slots):
-            raise Refusal("seat/unknown", f"seats are 0..{len(self.slots) - 1}")
+            raise Refused("seat/unknown", f"seats are 0..{len(self.slots) - 1}")
         if self.slots[seat] is not None:
-            raise Refusal("seat/taken", f"seat {seat} is taken")
+            raise Refused("seat/taken", f"seat {seat} is taken")
         return seat, name
 
     def taken_event(self, seat: int) -> dict[str, Any]:
@@ -217,6 +263,22 @@ class Seats:
         slot.connections = max(0, slot.connections + delta)
         after = slot.connections > 0
         return after if before != after else None
+
+    def public(self, clock: TableClock) -> list[dict[str, Any] | None]:
+        """The seats as anyone may see them (the table information)."""
+        shown: list[dict[str, Any] | None] = []
+        for seat, slot in enumerate(self.slots):
+            if slot is None:
+                shown.append(None)
+                continue
+            info = {"seat": seat, "name": slot.name, "connected": slot.connections > 0,
+                    "away": clock.seats[seat].away, "proxied": clock.seats[seat].proxied}
+            if slot.bot is not None:
+                info["bot"] = slot.bot
+            if slot.account is not None:
+                info["account"] = slot.account
+            shown.append(info)
+        return shown
 
     def plain(self) -> list[Any]:
         return [None if s is None else slot_plain(s) for s in self.slots]
@@ -275,3 +337,42 @@ def read_meta(meta: bytes) -> StoredMeta:
 def stored_game(meta: bytes) -> str:
     """The game of a table as stored (to pick the port that restores it)."""
     return read_meta(meta).settings.game
+
+
+def reveal_seed(settings: TableSettings, seats: Seats) -> tuple[TableSettings, list[str]]:
+    """T7.2: the seed of a commit-and-reveal table, from its committed salt
+    and its seats' nonces in seat order; returns the settings that keep it
+    (saved in the meta at the start, so that recovery sets up the same
+    game) and the nonces. A seat whose holder brought no nonce gets the one
+    the salt fixes for it (`dealing.supplied_nonce`), and is listed in
+    `supplied`; a table created before supplied nonces (no `supplied` in
+    its commitment) draws one as it did then."""
+    c = settings.commitment
+    assert c is not None
+    salt = c["salt"]
+    derived = "supplied" in c
+    supplied = [i for i, s in enumerate(seats) if s is None or s.nonce is None]
+    nonces = [s.nonce if s is not None and s.nonce is not None
+              else dealing.supplied_nonce(salt, i) if derived else dealing.server_nonce()
+              for i, s in enumerate(seats)]
+    seed = dealing.derive_seed(salt, nonces)
+    revealed = {**c, "nonces": nonces, "seed": seed}
+    if derived:
+        revealed["supplied"] = supplied
+    return replace(settings, seed=seed, commitment=revealed), nonces
+
+
+def rematch_commitment(port: GamePort, settings: TableSettings, setup: GameSetup) -> dict[str, Any] | None:
+    """T7.4: the rematch a table commits to as its game ends: the rematch's
+    table id, a fresh salt (secret until that game ends) and its commitment.
+    None where the rematch would not be dealt by commit and reveal (a
+    configured setup: the rematch is seeded) or would not set up."""
+    if setup.configured:
+        return None
+    try:
+        options = rematch_setup(port, settings, 0).options
+    except SettingsError:
+        return None
+    salt = dealing.new_salt()
+    return {"table": new_id(), "salt": salt,
+            "commitment": dealing.deal_commitment(settings.game, settings.seats, options, salt)}

@@ -19,9 +19,10 @@ import trio
 from ...games.kit.port import SPECTATOR, GamePort
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from ..clock import TableClock
 from ..outbox import Outbox
+from .inbox import Refused
 from .journal import TABLE_EVENTS, Journal
+from .play import Play
 
 HISTORY_CHUNK = 256
 # A prompt's fields that move with the clock alone, not with the decision.
@@ -51,9 +52,8 @@ class Stage(Protocol):
 
     id: str
     port: GamePort
-    state: Any
     status: str
-    clock: TableClock
+    play: Play
     wall: Callable[[], float]
     journal: Journal
 
@@ -82,6 +82,14 @@ class Viewers:
 
     def of(self, outbox: Outbox) -> Viewer | None:
         return self.subscribers.get(outbox)
+
+    def seat(self, outbox: Outbox, refusal: str) -> int:
+        """The seat `outbox` watches as; refused (`auth/not_seated`, saying
+        `refusal`) if it watches as none."""
+        seat = self.subscribers.get(outbox)
+        if not isinstance(seat, int):
+            raise Refused("auth/not_seated", refusal)
+        return seat
 
     def watch(self, outbox: Outbox, viewer: Viewer, views: bool) -> Viewer | None:
         """`outbox` watches as `viewer` (with views or without) from now on;
@@ -141,20 +149,20 @@ class Viewers:
         """The viewer's view; None before the game and after a failure (the
         state may be half-changed by whatever failed)."""
         stage = self.stage
-        if stage.state is None or stage.status == "failed":
+        if stage.play.state is None or stage.status == "failed":
             return None
-        return stage.port.view(stage.state, viewer)
+        return stage.port.view(stage.play.state, viewer)
 
     def prompts(self, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         """Each viewer's open decision with its deadline, built in one pass."""
         stage = self.stage
-        if stage.state is None or stage.status != "running":
+        if stage.play.state is None or stage.status != "running":
             return dict.fromkeys(viewers)
-        return self.timed(stage.port.prompts(stage.state, viewers))
+        return self.timed(stage.port.prompts(stage.play.state, viewers))
 
     def timed(self, prompts: dict[Viewer, dict[str, Any] | None]) -> dict[Viewer, dict[str, Any] | None]:
         """The prompts with the deadline as it stands now (they are updated in place)."""
-        clock = self.stage.clock
+        clock = self.stage.play.clock
         d = clock.deadline
         if d is not None:
             remaining = max(0.0, d.at - trio.current_time())
@@ -212,8 +220,8 @@ class Viewers:
         cached = self._spectators
         if cached is None or cached[0] != key:
             prompt = None
-            if stage.state is not None and stage.status == "running":
-                prompt = stage.port.prompts(stage.state, [SPECTATOR])[SPECTATOR]
+            if stage.play.state is not None and stage.status == "running":
+                prompt = stage.port.prompts(stage.play.state, [SPECTATOR])[SPECTATOR]
             cached = self._spectators = (key, self.view(SPECTATOR), prompt)
         return cached[1], cached[2]
 
