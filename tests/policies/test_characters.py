@@ -44,7 +44,7 @@ def _support_answer(state, seat, character):
 def test_the_old_name_plays_the_default_character_which_keeps_its_paid_word():
     """`negotiator` (add_bots, stored seats, POLICIES) maps to the default
     character, the one for tables where people sit."""
-    assert ALIASES == {"negotiator": DEFAULT.name} and resolve("negotiator") == "shrewd"
+    assert {"negotiator": DEFAULT.name} == ALIASES and resolve("negotiator") == "shrewd"
     assert POLICIES["negotiator"] is POLICIES[DEFAULT.name] and POLICIES["shrewd"].character is SHREWD
     assert set(characters.CHARACTERS) == {"honest", "shrewd", "ruthless"}
     assert DEFAULT.word == "weighs" and HONEST.word == "keeps" and RUTHLESS.word == "breaks"
