@@ -9,11 +9,15 @@ seat 0 in the terminal client and the bots take the others.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
+import sys
+import tempfile
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -73,7 +77,8 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
                     watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0,
-                    game: str = "oriente") -> dict[str, Any]:
+                    game: str = "oriente", seen: dict[str, Any] | None = None,
+                    where_kept: str = "") -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
     spectator; return the finished game's record. With `watch`, the server
     also serves the web client, says where to watch, hands the record to
@@ -96,8 +101,10 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
             if person:
                 settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
             table = await host.create_table(seats=seats, **settings)
+            if seen is not None:
+                seen["table"] = table
             spectating = await host.spectate(table, views=True)
-            out(f"Table {table} on {url} (store {store}): {game}, {seats} seats"
+            out(f"Table {table} on {url} ({where_kept or 'store ' + store}): {game}, {seats} seats"
                 + (", you at seat 0." if person else f", {policy} bots."))
             if watch is not None:
                 print(f"Watch it in a browser: http://127.0.0.1:{app.port}/#/t/{table}", flush=True)
@@ -129,6 +136,8 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                                            update.view):
                         out(line)
             record = await host.record(table)
+            if seen is not None:
+                seen["over"] = True
         if watch is not None:
             watch(record)
             print(f"The game is over; it stays at http://127.0.0.1:{app.port}/#/t/{table} "
@@ -144,18 +153,103 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
 WATCH_DELAY = 1.2
 
 
-def demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
+def demo(*, seats: int, seed: int | None, store: str | None, record_path: str | None, policy: str,
          delay: float | None, quiet: bool, play: bool, name: str, timers: str = DEFAULT_PRESET, watch: bool = False,
          port: int = 0, game: str = "oriente") -> int:
+    """Run the demo on `store`, or (None) on a store of its own that is gone
+    when the demo ends: a demo neither meets a running `oriente serve`'s
+    store nor leaves a table behind in it."""
+    with _own_store(store) as (path, where_kept):
+        seen: dict[str, Any] = {}
+        try:
+            return _demo(seats=seats, seed=seed, store=path, record_path=record_path, policy=policy, delay=delay,
+                         quiet=quiet, play=play, name=name, timers=timers, watch=watch, port=port, game=game,
+                         seen=seen, where_kept=where_kept)
+        except (KeyboardInterrupt, BaseExceptionGroup) as exc:
+            # trio hands Ctrl-C on as KeyboardInterrupt, alone or in a group.
+            if isinstance(exc, KeyboardInterrupt) or exc.subgroup(KeyboardInterrupt) is not None:
+                if store is not None:
+                    _stop_left_table(path, seen)
+                print("\nStopped.", file=sys.stderr)
+                return 130
+            reason = store_refusal(exc)
+            if reason is None:
+                raise
+            print(f"oriente demo: {reason}", file=sys.stderr)
+            return 1
+
+
+@contextlib.contextmanager
+def _own_store(store: str | None) -> Iterator[tuple[str, str]]:
+    """`store` as given, or a fresh SQLite file in a folder removed at the end."""
+    if store is not None:
+        yield store, ""
+        return
+    with tempfile.TemporaryDirectory(prefix="oriente-demo-") as folder:
+        yield str(Path(folder) / "demo.sqlite"), "its own store, gone when the demo ends"
+
+
+def store_refusal(group: BaseExceptionGroup) -> str | None:
+    """One line for a store that would not open (another server holds it, a
+    database out of reach), or None if the failure is something else."""
+    from oriente.server.stores import StoreError, StoreLocked
+
+    found = group.subgroup(lambda exc: isinstance(exc, StoreError))
+    if found is None:
+        return None
+    leaf = first_leaf(found)
+    if isinstance(leaf, StoreLocked):
+        return f"{leaf} (without --store the demo keeps a store of its own)"
+    return str(leaf)
+
+
+def first_leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception in a (nested) group: the one to tell."""
+    first = group.exceptions[0]
+    return first_leaf(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+def _stop_left_table(store: str, seen: dict[str, Any]) -> None:
+    """A demo stopped before its game ended leaves nobody to play its table:
+    mark it abandoned in the store given, so that a later `oriente serve` on
+    that store does not bring it back to wait for bots that are gone."""
+    table = seen.get("table")
+    if table is None or seen.get("over"):
+        return
+
+    async def mark() -> None:
+        from oriente.server.stores import open_store
+
+        kept = open_store(store)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(kept.run)
+            try:
+                await kept.update_table(table, status="abandoned", now=time.time())
+            finally:
+                await kept.aclose()
+
+    try:
+        trio.run(mark)
+    except Exception as exc:
+        print(f"oriente demo: the table {table} stays in {store} ({exc})", file=sys.stderr)
+    else:
+        print(f"The demo table {table} was stopped and is marked abandoned in {store}.", file=sys.stderr)
+
+
+def _demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
+          delay: float | None, quiet: bool, play: bool, name: str, timers: str, watch: bool,
+          port: int, game: str, seen: dict[str, Any], where_kept: str) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if watch:
         trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                    delay=WATCH_DELAY if delay is None else delay, out=out, port=port,
-                                   watch=lambda record: _finish(record, record_path, print), game=game))
+                                   watch=lambda record: _finish(record, record_path, print), game=game,
+                                   seen=seen, where_kept=where_kept))
         return 0
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
-                                            delay=0.05 if delay is None else delay, out=out, game=game))
+                                            delay=0.05 if delay is None else delay, out=out, game=game,
+                                            seen=seen, where_kept=where_kept))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
                              policy=policy, name=name, timers=timers, game=game)
@@ -200,7 +294,10 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     thread.start()
     ready.wait()
     if "error" in where:
-        print(f"oriente demo: the server could not start: {where['error']}")
+        error = where["error"]
+        reason = (store_refusal(error) or str(first_leaf(error))) if isinstance(error, BaseExceptionGroup) \
+            else str(error)
+        print(f"oriente demo: the server could not start: {reason}", file=sys.stderr)
         return 1
     code = run_play(where["url"], name, (where["table"], where["token"]), resumable=False)
     thread.join(timeout=1)

@@ -36,6 +36,8 @@ from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 from oriente.protocol.presets import describe as describe_preset
 
+from . import checks
+
 RECORD_FORMAT = "oriente.record.v1"
 # The demo's table size when --seats is not given, per game.
 DEMO_SEATS = {"oriente": 6, "oro": 3, "samurai": 3}
@@ -423,17 +425,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="a server with a table of bots, told live in plain words")
     demo.add_argument("--game", choices=sorted(DEMO_SEATS), default="oriente",
                       help="the game the bots play (default oriente)")
-    demo.add_argument("--seats", type=int, default=None,
+    demo.add_argument("--seats", type=checks.at_least(1, "a table's seat count"), default=None,
                       help="oriente: 4 to 12 (default 6); oro and samurai: 2 to 4 (default 3)")
-    demo.add_argument("--seed", type=int, default=None, help="table seed (default: random)")
+    demo.add_argument("--seed", type=checks.seed, default=None, help="table seed (default: random)")
     demo.add_argument("--quiet", action="store_true", help="print only the final scores")
     demo.add_argument("--record", metavar="PATH", default=None,
                       help="where to write the game record (default records/demo-TABLE.json)")
-    demo.add_argument("--store", default="oriente.sqlite", help="SQLite store file (default ./oriente.sqlite)")
+    demo.add_argument("--store", default=None, type=checks.store, metavar="PATH",
+                      help="a SQLite store file to keep the demo's table in (default: its own, gone when it ends)")
     demo.add_argument("--bots", choices=("negotiator", "heuristic", "random"), default="negotiator",
                       help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so; "
                            "in oro and samurai, which have no deals, the heuristic)")
-    demo.add_argument("--delay", type=float, default=None,
+    demo.add_argument("--delay", type=checks.seconds, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")
     demo.add_argument("--name", default=None, help="your name with --play")
@@ -443,13 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
                            + f" (default {DEFAULT_PRESET}; people means normal)")
     demo.add_argument("--watch", action="store_true",
                       help="pace the bots to a human speed and show the game in a browser until Ctrl-C")
-    demo.add_argument("--port", type=int, default=0, help="with --watch: the port to serve on (default: any)")
+    demo.add_argument("--port", type=checks.port, default=0, help="with --watch: the port to serve on (default: any)")
     demo.set_defaults(func=cmd_demo)
 
     srv = sub.add_parser("serve", help="run the table server (websockets, msgpack, protocol oriente.v1)")
-    srv.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
-    srv.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
-    srv.add_argument("--store", default="oriente.sqlite", metavar="PATH|URL",
+    srv.add_argument("--host", default="127.0.0.1", type=checks.host, help="interface to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=checks.port, default=8765, help="TCP port (default 8765; 0 picks a free one)")
+    srv.add_argument("--store", default="oriente.sqlite", metavar="PATH|URL", type=checks.store,
                      help="a SQLite file (default ./oriente.sqlite) or a PostgreSQL database, "
                           "postgresql://USER@HOST/DB[?schema=SITE] (needs the postgres extra)")
     srv.add_argument("--quiet", action="store_true", help="log warnings only")
@@ -460,51 +463,53 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN", type=_origin,
                      help="a page of another site that may open websockets too (e.g. https://www.example.org); "
                           "repeatable")
-    srv.add_argument("--bot-delay", type=float, default=1.0, metavar="S",
+    srv.add_argument("--bot-delay", type=checks.seconds, default=1.0, metavar="S",
                      help="seconds the server's bots wait before acting (default 1.0)")
     srv.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDRESS|NETWORK|none",
                      type=_trusted_proxy,
                      help="a reverse proxy in front of this server (an address or a network); requests from it "
                           "count under the client address its X-Forwarded-For names. Default: loopback (a proxy "
                           "on this machine); 'none' trusts no proxy; repeatable")
-    srv.add_argument("--metrics-port", type=int, default=None, metavar="P",
+    srv.add_argument("--metrics-port", type=checks.port, default=None, metavar="P",
                      help="serve Prometheus /metrics on this port of --metrics-host (default: not served; "
                           "0 picks a free port)")
-    srv.add_argument("--metrics-host", default="127.0.0.1", metavar="H",
+    srv.add_argument("--metrics-host", default="127.0.0.1", type=checks.host, metavar="H",
                      help="the interface of --metrics-port (default 127.0.0.1)")
-    srv.add_argument("--tables-per-connection", type=int, default=5, metavar="N",
+    srv.add_argument("--tables-per-connection", type=checks.at_least(1, "a count"), default=5, metavar="N",
                      help="open tables one connection may have created (default 5)")
-    srv.add_argument("--tables-per-address", type=int, default=20, metavar="N",
+    srv.add_argument("--tables-per-address", type=checks.at_least(1, "a count"), default=20, metavar="N",
                      help="open tables one client address may have created (default 20)")
-    srv.add_argument("--max-tables", type=int, default=10_000, metavar="N",
+    srv.add_argument("--max-tables", type=checks.at_least(1, "a count"), default=10_000, metavar="N",
                      help="tables the server holds at once (default 10000)")
-    srv.add_argument("--abandon-after", type=float, default=600.0, metavar="S",
+    srv.add_argument("--abandon-after", type=checks.positive_seconds, default=600.0, metavar="S",
                      help="seconds an open table may go without a connected player before it is "
                           "abandoned (default 600)")
-    srv.add_argument("--session-days", type=float, default=30.0, metavar="DAYS",
+    srv.add_argument("--session-days", type=checks.positive_seconds, default=30.0, metavar="DAYS",
                      help="a person's session signs in for DAYS after it was last used (default 30; "
                           "bots' API tokens last until revoked)")
-    srv.add_argument("--session-max-days", type=float, default=365.0, metavar="DAYS",
+    srv.add_argument("--session-max-days", type=checks.positive_seconds, default=365.0, metavar="DAYS",
                      help="and never longer than DAYS after the password sign-in that began it (default 365)")
     srv.add_argument("--cluster", default=None, metavar="REDIS_URL",
+                     type=checks.url(("redis", "rediss", "unix"), "redis://127.0.0.1:6379/0"),
                      help="be one of many processes of a site: the bus (redis://127.0.0.1:6379/0); "
                           "needs a postgresql:// --store (docs/scaling.md)")
     srv.add_argument("--public-url", default=None, metavar="URL",
+                     type=checks.url(("ws", "wss"), "ws://10.0.0.5:8765"),
                      help="with --cluster: where clients reach this process (default ws://HOST:PORT)")
-    srv.add_argument("--lease", type=float, default=10.0, metavar="S",
+    srv.add_argument("--lease", type=checks.positive_seconds, default=10.0, metavar="S",
                      help="with --cluster: seconds a silent process keeps its tables (default 10)")
     srv.add_argument("--drain", action="store_true",
                      help="with --cluster: on SIGTERM, hand every table to the other processes first")
     srv.set_defaults(func=cmd_serve)
 
     drn = sub.add_parser("drain", help="hand a server process's tables to the site's others, then stop it")
-    drn.add_argument("pid", type=int, metavar="PID", help="the process id of an `oriente serve --cluster`")
+    drn.add_argument("pid", type=checks.pid, metavar="PID", help="the process id of an `oriente serve --cluster`")
     drn.set_defaults(func=cmd_drain)
 
     bak = sub.add_parser("backup", help="have a running server copy its SQLite store to STORE.backup")
-    bak.add_argument("pid", type=int, metavar="PID", help="the process id of the `oriente serve`")
+    bak.add_argument("pid", type=checks.pid, metavar="PID", help="the process id of the `oriente serve`")
     bak.add_argument("store", metavar="STORE", help="its --store, the SQLite file (the copy is STORE.backup)")
-    bak.add_argument("--timeout", type=float, default=600.0, metavar="S",
+    bak.add_argument("--timeout", type=checks.positive_seconds, default=600.0, metavar="S",
                      help="seconds to wait for the copy (default 600)")
     bak.set_defaults(func=cmd_backup)
 
@@ -519,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--commitment", metavar="HEX", default=None,
                      help="the commitment the table showed before you took your seat (its settings.commitment, "
                           "or the one its rematch was announced with): the record must carry it")
-    ver.add_argument("--seat", type=int, default=None, metavar="N",
+    ver.add_argument("--seat", type=checks.at_least(0, "a seat"), default=None, metavar="N",
                      help="your seat: with --nonce, the record's nonce for it must be yours; without, you brought "
                           "none, and the record must say the server supplied it")
     ver.add_argument("--nonce", default=None, metavar="SECRET",

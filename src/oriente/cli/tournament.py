@@ -31,6 +31,8 @@ import trio
 from oriente.clients.sdk import Client, Disconnected, ServerError
 from oriente.protocol.presets import DEFAULT_PRESET, preset
 
+from . import checks
+
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": True,
               "away_after": 3}
 PEOPLE_TIMERS = preset(DEFAULT_PRESET)  # docs/table.md T1.8
@@ -45,9 +47,12 @@ def http_base(url: str) -> str:
 
 def _ints(text: str) -> list[int]:
     try:
-        return [int(x) for x in text.split(",") if x.strip()]
+        values = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers like 5,6") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give numbers of 1 or more, like 5,6")
+    return values
 
 
 async def _request(url: str, message: dict[str, Any]) -> dict[str, Any]:
@@ -217,16 +222,16 @@ def add_parser(sub: Any, server_url: Any) -> None:
     c.add_argument("--name", required=True)
     c.add_argument("--game", default="oriente")
     c.add_argument("--format", choices=("swiss", "duplicate", "arena"), default="swiss")
-    c.add_argument("--rounds", type=int, default=3)
+    c.add_argument("--rounds", type=checks.at_least(1, "a tournament's rounds"), default=3)
     c.add_argument("--sizes", type=_ints, default=[4, 5, 6], metavar="N,N", help="table sizes allowed (default 4,5,6)")
     c.add_argument("--bots", choices=("allowed", "only", "none"), default="allowed")
     c.add_argument("--no-show", choices=("proxy", "forfeit"), default="proxy")
-    c.add_argument("--show-up", type=float, default=120.0, metavar="S",
+    c.add_argument("--show-up", type=checks.seconds, default=120.0, metavar="S",
                    help="seconds a table waits for its players before it starts (default 120)")
     c.add_argument("--scoring", choices=("linear", "win"), default="linear")
     c.add_argument("--timers", choices=("bots", "people"), default="people")
     c.add_argument("--apart", action="append", default=[], metavar="A,B", help="keep two entrants apart; repeatable")
-    c.add_argument("--seed", type=int, default=None)
+    c.add_argument("--seed", type=checks.seed, default=None)
     c.set_defaults(func=cmd_create)
 
     r = command("register", "enter a tournament (or, with --bot and the organiser token, a server bot)")
@@ -241,8 +246,8 @@ def add_parser(sub: Any, server_url: Any) -> None:
     pl.add_argument("tournament")
     pl.add_argument("--token", required=True, help="the entry token from register")
     pl.add_argument("--bot", choices=("negotiator", "heuristic", "random"), default="heuristic")
-    pl.add_argument("--seed", type=int, default=None)
-    pl.add_argument("--delay", type=float, default=0.0)
+    pl.add_argument("--seed", type=checks.seed, default=None)
+    pl.add_argument("--delay", type=checks.seconds, default=0.0)
     pl.set_defaults(func=cmd_play)
 
     s = command("start-round", "seat and start the next round")
@@ -253,11 +258,14 @@ def add_parser(sub: Any, server_url: Any) -> None:
     d = command("direct", "a director's action: pause, resume, reseat, adjudicate, disqualify, withdraw, "
                           "finish, collusion")
     d.add_argument("tournament")
-    d.add_argument("action", choices=("start_round", "pause", "resume", "reseat", "adjudicate", "disqualify",
-                                      "withdraw", "finish", "collusion"))
+    # The command is start-round; the action the server knows is start_round: either spelling.
+    d.add_argument("action", type=lambda word: word.replace("-", "_"),
+                   choices=("start_round", "pause", "resume", "reseat", "adjudicate", "disqualify",
+                            "withdraw", "finish", "collusion"))
     d.add_argument("--token", required=True, help="the organiser token")
-    d.add_argument("--round", type=int, default=None)
-    d.add_argument("--table", type=int, default=None, help="the table's index in its round (0 first)")
+    d.add_argument("--round", type=checks.at_least(1, "a round number"), default=None)
+    d.add_argument("--table", type=checks.at_least(0, "a table index"), default=None,
+                   help="the table's index in its round (0 first)")
     d.add_argument("--ranks", type=_ints, default=None, metavar="1,2,3", help="adjudicate: each seat's rank")
     d.add_argument("--entrant", default=None, help="an entrant's id (e1, e2, ...)")
     d.set_defaults(func=cmd_direct)
