@@ -7,14 +7,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from oriente.games.kit.port import TABLE_SEAT, BotMove, GameSetup, RulesRejection, SettingsError, Viewer, Waiting
+from oriente.games.kit.describe import GameOption
+from oriente.games.kit.port import TABLE_SEAT, BotMove, GameSetup, Port, RulesRejection, SettingsError, Viewer, Waiting
 
 from . import rules
 
 
-class ToyPort:
+class ToyPort(Port):
     name = "highcard"
     seats = range(2, 4)  # H1
+    options = (GameOption("rounds", "int", 3, min=1, max=9),)  # H1
     policies: tuple[str, ...] = ("bold", "shy")  # raise on a high card / never raise
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],

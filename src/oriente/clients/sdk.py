@@ -18,10 +18,13 @@ token and last sequence number, and re-sends a command that was not yet
 acknowledged, under the same id, which the server applies at most once.
 
 Deals have helpers of their own in `oriente.clients.deals` (re-exported
-here as `sdk.deals`): build, read and value them.
+here as `sdk.deals`): build, read and value them. What each game is (its
+seat counts, options and windows) is `Client.game_info`, as the server
+describes it.
 
 The SDK speaks only the protocol (PROTOCOL.md); it never imports the server
-(`deals.value` loads the pure valuation functions when it is called, and
+(game descriptions are read by the pure `games.kit.describe`; `deals.value`
+loads the pure valuation functions when it is called, and
 `DECISION_COMMANDS` the rules' one definition when it is first read).
 """
 
@@ -42,6 +45,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import connect as ws_connect
 from websockets.typing import Subprotocol
 
+from ..games.kit.describe import GameInfo as GameInfo  # re-exported: Client.game_info's values
+from ..games.kit.describe import GameOption as GameOption
 from . import deals as deals  # re-exported: sdk.deals
 
 log = logging.getLogger("oriente.sdk")
@@ -196,6 +201,29 @@ class Client:
             raise
 
     # -- the link -----------------------------------------------------------------
+
+    @property
+    def games(self) -> list[str]:
+        """The games the server plays (`welcome.games`; a server that
+        predates it plays the default game alone)."""
+        games = (self.welcome or {}).get("games")
+        return [g for g in games if isinstance(g, str)] if isinstance(games, list) else ["oriente"]
+
+    @property
+    def game_info(self) -> dict[str, GameInfo]:
+        """What each game the server plays says of itself (`welcome.game_info`,
+        PROTOCOL.md 4): its seat counts, the options to offer with their
+        types and defaults, whether it has negotiation windows. Empty from
+        a server that predates it; a description this SDK cannot read is
+        left out, and logged."""
+        told = (self.welcome or {}).get("game_info")
+        out: dict[str, GameInfo] = {}
+        for game, data in (told.items() if isinstance(told, dict) else ()):
+            try:
+                out[game] = GameInfo.from_plain(data)
+            except ValueError as exc:
+                log.warning("the server's description of %r is not readable: %s", game, exc)
+        return out
 
     @property
     def connected(self) -> bool:

@@ -324,18 +324,22 @@ CLIENT_TYPES = tuple(
 
 def welcome(server: str, limits: dict[str, Any], bots: dict[str, list[str]] | None = None,
             games: list[str] | None = None, origins: list[str] | None = None,
-            bot_about: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+            bot_about: dict[str, dict[str, Any]] | None = None,
+            game_info: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """`bots`: per game, the kinds of server bots `add_bots` offers (absent:
     the server runs none); `bot_about`: per game and bot, what the bot is
     (PROTOCOL.md 5). `games`: the games `create_table` accepts, so a
     client offers only those (absent from servers that predate it: the
-    default game alone). `origins`: on a site of many processes, the
+    default game alone); `game_info`: per game, what it says of itself
+    (its seats, options and windows, `games.kit.describe`). `origins`: on a site of many processes, the
     origins (scheme, host and port) of its processes, the only places a
     client follows a `moved` frame's `url` to (PROTOCOL.md 4)."""
     frame: dict[str, Any] = {"t": "welcome", "protocol": SUBPROTOCOL, "version": PROTOCOL_VERSION,
              "server": server, "limits": limits}
     if games:
         frame["games"] = games
+    if game_info:
+        frame["game_info"] = game_info
     if bots:
         frame["bots"] = bots
     if bot_about:

@@ -260,7 +260,7 @@ class Transport:
         outbox.put(encode(M.welcome(self.server_name, self.limits.plain(), self._bot_kinds(),
                                      sorted(self.lobby.ports),
                                      self.cluster.origins() if self.cluster is not None else None,
-                                     self._bot_about())))
+                                     self._bot_about(), self._game_info())))
         try:
             async with trio.open_nursery() as nursery:
                 drained = trio.Event()
@@ -337,6 +337,10 @@ class Transport:
         if self.bots is None:
             return None
         return {name: list(port.policies) for name, port in sorted(self.lobby.ports.items()) if port.policies}
+
+    def _game_info(self) -> dict[str, dict[str, Any]]:
+        """Per game, what it says of itself (its port's `describe`)."""
+        return {name: port.describe().plain() for name, port in sorted(self.lobby.ports.items())}
 
     def _bot_about(self) -> dict[str, dict[str, Any]] | None:
         """Per game and bot, what the bot is (the port's `policy_about`)."""

@@ -249,6 +249,11 @@ export class Bot {
     if (this.create && !this.table && !games.includes(this.game)) {
       return this.fail(new Error(`this server plays ${games.join(', ')}; not ${this.game}`));
     }
+    // What the game says of itself (absent from a server that predates it: the server judges).
+    const seats = f.game_info?.[this.game]?.seats;
+    if (this.create && !this.table && seats && !(this.create >= seats.min && this.create <= seats.max)) {
+      return this.fail(new Error(`a table of ${this.game} has ${seats.min} to ${seats.max} seats, not ${this.create}`));
+    }
     if (this.apiToken) this.request('sign_in', { token: this.apiToken }); // answered before the next frame is read
     this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
     if (!this.token && this.joinSent) {

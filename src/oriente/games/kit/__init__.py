@@ -20,7 +20,10 @@ clock, no global randomness. Nothing here names a game's concepts.
 Beside them, what a game's port uses and its rules never import:
 
 - `port`: the contract a game's port keeps with the table server
-  (`GamePort`, and what crosses the seam);
+  (`GamePort`, and what crosses the seam), and `Port`, the base every
+  port derives from;
+- `describe`: what a game says of itself (seats, options, windows), as
+  `welcome.game_info` announces it;
 - `waiting`: the open decision as the table's clock needs it, the same way
   for every game whose decisions use the shape of `decisions`.
 """

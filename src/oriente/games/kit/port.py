@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...refusal import Refusal
+from .describe import GameInfo, GameOption
 
 PlainEvent = dict[str, Any]
 Viewer = int | str
@@ -133,6 +134,21 @@ class GamePort(Protocol):
     policies: tuple[str, ...]
     """The reference bots the server may seat at this game's tables
     (`add_bots`), the default first; empty if it has none."""
+
+    default_seats: int | None
+    """The seat count a client offers first (None: the fewest of `seats`)."""
+
+    options: tuple[GameOption, ...]
+    """The options a client may offer as fields of their own when it
+    creates a table (`describe.GameInfo`); `configure` takes them and any
+    others the game has."""
+
+    windows: bool
+    """Whether the game has negotiation windows (`Waiting.timer` "window")."""
+
+    def describe(self) -> GameInfo:
+        """What the game says of itself (`welcome.game_info`)."""
+        ...
 
     # Optional (read with getattr, default {}): old names of reference bots
     # that still work, each mapped to the bot it now names: `add_bots` takes
@@ -258,6 +274,26 @@ class GamePort(Protocol):
         remember between calls, such as the offers it made): the game state
         holds no part of a bot."""
         ...
+
+
+class Port:
+    """The base every game's port derives from: what `GamePort` lets a
+    port leave out, with its default. A port declares `name`, `seats` and
+    the methods; what it does not override here is the plain case (no
+    bots, no options to offer, no windows, the fewest seats first)."""
+
+    name: str
+    seats: range
+    policies: tuple[str, ...] = ()
+    default_seats: int | None = None
+    options: tuple[GameOption, ...] = ()
+    windows: bool = False
+
+    def describe(self) -> GameInfo:
+        """What the game says of itself, from the members above."""
+        return GameInfo(seats=self.seats,
+                        default_seats=self.seats.start if self.default_seats is None else self.default_seats,
+                        options=self.options, windows=self.windows)
 
 
 def rules_version(port: GamePort, setup: GameSetup) -> str:

@@ -18,11 +18,13 @@ from typing import Any
 import msgspec
 
 from ...protocol.codec import readable
+from ..kit.describe import GameOption
 from ..kit.port import (
     TABLE_SEAT,
     BotMove,
     GameSetup,
     PlainEvent,
+    Port,
     RulesRejection,
     SettingsError,
     Viewer,
@@ -87,13 +89,17 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class OrientePort:
+class OrientePort(Port):
     """Oriente behind the port. Options: `deal` (a configured deal or None)
     and `max_open_proposals` (1 to 20, default 3); oriente.v1 clients may
     still send both at the top level of `create_table`."""
 
     name = "oriente"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
+    # The deal and the rules revision are for tools (a configured deal, R2.8)
+    # and for the server (it pins new tables to the current revision).
+    options = (GameOption("max_open_proposals", "int", DEFAULT_MAX_OPEN_PROPOSALS, min=1, max=MAX_OPEN_PROPOSALS),)
+    windows = True  # R10.2b: a negotiation window before each fight's support round
     policies: tuple[str, ...] = BOT_POLICIES
     policy_aliases: Mapping[str, str] = ALIASES
     policy_about: Mapping[str, Mapping[str, Any]] = BOT_ABOUT

@@ -16,11 +16,13 @@ from typing import Any
 
 import msgspec
 
+from ..kit.describe import GameOption
 from ..kit.port import (
     TABLE_SEAT,
     BotMove,
     GameSetup,
     PlainEvent,
+    Port,
     RulesRejection,
     SettingsError,
     Viewer,
@@ -77,13 +79,17 @@ def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
     return value
 
 
-class OroPort:
+class OroPort(Port):
     """Oro behind the port. Options: `gods` (the variant, default false),
     `board` and `tiles` (a board or tiles file's JSON, O9; null: the
     defaults), `setup` (a configured deck, stones and first seat, O2.6)."""
 
     name = "oro"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
+    default_seats = 3
+    # Boards, tiles and a configured setup are files and tools' options (O9, O2.6).
+    # Without `gods` a table plays without the variant; a client proposes it.
+    options = (GameOption("gods", "bool", False, suggested=True),)
     policies: tuple[str, ...] = BOT_POLICIES
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],

@@ -18,6 +18,7 @@ from ..kit.port import (
     BotMove,
     GameSetup,
     PlainEvent,
+    Port,
     RulesRejection,
     SettingsError,
     Viewer,
@@ -60,13 +61,16 @@ def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
     return value
 
 
-class SamuraiPort:
+class SamuraiPort(Port):
     """Samurai behind the port. Options: `board` and `tiles` (a map or tile
     set file's JSON, S1.6; null: the defaults), `first_seat` (the start
     seat, S2.2; null: drawn from the seed)."""
 
     name = "samurai"
     seats = range(MIN_SEATS, MAX_SEATS + 1)
+    # No option to offer: a map, a tile set (S1.6) and the start seat (S2.2)
+    # are files and a setup the seed otherwise draws, tools' options.
+    default_seats = 3
     policies: tuple[str, ...] = BOT_POLICIES
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],

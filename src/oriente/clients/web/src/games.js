@@ -45,6 +45,11 @@ export function gameName(game) {
   return text === key ? game : text;
 }
 
+// The value a form starts an option with: the one the game suggests, else its default.
+export function optionInitial(option) {
+  return option.suggested ?? option.default;
+}
+
 // The words for one of a game's options: the game's own, else the lobby's, else its name.
 export function optionLabel(game, name) {
   for (const key of [`${game}.option.${name}`, `lobby.${name}`]) {

@@ -5,7 +5,7 @@ import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { AccountBox, Badge } from "./account.js";
 import { addBots, joinTable } from "./live.js";
-import { gameInfo, gameName, optionLabel, servedGames } from "./games.js";
+import { gameInfo, gameName, optionInitial, optionLabel, servedGames } from "./games.js";
 import { app, botKinds, dispatch, errorText, say, seats, setName } from "./state.js";
 import { TournamentList } from "./tournament.js";
 import TIMER_PRESETS from "../../../protocol/timer_presets.json";
@@ -43,7 +43,7 @@ export async function createTable(form) {
   const settings = {
     t: "create_table", seats: form.seats, name: form.name.trim().slice(0, 64), public: !form.private,
     timers: PRESETS[form.preset], proxy_after: form.proxy ? Number(form.proxy) : null,
-    game: form.game, options: Object.fromEntries(gameInfo(form.game).options.map((o) => [o.name, form.options[o.name] ?? o.default])),
+    game: form.game, options: Object.fromEntries(gameInfo(form.game).options.map((o) => [o.name, form.options[o.name] ?? optionInitial(o)])),
     rated: Boolean(form.rated && app.account),
   };
   let ok;
@@ -124,7 +124,7 @@ function CreateForm() {
     <label class="field">${t("lobby.table_name")}<input maxlength="64" value=${form.name} placeholder=${t("lobby.table_name_hint")} onInput=${(e) => set({ name: e.target.value })} /></label>
     <label class="field">${t("lobby.seat_count")}<select id="seats" value=${String(form.seats)} onChange=${(e) => set({ seats: Number(e.target.value), bots: Math.min(form.bots, Number(e.target.value) - 1) })}>
       ${Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
-    ${info.options.map((o) => html`<${OptionField} key=${o.name} game=${form.game} option=${o} value=${form.options[o.name] ?? o.default}
+    ${info.options.map((o) => html`<${OptionField} key=${o.name} game=${form.game} option=${o} value=${form.options[o.name] ?? optionInitial(o)}
       onChange=${(v) => set({ options: { ...form.options, [o.name]: v } })} />`)}
     <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>

@@ -19,5 +19,5 @@ export default {
   narrator: (ts, label) => new OrienteNarrator(app.cat, app.en, app.refs.oriente, label),
   narratorBasis: () => app.refs.oriente,
   // What the game is, for a server that does not say (welcome.game_info): rules R1.
-  info: { seats: { min: 4, max: 12, default: 4 }, options: [], windows: true },
+  info: { seats: { min: 4, max: 12, default: 4 }, options: [{ name: "max_open_proposals", type: "int", default: 3, min: 1, max: 20 }], windows: true },
 };

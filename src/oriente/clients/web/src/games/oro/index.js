@@ -18,5 +18,5 @@ export default {
   narrator: (ts, label) => new OroNarrator(app.cat, app.en, board(ts), label),
   narratorBasis: board,
   // What the game is, for a server that does not say (welcome.game_info): O1.6, O7.
-  info: { seats: { min: 2, max: 4, default: 3 }, options: [{ name: "gods", type: "bool", default: true }], windows: false },
+  info: { seats: { min: 2, max: 4, default: 3 }, options: [{ name: "gods", type: "bool", default: false, suggested: true }], windows: false },
 };
