@@ -55,7 +55,7 @@ from argon2 import PasswordHasher
 
 from oriente.protocol import messages as M
 from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, decode_client, encode
-from oriente.server import dealing, oro, samurai
+from oriente.server import dealing, ids, oro, samurai
 from oriente.server.accounts import Accounts
 from oriente.server.director import Director
 from oriente.server.game_port import RulesRejection
@@ -131,7 +131,11 @@ class _Reveal:
 def _repeatable_tokens() -> Iterator[None]:
     patched = ("fresh_seed", "new_salt", "server_nonce", "derive_seed")
     original, originals = secrets.token_urlsafe, {name: getattr(dealing, name) for name in patched}
-    secrets.token_urlsafe = _Tokens()
+    original_draw = ids._draw
+    tokens = secrets.token_urlsafe = _Tokens()
+    # Ids and tokens (server/ids.py) as token_urlsafe drew them at the same
+    # lengths, from the same counter: the vectors keep their ids.
+    ids._draw = lambda length: tokens(length * 3 // 4)
     seeds = _Seeds()
     reveal = _Reveal(seeds)
     dealing.fresh_seed, dealing.new_salt, dealing.server_nonce, dealing.derive_seed = (
@@ -140,6 +144,7 @@ def _repeatable_tokens() -> Iterator[None]:
         yield
     finally:
         secrets.token_urlsafe = original
+        ids._draw = original_draw
         for name, value in originals.items():
             setattr(dealing, name, value)
 
