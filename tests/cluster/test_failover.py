@@ -5,8 +5,11 @@ commands, and every player saw every seq exactly once."""
 
 from __future__ import annotations
 
+import functools
 import random
 import signal
+import subprocess
+import sys
 
 import pytest
 import trio
@@ -114,7 +117,7 @@ async def test_sigstop_past_the_lease_then_sigcont_is_fenced(site) -> None:
 @pytest.mark.slow
 async def test_drain_mid_game(site) -> None:
     async def drain(nodes) -> None:
-        nodes[0].signal(signal.SIGUSR1)  # what `oriente drain PID` sends
+        nodes[0].signal(signal.SIGUSR1)  # a signal drains too (docs/scaling.md)
         assert await nodes[0].wait() == 0
 
     _, players, _, table = await game_with(site, drain)
@@ -132,7 +135,11 @@ async def test_the_sdk_follows_a_drained_table_to_another_process(site) -> None:
     async with SdkClient.connect(f"ws://127.0.0.1:{nodes[0].port}") as client:
         table = await client.create_table(4, name="moving")
         seat = await client.join(table, "stays")
-        nodes[0].signal(signal.SIGUSR1)  # `oriente drain PID`
+        # What a deploy runs: the server of that port drains itself (admin socket).
+        drain = await trio.to_thread.run_sync(functools.partial(
+            subprocess.run, [sys.executable, "-m", "oriente.cli", "drain", str(nodes[0].port)],
+            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL))
+        assert drain.returncode == 0 and "handed 1 table(s)" in drain.stdout, drain.stdout + drain.stderr
         assert await nodes[0].wait() == 0
         with trio.fail_after(90):  # a guard against a hang, not a budget
             while not (client.connected and client.url.endswith(f":{nodes[1].port}")):

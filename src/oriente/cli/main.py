@@ -8,7 +8,7 @@ wire together by hand:
                   [--allow-origin ORIGIN] [--trusted-proxy ADDRESS|NETWORK|none] [--metrics-port P]
                   [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
-    oriente drain PID
+    oriente drain PORT
     oriente backup PID STORE [--timeout S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
@@ -24,6 +24,7 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -272,7 +273,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"open http://{args.host}:{app.port}/ in a browser to play", flush=True)
 
     try:
-        trio.run(serve_until_signalled, app, ready)
+        trio.run(partial(serve_until_signalled, app, ready, admin=True))
     except BaseExceptionGroup as group:
         # The store refused to open (another server holds it, the database
         # is unreachable), or another program took the port meanwhile: say
@@ -333,17 +334,46 @@ def _trusted_proxy(text: str) -> str:
 
 
 def cmd_drain(args: argparse.Namespace) -> int:
-    """Ask a server process to drain (SIGUSR1): it hands its tables to the
-    other processes of its site one by one, its clients follow, it stops."""
-    import signal
+    """Ask the server of a port on this machine, through its admin socket
+    (server/admin.py), to drain: it hands its tables to the other processes
+    of its site one by one, its clients follow, it stops. Only a server
+    answers there, and only to its own user: no signal to a process id."""
+    import trio
+
+    from oriente.server.admin import AdminError, ask
 
     try:
-        os.kill(args.pid, signal.SIGUSR1)
-    except OSError as exc:
-        print(f"oriente drain: cannot signal process {args.pid}: {exc.strerror}", file=sys.stderr)
+        answer = trio.run(ask, args.port, "drain")
+    except AdminError as exc:
+        print(f"oriente drain: {exc}", file=sys.stderr)
         return 1
-    print(f"process {args.pid} is draining; it stops once its tables are handed on")
+    verdict, _, rest = answer.partition(" ")
+    if verdict != "ok":
+        print(f"oriente drain: the server of port {args.port} says: {rest or 'nothing (it stopped?)'}",
+              file=sys.stderr)
+        return 1
+    handed = rest.removeprefix("drained ").strip()
+    print(f"the server of port {args.port} handed {handed} table(s) to the other processes of its site and stops")
     return 0
+
+
+def _drain_port(text: str) -> int:
+    """`oriente drain`'s server: its port (8765) or address (ws://127.0.0.1:8765)."""
+    from urllib.parse import urlsplit
+
+    given = text.strip()
+    if "://" in given or ":" in given:
+        try:
+            port = urlsplit(given if "://" in given else f"ws://{given}").port
+        except ValueError:
+            port = None
+        if port is None:
+            raise argparse.ArgumentTypeError(f"{text!r} names no port: give the server's port, e.g. 8765")
+        given = str(port)
+    value = checks.port(given)
+    if value == 0:
+        raise argparse.ArgumentTypeError("give the port the server serves, not 0")
+    return value
 
 
 def _without_password(store: str) -> str:
@@ -503,7 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=cmd_serve)
 
     drn = sub.add_parser("drain", help="hand a server process's tables to the site's others, then stop it")
-    drn.add_argument("pid", type=checks.pid, metavar="PID", help="the process id of an `oriente serve --cluster`")
+    drn.add_argument("port", type=_drain_port, metavar="PORT",
+                     help="the port of an `oriente serve --cluster` on this machine (or its address, "
+                          "ws://127.0.0.1:PORT); asked through the server's admin socket")
     drn.set_defaults(func=cmd_drain)
 
     bak = sub.add_parser("backup", help="have a running server copy its SQLite store to STORE.backup")

@@ -296,24 +296,56 @@ async def _backup(app: App) -> None:
         log.error("no backup: %s", exc)
 
 
-async def serve_until_signalled(app: App, ready: Any = None) -> None:
+async def serve_until_signalled(app: App, ready: Any = None, *, admin: bool = False) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully. SIGUSR2
-    writes a backup of the store (`oriente backup PID`)."""
+    writes a backup of the store (`oriente backup PID`). With `admin`, the
+    server also answers `oriente drain PORT` on its admin socket
+    (server/admin.py); SIGUSR1 drains as well."""
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
             tune_runtime()
-            if ready is not None:
-                ready(app)
-            async for signum in signals:
-                if signum == signal.SIGUSR2:
-                    nursery.start_soon(_backup, app)
-                    continue
-                # SIGUSR1 (`oriente drain PID`), or SIGTERM with --drain: hand
-                # the tables on first (a process of a site; else just stop).
-                drain = signum == signal.SIGUSR1 or (
-                    signum == signal.SIGTERM and app.cluster is not None and app.cluster.drain_on_stop)
-                if drain:
-                    await app.drain()
-                app.stop()
-                break
+            async with trio.open_nursery() as helpers:
+                if admin:
+                    await _start_admin(app, helpers)
+                if ready is not None:
+                    ready(app)
+                helpers.start_soon(_on_signals, app, signals, helpers)
+                await app._stop.wait()
+                helpers.cancel_scope.cancel()
+
+
+async def _on_signals(app: App, signals: Any, helpers: trio.Nursery) -> None:
+    async for signum in signals:
+        if signum == signal.SIGUSR2:
+            helpers.start_soon(_backup, app)
+            continue
+        # SIGUSR1, or SIGTERM with --drain: hand the tables on first (a
+        # process of a site; else just stop).
+        drain = signum == signal.SIGUSR1 or (
+            signum == signal.SIGTERM and app.cluster is not None and app.cluster.drain_on_stop)
+        if drain:
+            await app.drain()
+        app.stop()
+        return
+
+
+async def _start_admin(app: App, helpers: trio.Nursery) -> None:
+    """The admin socket of this server's port, or a warning why not."""
+    from .admin import AdminError, serve_admin, socket_path
+
+    async def handle(request: str) -> str:
+        if request != "drain":
+            return f"no unknown request {request[:32]!r}; this server takes: drain"
+        if app.cluster is None:
+            return ("no this server is not one of a site's processes (serve --cluster): its tables have "
+                    "nowhere to go; stop it with Ctrl-C or SIGTERM")
+        log.warning("draining, as asked on the admin socket")
+        handed = await app.drain()
+        return f"ok drained {handed}"
+
+    assert app.port is not None  # known once the server listens
+    try:
+        await helpers.start(serve_admin, socket_path(app.port), handle)
+    except AdminError as exc:
+        log.warning("no admin socket (oriente drain will not reach this server): %s", exc)
