@@ -54,11 +54,15 @@ def test_demo_is_repeatable_and_narrates(tmp_path: Path) -> None:
 
 def test_demo_bots_bargain_by_default_and_say_their_offers(tmp_path: Path) -> None:
     """`oriente demo` seats negotiating bots: the story tells their deals,
-    and each offer is also said in plain words in the chat."""
+    what each offer is for and why a deal is declined (R8.8), in the
+    narrator's words rather than in English chat."""
     run = _oriente("demo", "--seats", "5", "--seed", "3", "--delay", "0", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert re.search(r"Seat \d \(\w+\) proposes deal #\d+ to seat \d \(\w+\)", run.stdout), run.stdout
-    assert re.search(r"\[chat\] \w+ \(seat \d\): I offer: ", run.stdout), run.stdout
+    assert re.search(r"proposes deal #\d+ .*\. It is (a card for support|support of|a card for the promise)",
+                     run.stdout), run.stdout
+    assert re.search(r"Deal #\d+ is declined by seat \d \(\w+\): ", run.stdout), run.stdout
+    assert "I offer: " not in run.stdout
     assert "Final result" in run.stdout
 
 

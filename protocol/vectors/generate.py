@@ -595,6 +595,26 @@ async def _table_session(book: Book, s: Session) -> None:
     expect(frames, "events", "ok")
     for peer in (ben2, cai, dee, eve):
         await peer.receive()
+    frames = await ana.send(
+        {"t": "act", "id": 15, "table": table, "cmd": {
+            "type": "ProposeDeal", "counter_to": 2, "why": {"code": "counter", "deal": 2},
+            "promises": [{"type": "Promise", "promiser": 1, "promisee": 0, "text": "I will not attack you",
+                          "kind": "no_attack", "seat": 0},
+                         {"type": "Promise", "promiser": 0, "promisee": 1, "text": "Nor I you",
+                          "kind": "no_attack", "seat": 1}]}},
+        "client/act/propose_counter",
+        "A counter-offer: it names the deal it answers (`counter_to`) and says what it is for (`why`, R8.8).")
+    book.server("server/events/deal_counter", expect(frames, "events", "ok")[0],
+                "The counter-offer is a proposal like any other; its event carries `counter_to` and `why`.")
+    for peer in (ben2, cai, dee, eve):
+        await peer.receive()
+    frames = await ben2.send({"t": "act", "id": "r2b", "table": table, "cmd": {
+        "type": "DeclineDeal", "deal": 3, "why": {"code": "record", "seat": 0, "kept": 0, "broken": 0}}},
+        "client/act/decline_deal_why", "A decline with its reason, a code with its parameters (R8.8).")
+    book.server("server/events/deal_declined_why", expect(frames, "events", "ok")[0],
+                "`DealClosed` carries the decline's reason (`why`); each client words it in its language.")
+    for peer in (ana, cai, dee, eve):
+        await peer.receive()
 
     frames = await ben2.send({"t": "chat", "id": "r3", "table": table, "text": "fair enough"}, "client/chat",
                              "Seated players only; 1 to 500 characters.")
@@ -908,6 +928,13 @@ async def _oro_table(book: Book, s: Session) -> None:
     book.server("server/welcome_site", expect(frames, "welcome")[0],
                 "The welcome of a process of a many-process site: `origins` lists the site's processes "
                 "(scheme, host and port), the only places a `moved` frame's `url` may send a client.")
+    # The welcome of a server that runs bots lists them per game and says what each is.
+    s.transport.bots = object()  # type: ignore[assignment]  # only its presence counts for the welcome
+    _, frames = await s.connect("bots")
+    s.transport.bots = None
+    book.server("server/welcome_bots", expect(frames, "welcome")[0],
+                "A server that runs bots: `bots` lists the kinds per game (the default first), `bot_about` "
+                "says what each is; Oriente's negotiating characters say how they treat their word.")
 
 
 class _Site:

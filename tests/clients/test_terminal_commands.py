@@ -51,6 +51,9 @@ def a_view() -> dict:
     ("/save game.json", Intent("save", "game.json")),
     ("/bots", Intent("bots", None)),
     ("/bots 2", Intent("bots", 2)),
+    ("/bots 2 honest", Intent("bots", (2, "honest"))),
+    ("/bots shrewd", Intent("bots", (None, "shrewd"))),
+    ("/bots ?", Intent("bots", "?")),
 ])
 def test_table_input(line, intent):
     assert parse_table_input(line) == intent

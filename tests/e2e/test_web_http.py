@@ -142,6 +142,11 @@ async def test_server_bots_fill_the_free_seats_and_play_to_the_end(site: App) ->
         # taken by add_bots, as a name for the default character.
         assert welcome["bots"] == {"oriente": ["shrewd", "honest", "ruthless", "heuristic", "random"],
                                    "oro": ["heuristic", "random"], "samurai": ["heuristic", "random"]}
+        # ... each described (welcome.bot_about): how a character treats its word.
+        about = welcome["bot_about"]["oriente"]
+        assert set(about) == set(welcome["bots"]["oriente"]) and set(welcome["bot_about"]) == set(welcome["bots"])
+        assert [about[k]["word"] for k in ("honest", "shrewd", "ruthless")] == ["keeps", "weighs", "breaks"]
+        assert all(a["about"] for game in welcome["bot_about"].values() for a in game.values())
         table = (await c.request({"t": "create_table", "seats": 5, "seed": 3, "timers": BOT_TIMERS}))["table"]
         assert (await c.request({"t": "add_bots", "table": table, "token": "nope"}))["code"] == "auth/bad_token"
         me = await c.request({"t": "join", "table": table, "name": "ana"})

@@ -160,3 +160,43 @@ async def test_a_replay_as_a_seat_is_what_that_seat_was_sent_live(game: Game, au
         assert replay["steps"][-1]["view"] == final[seat]
         assert len(replay["steps"]) == len(record["commands"]) + 1
     assert viewer_of(str(game.seats), game.seats) is None and viewer_of("all", game.seats) == "all"
+
+
+async def test_the_old_name_of_a_bot_seats_and_recovers_as_the_bot_it_names(autojump_clock: Any) -> None:
+    """Oriente's `negotiator` is the old name of its default character:
+    `add_bots` with it seats that character, and a seat stored under it (a
+    table of an older server) plays on as that character after a restart."""
+    game = GAMES["oriente"]
+    alias, current = next(iter(game.port.policy_aliases.items()))  # type: ignore[attr-defined]
+    assert current == game.port.policies[0]
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        table, _, token = await _table_with_one_person(nursery, game, store)
+        assert await BotRunner(nursery, delay=0.5).add(table, token, alias, 1) == [1]
+        assert [s.bot if s else None for s in table.statistics().seats][:2] == [None, current]
+        await table.send(None, Stop())
+        slow = TimerSettings(prompt_ms=3_600_000, window_ms=0, bank_ms=0, bank_refill_ms=0,
+                             zero_wait=True, away_after=1_000)
+        setup = game.port.configure(game.seats, 12, game.options, {})
+        settings = TableSettings(game=game.port.name, seats=game.seats, seed=12, timers=slow, options=setup.options)
+        old = Table("t2", settings, game.port, setup, store, wall=lambda: 1_000_000.0 + trio.current_time())
+        await old.create()
+        nursery.start_soon(old.run)
+        async with trio.open_nursery() as first_life:
+            await BotRunner(first_life, delay=1.0).seat(old, dict.fromkeys(range(game.seats), alias))
+            while not [r for r in store.logs["t2"] if r.kind == "cmd"]:
+                await trio.sleep(0.25)
+            await old.send(None, Stop())
+            first_life.cancel_scope.cancel()
+        restored = Table.restore("t2", store.rows["t2"].meta, store.logs["t2"], store.clocks["t2"][1],
+                                 game.port, store, paused_ms=0)
+        assert [s.bot for s in restored.statistics().seats if s] == [alias] * game.seats
+        nursery.start_soon(restored.run)
+        assert BotRunner(nursery, delay=0).recover([restored]) == game.seats
+        with trio.fail_after(3_000):
+            await restored.ended.wait()
+        assert restored.status == "finished"
+        await restored.send(None, Stop())
+        await store.aclose()
+        nursery.cancel_scope.cancel()

@@ -6,8 +6,9 @@ commands the bot sends now, as the policy interface asks
 decision answer — so a deal offered to the bot is answered by the policy
 and its decision is still its own — then `offer` until it has nothing more,
 at the prompt topics where the policy bargains. `play_bot` is the thin trio
-loop around it: it joins through the SDK, reads every frame, waits its
-`delay`, sends each answer once and says its offers in the chat.
+loop around it: it joins through the SDK, reads every frame, decides, sends
+each answer once `delay` after the frame that called for it, and says in
+the chat the offers that carry no reason (R8.8).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ MAX_ANSWERS = 8  # deal answers in one frame, before the decision's
 MAX_OFFERS = 3  # a table's default limit of open proposals per seat (R8.6)
 
 
+def _bare(cmd: dict[str, Any]) -> dict[str, Any]:
+    """A command as `legal` lists it: a decline's reason (R8.8) left out."""
+    return {k: v for k, v in cmd.items() if k != "why"} if cmd.get("type") == "DeclineDeal" else cmd
+
+
 def _about(cmd: dict[str, Any]) -> tuple[Any, Any]:
     """The deal or promise a deal answer is about."""
     return (cmd.get("deal"), cmd.get("promise"))
@@ -46,7 +52,12 @@ def bot_moves(policy: Policy, view: dict[str, Any], prompt: dict[str, Any], rng:
     moves: list[dict[str, Any]] = []
     for _ in range(MAX_ANSWERS):
         command = policy.choose(view, {**prompt, "legal": legal}, rng, memo)
-        if command is None or command not in legal:
+        if command is None:
+            break
+        if command["type"] == "ProposeDeal":  # a counter-offer, before the decline it softens (R8.8)
+            moves.append(command)
+            continue
+        if _bare(command) not in legal:
             break
         moves.append(command)
         if command["type"] not in DEAL_ANSWERS:
@@ -96,7 +107,7 @@ async def play_seat(me: Seat, name: str, policy: str, rng: random.Random, delay:
 
     def asked() -> bool:
         """Does the newest frame ask something of this seat (cheap: the
-        policy is consulted once, after the wait)?"""
+        policy is consulted only then)?"""
         prompt = me.prompt
         if not me.view or not prompt or not prompt.get("legal"):
             return False
@@ -107,12 +118,16 @@ async def play_seat(me: Seat, name: str, policy: str, rng: random.Random, delay:
     async for _update in me.updates():
         if not asked():
             continue
-        if delay:
-            await trio.sleep(delay)
-        view, prompt = me.view, me.prompt  # the newest frame, after the wait
+        arrived = trio.current_time()
+        view, prompt = me.view, me.prompt
         if not view or not prompt:
             continue
-        for command in bot_moves(bot, view, prompt, rng, memo):
+        # Decide first, then wait out the rest of the delay: whatever the bot
+        # answers goes out `delay` after the frame, so its timing tells nothing (R10.2d).
+        moves = bot_moves(bot, view, prompt, rng, memo)
+        if moves and arrived + delay > trio.current_time():
+            await trio.sleep(arrived + delay - trio.current_time())
+        for command in moves:
             key = _key(command, prompt, me.seat)
             if key in sent:
                 continue
@@ -122,7 +137,9 @@ async def play_seat(me: Seat, name: str, policy: str, rng: random.Random, delay:
             except ServerError as exc:  # a race with the table moving on: the next frame tells
                 log.debug("%s: %s refused: %s", name, command["type"], exc)
                 continue
-            if command["type"] == "ProposeDeal" and (line := bot.say(me.view or {}, command)):
+            # A proposal with its reason (R8.8) is told by every client in its reader's language: no chat.
+            line = bot.say(me.view or {}, command) if command["type"] == "ProposeDeal" else None
+            if line and not command.get("why"):
                 try:
                     await me.chat(line)
                 except ServerError as exc:

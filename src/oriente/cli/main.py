@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from oriente.clients.narrate import describe_result
+from oriente.games.oriente.bots.characters import ALIASES, CHARACTERS, DEFAULT
 from oriente.games.oriente.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
 from oriente.games.oriente.rules.game import config_from_plain
 from oriente.games.oriente.rules.views import Viewer
@@ -82,6 +83,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     policies = PORTS[args.game].policies
     if args.bots not in policies:  # Oro has no deals, so no negotiator: its default bot plays
+        args.bots = ALIASES.get(args.bots, args.bots)
+    if args.bots not in policies:
         args.bots = policies[0]
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     if args.watch and args.play:
@@ -463,8 +466,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="where to write the game record (default records/demo-TABLE.json)")
     demo.add_argument("--store", default=None, type=checks.store, metavar="PATH",
                       help="a SQLite store file to keep the demo's table in (default: its own, gone when it ends)")
-    demo.add_argument("--bots", choices=("negotiator", "heuristic", "random"), default="negotiator",
-                      help="bot policy (default negotiator: it bargains, keeps or breaks its word, and says so; "
+    demo.add_argument("--bots", choices=(*CHARACTERS, "heuristic", "random", *ALIASES), default=DEFAULT.name,
+                      help=f"bot policy (default {DEFAULT.name}: it bargains and keeps the promises it is paid for "
+                           "while its record is worth more than breaking them; honest keeps every promise it can, "
+                           "ruthless breaks one whenever breaking pays; negotiator is the old name of the default; "
                            "in oro and samurai, which have no deals, the heuristic)")
     demo.add_argument("--delay", type=checks.seconds, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")

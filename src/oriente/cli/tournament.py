@@ -238,14 +238,16 @@ def add_parser(sub: Any, server_url: Any) -> None:
     r.add_argument("tournament")
     r.add_argument("--name", required=True)
     r.add_argument("--kind", choices=("player", "bot"), default="bot")
-    r.add_argument("--bot", default=None, metavar="POLICY", help="a server bot: negotiator, heuristic, random")
+    r.add_argument("--bot", default=None, metavar="POLICY",
+                   help="a server bot: shrewd, honest, ruthless (negotiators), heuristic, random")
     r.add_argument("--token", default=None, help="the organiser token (with --bot)")
     r.set_defaults(func=cmd_register)
 
     pl = command("play", "a reference bot plays every table this entry is seated at, through the SDK")
     pl.add_argument("tournament")
     pl.add_argument("--token", required=True, help="the entry token from register")
-    pl.add_argument("--bot", choices=("negotiator", "heuristic", "random"), default="heuristic")
+    pl.add_argument("--bot", choices=("shrewd", "honest", "ruthless", "negotiator", "heuristic", "random"),
+                    default="heuristic", help="the reference bot (negotiator: the old name of shrewd)")
     pl.add_argument("--seed", type=checks.seed, default=None)
     pl.add_argument("--delay", type=checks.seconds, default=0.0)
     pl.set_defaults(func=cmd_play)

@@ -702,16 +702,24 @@ class PlayApp:
         st.scroll = 0
         self.dirty()
 
-    async def _bots(self, st: TableState, count: int | None) -> None:
-        """/bots [COUNT]: the server's own bots take the free seats (all of
-        them, or COUNT) of this table before it starts."""
+    async def _bots(self, st: TableState, arg: int | str | tuple[int | None, str] | None) -> None:
+        """/bots [COUNT] [KIND]: the server's own bots (the game's default, or
+        KIND) take the free seats (all of them, or COUNT) of this table
+        before it starts; /bots ? says what each kind is (welcome.bot_about)."""
+        game = (st.info or {}).get("game", "oriente")
+        welcome = self.client.welcome or {}
+        kinds = (welcome.get("bots") or {}).get(game) or []
+        if arg == "?":
+            about = (welcome.get("bot_about") or {}).get(game) or {}
+            st.feed.append("\n".join(f"{k}{' (default)' if i == 0 else ''}: {(about.get(k) or {}).get('about', '')}"
+                                     for i, k in enumerate(kinds)) or "This server runs no bots for this game.")
+            self.dirty()
+            return
+        count, policy = arg if isinstance(arg, tuple) else (arg if isinstance(arg, int) else None, None)
         token = self.tokens.get(st.table)
         if st.view is not None or token is None:
             self.set_status("Bots fill free seats before the game starts, at a table where you sit.")
             return
-        # Bots that bargain, where the server has them: a person sits down to a negotiation game.
-        kinds = ((self.client.welcome or {}).get("bots") or {}).get((st.info or {}).get("game", "oriente")) or []
-        policy = "negotiator" if "negotiator" in kinds else None
         try:
             seats = await self.client.add_bots(st.table, token, policy, count)
         except ServerError as exc:
@@ -756,7 +764,7 @@ class PlayApp:
                 words = "".join(f" | /{w}: {what}" for w, what in screen.tells.items())
                 self.set_status("NUMBER: answer | WORDS: the move with those words (e.g. the start of a place's name) "
                                 f"| /moves WORDS: list the moves with those words, numbered{words} | /say TEXT: chat "
-                                "| /save [PATH] | /bots [N] | /back | PgUp/PgDn: the story | /lobby | /quit"
+                                "| /save [PATH] | /bots [N] [KIND] | /back | PgUp/PgDn: the story | /lobby | /quit"
                                 + (f" | If time runs out: {(st.prompt or {})['silence']}"
                                    if (st.prompt or {}).get("silence") else ""))
             else:

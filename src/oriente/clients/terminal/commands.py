@@ -22,7 +22,9 @@ At the table:
     /back                               you are here again after being marked away (also sent for you
                                         before anything else you send while away)
     /save [PATH]                        the finished game's record
-    /bots [COUNT]                       before the start: the server's bots take the free seats
+    /bots [COUNT] [KIND]                before the start: the server's bots take the free seats
+                                        (KIND: shrewd, honest, ruthless, heuristic, random; /bots ?
+                                        says what each is)
     /help  /lobby  /quit
 """
 
@@ -70,7 +72,7 @@ TABLE_HELP = (
     "/kept N, /broken N: settle promise #N made to you | "
     "/done: a fighter is done bargaining (R10.2b1) | /deals, /ledger, /piles, /cards: tell them in the story | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
-    "/save [PATH]: the game's record, once it is over | /bots [N]: bots fill the free seats | "
+    "/save [PATH]: the game's record, once it is over | /bots [N] [KIND]: bots fill the free seats (? says who) | "
     "/back: you are here again after being marked away | "
     "PgUp/PgDn: the story so far | /lobby | /quit"
 )
@@ -120,9 +122,14 @@ def parse_table_input(line: str) -> Intent:
     if verb == "save":
         return Intent("save", rest)
     if verb == "bots":
-        if rest and not rest.isdigit():
-            return Intent("error", "Usage: /bots [COUNT]: the server's bots take the free seats (all, or COUNT)")
-        return Intent("bots", int(rest) if rest else None)
+        words = rest.split()
+        if words == ["?"]:
+            return Intent("bots", "?")
+        count = int(words.pop(0)) if words and words[0].isdigit() else None
+        if len(words) > 1 or (words and not words[0].isidentifier()):
+            return Intent("error", "Usage: /bots [COUNT] [KIND]: the server's bots of KIND (its default: none "
+                                   "given) take the free seats (all, or COUNT); /bots ? lists the kinds")
+        return Intent("bots", (count, words[0]) if words else count)
     if verb == "offer":
         m = _OFFER.match(rest)
         if m is None:

@@ -91,6 +91,11 @@ class OroPort(Port):
     # Without `gods` a table plays without the variant; a client proposes it.
     options = (GameOption("gods", "bool", False, suggested=True),)
     policies: tuple[str, ...] = BOT_POLICIES
+    # What each bot is, for welcome.bot_about.
+    policy_about: Mapping[str, Mapping[str, Any]] = {
+        "heuristic": {"about": "Plays the odds of the islands: builds where a majority pays, draws what helps it."},
+        "random": {"about": "Plays a random legal answer; a training partner."},
+    }
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:

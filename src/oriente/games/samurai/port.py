@@ -72,6 +72,11 @@ class SamuraiPort(Port):
     # are files and a setup the seed otherwise draws, tools' options.
     default_seats = 3
     policies: tuple[str, ...] = BOT_POLICIES
+    # What each bot is, for welcome.bot_about.
+    policy_about: Mapping[str, Mapping[str, Any]] = {
+        "heuristic": {"about": "Plays the odds of the board: places tiles where an influence pays."},
+        "random": {"about": "Plays a random legal answer; a training partner."},
+    }
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
