@@ -104,7 +104,7 @@ async def open_table(nursery: trio.Nursery, port: GamePort, *, seats: int, timer
         store = MemoryStore()
         await nursery.start(store.run)
     # A new table, as the lobby configures it: with the port's options for new tables.
-    setup = port.configure(seats, seed, {**getattr(port, "new_table_options", {}), **(options or {})}, {})
+    setup = port.configure(seats, seed, {**port.new_table_options, **(options or {})}, {})
     settings = TableSettings(game=port.name, seats=seats, seed=seed, timers=timers, options=setup.options,
                              proxy_after=proxy_after)
     table = Table("t1", settings, port, setup, store, wall=lambda: WALL + trio.current_time())

@@ -112,7 +112,7 @@ async def test_t4_4_a_refused_write_while_seating_a_tournament_table_pauses_it_a
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         port = OrientePort()
-        setup = port.configure(4, 7, dict(getattr(port, "new_table_options", {})), {})
+        setup = port.configure(4, 7, dict(port.new_table_options), {})
         settings = TableSettings(game=port.name, seats=4, seed=7, options=setup.options, auto_start=False)
         table = Table("tt", settings, port, setup, store, wall=lambda: 1_000_000.0 + trio.current_time())
         await table.create()

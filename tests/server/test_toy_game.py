@@ -391,7 +391,7 @@ async def test_toy_game_a_whole_game_ends_with_a_record_that_recovers_exactly(ga
         frames = h.drain_all()
         await h.close()
     assert record["game"] == game.port.name
-    new_table = {**getattr(game.port, "new_table_options", {}), **game.options}
+    new_table = {**game.port.new_table_options, **game.options}
     assert record["config"] == game.port.configure(game.seats, 3, new_table, {}).record
     assert record["result"] == h.table.play.result and record["result"] is not None
     assert decode_any(h.store.records["t1"]) == record

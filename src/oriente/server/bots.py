@@ -52,8 +52,7 @@ class BotError(Refusal):
 def _current_name(table: Table, policy: str) -> str:
     """A bot's current name: an old name the game still takes (its port's
     `policy_aliases`, e.g. Oriente's `negotiator`) maps to the bot it names."""
-    aliases = getattr(table.port, "policy_aliases", None) or {}
-    return str(aliases.get(policy, policy))
+    return str(table.port.policy_aliases.get(policy, policy))
 
 
 class BotRunner:

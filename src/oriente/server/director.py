@@ -144,7 +144,7 @@ class Director:
                                 f"{port.seats.stop - 1} seats, not {outside[0]}")
         try:
             TimerSettings(**config.timers).validate()
-            port.configure(min(config.table_sizes), 0, {**getattr(port, "new_table_options", {}),
+            port.configure(min(config.table_sizes), 0, {**port.new_table_options,
                                                         **config.options}, {})
         except (TypeError, ValueError) as exc:
             raise DirectorError("tournament/bad_settings", f"timers: {exc}") from None
@@ -512,7 +512,7 @@ class Director:
         port = self.lobby.ports[t.config.game]
         seats = len(spot.entrants)
         seed = spot.board_seed if spot.board_seed is not None else secrets.randbits(63)
-        options = {**getattr(port, "new_table_options", {}), **t.config.options}
+        options = {**port.new_table_options, **t.config.options}
         setup = port.configure(seats, seed, options, {})
         settings = TableSettings(game=port.name, seats=seats, name=f"{t.config.name[:40]} R{number} T{index + 1}",
                                  public=spot.board is None, seed=seed, timers=TimerSettings(**t.config.timers),
@@ -771,14 +771,13 @@ class Director:
     async def collusion(self, live: _Live) -> dict[str, Any]:
         """TR5.5: from the records of every finished game of the event."""
         port = self.lobby.ports[live.t.config.game]
-        interactions = getattr(port, "interactions", None)
         games = []
         for rnd in live.t.rounds:
             for x in rnd.tables:
                 if x.table_id is None or not x.done:
                     continue
                 record = await self.lobby.record(x.table_id)
-                found = interactions(record["events"]) if record and interactions is not None else []
+                found = port.interactions(record["events"]) if record else []
                 games.append((x.entrants, found))
         return collusion_report(games, {e.id: e.name for e in live.t.entrants.values()})
 

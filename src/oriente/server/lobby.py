@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 import trio
 
-from ..games.kit.port import GamePort, GameSetup, SettingsError
+from ..games.kit.port import GamePort, GameSetup, Port, SettingsError
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from ..refusal import Refusal
@@ -96,6 +96,9 @@ class Lobby:
         self.accounts = accounts
         self.max_tables = max_tables
         self.abandon_after = abandon_after
+        for name, port in ports.items():
+            if not isinstance(port, Port):  # the server reads every member the base gives straight from the port
+                raise TypeError(f"the port of {name!r} does not derive from oriente.games.kit.port.Port")
         self.ports = dict(ports)
         self.store = store
         self.nursery = nursery
@@ -248,7 +251,7 @@ class Lobby:
             raise LobbyError("table/bad_settings", "the seed is an integer from 0 to 2**64-1")
         if msg.proxy_after is not None and not 1 <= msg.proxy_after <= 100:
             raise LobbyError("table/bad_settings", "proxy_after is between 1 and 100")
-        options = {**getattr(port, "new_table_options", {}), **msg.options}
+        options = {**port.new_table_options, **msg.options}
         try:
             setup = port.configure(msg.seats, seed, options, legacy or {})
         except SettingsError as exc:
@@ -350,7 +353,7 @@ class Lobby:
         seated = [(i, s.account["id"]) for i, s in enumerate(now.seats) if s is not None and s.account is not None]
         if not seated or not isinstance(ranks, list | tuple) or len(ranks) != len(now.seats):
             return
-        promises = table.port.promises(table.events, len(now.seats)) if hasattr(table.port, "promises") else None
+        promises = table.port.promises(table.events, len(now.seats))
         rated = table.settings.rated and len(seated) == len(now.seats)
         try:
             await self.accounts.record_game(table.id, table.settings.game, [

@@ -346,7 +346,7 @@ class Transport:
         """Per game and bot, what the bot is (the port's `policy_about`)."""
         if self.bots is None:
             return None
-        out = {name: {kind: dict(about) for kind, about in (getattr(port, "policy_about", None) or {}).items()
+        out = {name: {kind: dict(about) for kind, about in port.policy_about.items()
                       if kind in port.policies}
                for name, port in sorted(self.lobby.ports.items()) if port.policies}
         return {name: about for name, about in out.items() if about} or None

@@ -45,6 +45,8 @@ import trio
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from ..games.kit.port import GamePort
+
 log = logging.getLogger("oriente.web")
 
 # A provider of JSON data that depends on nothing but the code (the cards of
@@ -138,15 +140,15 @@ def load_tree(root: Path, prefix: str = "/") -> dict[str, Asset]:
 _LANG_FILE = re.compile(r"^[a-z]{2,3}\.json$")
 
 
-def words_dir(port: object) -> Path:
+def words_dir(port: GamePort) -> Path:
     """Where a game keeps its word catalogues (`LANG.json`): the port's
     `words_dir` if it names one, else the `words` folder beside the module
     that defines the port's class (a game's own folder)."""
-    named = getattr(port, "words_dir", None)
+    named = port.words_dir
     return Path(named) if named is not None else Path(inspect.getfile(type(port))).resolve().parent / "words"
 
 
-def game_words(ports: Mapping[str, object]) -> dict[str, StaticData]:
+def game_words(ports: Mapping[str, GamePort]) -> dict[str, StaticData]:
     """`/i18n/GAME/LANG.json` -> a provider of that catalogue, for every
     game whose words folder holds one (read once, at start-up)."""
     found: dict[str, StaticData] = {}

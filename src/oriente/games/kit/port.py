@@ -42,17 +42,27 @@ its seat receives (the seat's own view and prompt) and nothing else, so a
 server bot knows no more than a person in that seat. `proxy_command`, the
 bot that plays an away seat, is the same reference play on the seat's view
 and prompt, with a generator seeded by the decision.
+
+Every port derives from `Port`, which gives what a game may leave out its
+plain case (no bots, no promises, one rules version...) and passes the
+steps of play through to the game's rules package when the port names it:
+the server reads each member straight from the port, and a port says only
+what is its game's own. (The registry refuses a port that does not derive
+from it.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
 from ...refusal import Refusal
 from .describe import GameInfo, GameOption
+from .errors import Rejected
 
 PlainEvent = dict[str, Any]
 Viewer = int | str
@@ -135,62 +145,92 @@ class GamePort(Protocol):
     """The reference bots the server may seat at this game's tables
     (`add_bots`), the default first; empty if it has none."""
 
-    default_seats: int | None
-    """The seat count a client offers first (None: the fewest of `seats`)."""
+    @property
+    def default_seats(self) -> int | None:
+        """The seat count a client offers first (None: the fewest of `seats`)."""
+        ...
 
-    options: tuple[GameOption, ...]
-    """The options a client may offer as fields of their own when it
-    creates a table (`describe.GameInfo`); `configure` takes them and any
-    others the game has."""
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The options a client may offer as fields of their own when it
+        creates a table (`describe.GameInfo`); `configure` takes them and any
+        others the game has."""
+        ...
 
-    windows: bool
-    """Whether the game has negotiation windows (`Waiting.timer` "window")."""
+    @property
+    def windows(self) -> bool:
+        """Whether the game has negotiation windows (`Waiting.timer` "window")."""
+        ...
 
     def describe(self) -> GameInfo:
         """What the game says of itself (`welcome.game_info`)."""
         ...
 
-    # Optional (read with getattr, default {}): old names of reference bots
-    # that still work, each mapped to the bot it now names: `add_bots` takes
-    # them, and a stored seat's bot of an old name plays on as the new one.
-    # policy_aliases: Mapping[str, str]
+    # What a port may leave to the base (`Port`), which gives each the plain
+    # case named in its docstring.
 
-    # Optional (read with getattr, default {}): what each reference bot is,
-    # for `welcome.bot_about` (PROTOCOL.md 5): plain data per bot name, at
-    # least `about` (an English sentence); the rest is the game's.
-    # policy_about: Mapping[str, Mapping[str, Any]]
+    @property
+    def policy_aliases(self) -> Mapping[str, str]:
+        """Old names of reference bots that still work, each mapped to the bot it
+        now names: `add_bots` takes them, and a stored seat's bot of an old name
+        plays on as the new one. (Base: none.)"""
+        ...
 
-    # Optional (read with getattr, default {}): options every *new* table of
-    # the game gets unless its create_table gives them. A port whose rules
-    # changed keeps its stored tables on the old rules by reading an option's
-    # absence as the old revision, and pins new tables to the new one here.
-    # new_table_options: Mapping[str, Any]
+    @property
+    def policy_about(self) -> Mapping[str, Mapping[str, Any]]:
+        """What each reference bot is, for `welcome.bot_about` (PROTOCOL.md 4):
+        plain data per bot name, at least `about` (an English sentence); the
+        rest is the game's. (Base: nothing said.)"""
+        ...
 
-    # Optional (read with getattr, default empty): the `type`s of commands
-    # that only talk (offers, proposals), which the game can do without.
-    # Once a table's log reaches its soft cap the table refuses them, as it
-    # refuses chat, while every other command still plays the game to its
-    # end (docs/table.md T5.4).
-    # talk_commands: frozenset[str]
+    @property
+    def new_table_options(self) -> Mapping[str, Any]:
+        """Options every *new* table of the game gets unless its create_table
+        gives them. A port whose rules changed keeps its stored tables on the old
+        rules by reading an option's absence as the old revision, and pins new
+        tables to the new one here. (Base: none.)"""
+        ...
 
-    # Optional (read with hasattr; absent: the game has no promises): each
-    # seat's own promises of a finished game as (kept, broken, released),
-    # from its full events, for the accounts' reputation (docs/accounts.md).
-    # def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]]: ...
+    @property
+    def talk_commands(self) -> frozenset[str]:
+        """The `type`s of commands that only talk (offers, proposals), which the
+        game can do without. Once a table's log reaches its soft cap the table
+        refuses them, as it refuses chat, while every other command still plays
+        the game to its end (docs/table.md T5.4). (Base: none.)"""
+        ...
 
-    # Optional (read with getattr; absent: one version, the game's name):
-    # the version of the rules a table of this setup plays, recorded with the
-    # table when it is created, and every version this code replays. A table
-    # whose recorded version is not among them is refused at recovery, so a
-    # process running other rules never takes it over (docs/scaling.md).
-    # def rules_version(self, setup: GameSetup) -> str: ...
-    # replays: frozenset[str]
+    @property
+    def replays(self) -> frozenset[str]:
+        """Every rules version this code replays (`rules_version`). A table
+        whose recorded version is not among them is refused at recovery, so
+        a process running other rules never takes it over (docs/scaling.md).
+        (Base: the game's name alone.)"""
+        ...
 
-    # Optional (read with getattr; absent: the `words` folder beside the
-    # module that defines the port's class): the folder of the game's word
-    # catalogues, one `LANG.json` each ({"ui": {...}, "narrate": {...}},
-    # keys named after the game), served at /i18n/GAME/LANG.json (server/web.py).
-    # words_dir: Path
+    @property
+    def words_dir(self) -> Path | None:
+        """The folder of the game's word catalogues, one `LANG.json` each
+        ({"ui": {...}, "narrate": {...}}, keys named after the game), served at
+        /i18n/GAME/LANG.json (server/web.py). (Base: None, the `words` folder
+        beside the module that defines the port's class.)"""
+        ...
+
+    def rules_version(self, setup: GameSetup) -> str:
+        """The version of the rules a table of this setup plays, recorded
+        with the table when it is created. (Base: the game's name.)"""
+        ...
+
+    def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]] | None:
+        """Each seat's own promises of a finished game as (kept, broken,
+        released), from its full events, for the accounts' reputation
+        (docs/accounts.md). (Base: None, the game has no promises.)"""
+        ...
+
+    def interactions(self, events: list[PlainEvent]) -> list[dict[str, Any]]:
+        """Who helped whom in a finished game (`{"kind", "from", "to"}` by
+        seat), from its full events, for a tournament director's collusion
+        report (docs/tournaments.md). (Base: none.)"""
+        ...
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -277,17 +317,39 @@ class GamePort(Protocol):
 
 
 class Port:
-    """The base every game's port derives from: what `GamePort` lets a
-    port leave out, with its default. A port declares `name`, `seats` and
-    the methods; what it does not override here is the plain case (no
-    bots, no options to offer, no windows, the fewest seats first)."""
+    """The base every game's port derives from: what `GamePort` lets a port
+    leave out, with its plain case, and one pass-through to the game's
+    rules package.
+
+    A port declares `name`, `seats`, `configure`, `restart`, `reference`,
+    `refills`, `proxy_command` and `bot_move`, and overrides what its game
+    does otherwise than the plain case: no bots, no options to offer, no
+    windows, the fewest seats first, nothing only talks, no promises, no
+    interactions, one rules version (the game's name), its words beside its
+    port. The table server reads every member straight from the port.
+
+    `rules`, when the port names its rules package, is what every rules
+    package here exposes: `new_game(config) -> (state, events)`,
+    `apply(state, seat, command) -> events` raising `kit.errors.Rejected`,
+    `command_from_plain`, `plain`, `pending(state)` (decisions in the shape
+    of `kit.decisions`), `decision_views(state, viewers)`, `view(state,
+    viewer)`, `project(event, viewer)`, and a state whose `result` is None
+    until the end. `start`, `apply`, `waiting`, `timeout_command`,
+    `prompts`, `view`, `project` and `result` pass through to it; a port
+    whose game has no such package (`tests/toy_game`) overrides them."""
 
     name: str
     seats: range
+    rules: ModuleType | None = None
     policies: tuple[str, ...] = ()
+    policy_aliases: Mapping[str, str] = MappingProxyType({})
+    policy_about: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+    new_table_options: Mapping[str, Any] = MappingProxyType({})
+    talk_commands: frozenset[str] = frozenset()
     default_seats: int | None = None
     options: tuple[GameOption, ...] = ()
     windows: bool = False
+    words_dir: Path | None = None
 
     def describe(self) -> GameInfo:
         """What the game says of itself, from the members above."""
@@ -295,13 +357,80 @@ class Port:
                         default_seats=self.seats.start if self.default_seats is None else self.default_seats,
                         options=self.options, windows=self.windows)
 
+    @property
+    def replays(self) -> frozenset[str]:
+        return frozenset({self.name})
+
+    def rules_version(self, setup: GameSetup) -> str:
+        return self.name
+
+    def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]] | None:
+        return None
+
+    def interactions(self, events: list[PlainEvent]) -> list[dict[str, Any]]:
+        return []
+
+    # -- the pass-through to the rules package -------------------------------------------
+
+    def _rules(self) -> ModuleType:
+        if self.rules is None:
+            raise NotImplementedError(f"the port of {self.name} names no rules package: it implements this itself")
+        return self.rules
+
+    def start(self, config: Any) -> tuple[Any, list[PlainEvent]]:
+        rules = self._rules()
+        state, events = rules.new_game(config)
+        return state, [rules.plain(e) for e in events]
+
+    def apply(self, state: Any, seat: int, command: Any) -> list[PlainEvent]:
+        rules = self._rules()
+        try:
+            return [rules.plain(e) for e in rules.apply(state, seat, rules.command_from_plain(command))]
+        except Rejected as exc:
+            raise RulesRejection(exc.code, exc.message) from None
+
+    def waiting(self, state: Any) -> Waiting | None:
+        return first_waiting(self._rules().pending(state))
+
+    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
+        return timeout_for(waiting)
+
+    def prompts(self, state: Any, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        views: dict[Viewer, dict[str, Any] | None] = self._rules().decision_views(state, viewers)
+        return views
+
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        seen: dict[str, Any] = self._rules().view(state, viewer)
+        return seen
+
+    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
+        projected: PlainEvent = self._rules().project(event, viewer)
+        return projected
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        return self._rules().plain(state.result) if state.result is not None else None
+
+
+def first_waiting(decisions: Sequence[Any]) -> Waiting | None:
+    """The decision the table waits on: the first of the rules' pending
+    decisions (each with a `key` whose first item is its id, a `pivot`, a
+    `timer` kind), or None when nothing is open (the game has ended)."""
+    if not decisions:
+        return None
+    d = decisions[0]
+    return Waiting(key=d.key, pivot=d.pivot, timer=d.timer.value)
+
+
+def timeout_for(waiting: Waiting) -> dict[str, Any]:
+    """The `Timeout` command the table's clock sends when `waiting` runs out."""
+    return {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
+
 
 def rules_version(port: GamePort, setup: GameSetup) -> str:
     """The rules version a table of `setup` plays (`GamePort.rules_version`)."""
-    version = getattr(port, "rules_version", None)
-    return str(version(setup)) if version is not None else port.name
+    return port.rules_version(setup)
 
 
 def replayable(port: GamePort) -> frozenset[str]:
-    """Every rules version this code of the game replays."""
-    return frozenset(getattr(port, "replays", (port.name,)))
+    """Every rules version this code of the game replays (`GamePort.replays`)."""
+    return frozenset(port.replays)

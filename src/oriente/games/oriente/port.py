@@ -27,10 +27,8 @@ from ..kit.port import (
     Port,
     RulesRejection,
     SettingsError,
-    Viewer,
-    Waiting,
 )
-from ..kit.waiting import first_waiting, timeout_for
+from . import rules as game_rules
 from .bots import ALIASES, CHARACTERS, POLICIES, Choose
 from .bots.characters import DEFAULT
 from .rules import (
@@ -42,10 +40,7 @@ from .rules import (
     Timeout,
     apply,
     command_from_plain,
-    new_game,
-    pending,
     plain,
-    project,
     view,
 )
 from .rules.config import MAX_SEATS, MIN_SEATS, RULES_REVISION, RULES_REVISIONS
@@ -95,6 +90,7 @@ class OrientePort(Port):
     still send both at the top level of `create_table`."""
 
     name = "oriente"
+    rules = game_rules  # start, apply, prompts, views... pass through to it (kit.port.Port)
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     # The deal and the rules revision are for tools (a configured deal, R2.8)
     # and for the server (it pins new tables to the current revision).
@@ -167,10 +163,6 @@ class OrientePort(Port):
             configured=deal is not None,
         )
 
-    def start(self, config: GameConfig) -> tuple[GameState, list[PlainEvent]]:
-        state, events = new_game(config)
-        return state, [plain(e) for e in events]
-
     def restart(self, record: Mapping[str, Any]) -> tuple[GameState, list[PlainEvent]]:
         return self.start(config_from_plain(dict(record)))
 
@@ -186,24 +178,6 @@ class OrientePort(Port):
             return [plain(e) for e in apply(state, seat, cmd)]
         except Rejected as exc:
             raise RulesRejection(exc.code, exc.message) from None
-
-    def waiting(self, state: GameState) -> Waiting | None:
-        return first_waiting(pending(state))
-
-    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return timeout_for(waiting)
-
-    def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
-        return decision_views(state, viewers)
-
-    def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer)
-
-    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
-        return project(event, viewer)
-
-    def result(self, state: GameState) -> dict[str, Any] | None:
-        return plain(state.result) if state.result is not None else None
 
     def promises(self, events: list[PlainEvent], seats: int) -> list[tuple[int, int, int]]:
         """Each seat's own promises as the R8.6 ledger settled them: kept,

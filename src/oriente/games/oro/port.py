@@ -23,12 +23,9 @@ from ..kit.port import (
     GameSetup,
     PlainEvent,
     Port,
-    RulesRejection,
     SettingsError,
-    Viewer,
-    Waiting,
 )
-from ..kit.waiting import first_waiting, timeout_for
+from . import rules as game_rules
 from .bots import POLICIES
 from .rules import (
     TABLE,
@@ -36,14 +33,7 @@ from .rules import (
     ConfigError,
     OroConfig,
     OroState,
-    Rejected,
-    apply,
-    command_from_plain,
     decision_views,
-    new_game,
-    pending,
-    plain,
-    project,
     view,
 )
 from .rules.config import MAX_SEATS, MIN_SEATS
@@ -85,6 +75,7 @@ class OroPort(Port):
     defaults), `setup` (a configured deck, stones and first seat, O2.6)."""
 
     name = "oro"
+    rules = game_rules  # start, apply, prompts, views... pass through to it (kit.port.Port)
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     default_seats = 3
     # Boards, tiles and a configured setup are files and tools' options (O9, O2.6).
@@ -135,40 +126,12 @@ class OroPort(Port):
             configured=setup is not None,
         )
 
-    def start(self, config: OroConfig) -> tuple[OroState, list[PlainEvent]]:
-        state, events = new_game(config)
-        return state, [plain(e) for e in events]
-
     def restart(self, record: Mapping[str, Any]) -> tuple[OroState, list[PlainEvent]]:
         return self.start(config_from_plain(dict(record)))
 
     def reference(self) -> dict[str, Any]:
         """The island sizes and their scoring, the god stones, the default board."""
         return oro_reference()
-
-    def apply(self, state: OroState, seat: int, command: Any) -> list[PlainEvent]:
-        try:
-            return [plain(e) for e in apply(state, seat, command_from_plain(command))]
-        except Rejected as exc:
-            raise RulesRejection(exc.code, exc.message) from None
-
-    def waiting(self, state: OroState) -> Waiting | None:
-        return first_waiting(pending(state))
-
-    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return timeout_for(waiting)
-
-    def prompts(self, state: OroState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
-        return decision_views(state, viewers)
-
-    def view(self, state: OroState, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer)
-
-    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
-        return project(event, viewer)
-
-    def result(self, state: OroState) -> dict[str, Any] | None:
-        return plain(state.result) if state.result is not None else None
 
     def refills(self, events: list[PlainEvent]) -> int:
         """O8.9: the banks refill when the second half and the final round begin."""

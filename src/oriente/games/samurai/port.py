@@ -19,12 +19,9 @@ from ..kit.port import (
     GameSetup,
     PlainEvent,
     Port,
-    RulesRejection,
     SettingsError,
-    Viewer,
-    Waiting,
 )
-from ..kit.waiting import first_waiting, timeout_for
+from . import rules as game_rules
 from .bots import POLICIES
 from .rules import (
     TABLE,
@@ -32,14 +29,7 @@ from .rules import (
     DataError,
     GameConfig,
     GameState,
-    Rejected,
-    apply,
-    command_from_plain,
     decision_views,
-    new_game,
-    pending,
-    plain,
-    project,
     view,
 )
 from .rules.pieces import MAX_SEATS, MIN_SEATS
@@ -67,6 +57,7 @@ class SamuraiPort(Port):
     seat, S2.2; null: drawn from the seed)."""
 
     name = "samurai"
+    rules = game_rules  # start, apply, prompts, views... pass through to it (kit.port.Port)
     seats = range(MIN_SEATS, MAX_SEATS + 1)
     # No option to offer: a map, a tile set (S1.6) and the start seat (S2.2)
     # are files and a setup the seed otherwise draws, tools' options.
@@ -105,40 +96,12 @@ class SamuraiPort(Port):
             config=config,
         )
 
-    def start(self, config: GameConfig) -> tuple[GameState, list[PlainEvent]]:
-        state, events = new_game(config)
-        return state, [plain(e) for e in events]
-
     def restart(self, record: Mapping[str, Any]) -> tuple[GameState, list[PlainEvent]]:
         return self.start(GameConfig.from_plain(dict(record)))
 
     def reference(self) -> dict[str, Any]:
         """The figures, the tile kinds and what they influence, the default map and tiles."""
         return samurai_reference()
-
-    def apply(self, state: GameState, seat: int, command: Any) -> list[PlainEvent]:
-        try:
-            return [plain(e) for e in apply(state, seat, command_from_plain(command))]
-        except Rejected as exc:
-            raise RulesRejection(exc.code, exc.message) from None
-
-    def waiting(self, state: GameState) -> Waiting | None:
-        return first_waiting(pending(state))
-
-    def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
-        return timeout_for(waiting)
-
-    def prompts(self, state: GameState, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
-        return decision_views(state, viewers)
-
-    def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer)
-
-    def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
-        return project(event, viewer)
-
-    def result(self, state: GameState) -> dict[str, Any] | None:
-        return plain(state.result) if state.result is not None else None
 
     def refills(self, events: list[PlainEvent]) -> int:
         """S7.8: the banks refill once, when the first turn begins (S2.6)."""

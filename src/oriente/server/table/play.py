@@ -28,7 +28,7 @@ class Play:
         self.result: dict[str, Any] | None = None
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.proxy_after = settings.proxy_after
-        self.talk: frozenset[str] = frozenset(getattr(port, "talk_commands", ()))
+        self.talk: frozenset[str] = frozenset(port.talk_commands)
 
     def start(self, config: Any) -> Events:
         """Set the game up; its first events."""

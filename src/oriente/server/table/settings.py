@@ -33,7 +33,7 @@ def rematch_setup(port: GamePort, settings: TableSettings, seed: int) -> GameSet
     """How a table's rematch is set up: the same settings on the game's
     current rules (its options for new tables under the table's own).
     Raises SettingsError if the stored options no longer configure."""
-    return port.configure(settings.seats, seed, {**getattr(port, "new_table_options", {}), **settings.options}, {})
+    return port.configure(settings.seats, seed, {**port.new_table_options, **settings.options}, {})
 
 
 def nonce_token(table_id: str, nonce: str) -> str:

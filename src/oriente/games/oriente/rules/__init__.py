@@ -46,7 +46,7 @@ from .errors import ConfigError, Rejected
 from .game import Game, replay
 from .serial import command_from_plain, plain
 from .state import GameState, Phase
-from .views import EVERYONE, SPECTATOR, project, view
+from .views import EVERYONE, SPECTATOR, decision_views, project, view
 
 __all__ = [
     "CARDS",
@@ -97,6 +97,7 @@ __all__ = [
     "command_from_plain",
     "configured_deal",
     "deal_options",
+    "decision_views",
     "is_over",
     "legal",
     "new_game",
