@@ -230,7 +230,7 @@ class Director:
         if policy is not None:
             self.organiser(tournament_id, organiser_token)
             port = self.lobby.ports[live.t.config.game]
-            policy = str((getattr(port, "policy_aliases", None) or {}).get(policy, policy))  # an old name
+            policy = str(port.policy_aliases.get(policy, policy))  # an old name
             if self.bots is None or policy not in port.policies:
                 raise DirectorError("bots/unknown", f"this server's bots for {port.name} are "
                                     f"{', '.join(port.policies) or 'none'}")
