@@ -9,6 +9,7 @@ wire together by hand:
                   [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
     oriente drain PORT
+    oriente dev-services [--dir FOLDER]
     oriente backup PID STORE [--timeout S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
@@ -360,6 +361,13 @@ def cmd_drain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dev_services(args: argparse.Namespace) -> int:
+    """A throwaway PostgreSQL and Redis (cli/devservices.py)."""
+    from .devservices import main as dev_services
+
+    return dev_services(args.dir)
+
+
 def _drain_port(text: str) -> int:
     """`oriente drain`'s server: its port (8765) or address (ws://127.0.0.1:8765)."""
     from urllib.parse import urlsplit
@@ -542,6 +550,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the port of an `oriente serve --cluster` on this machine (or its address, "
                           "ws://127.0.0.1:PORT); asked through the server's admin socket")
     drn.set_defaults(func=cmd_drain)
+
+    dev = sub.add_parser("dev-services", help="a throwaway PostgreSQL and Redis on free local ports, for trying "
+                                              "a site of many processes (until Ctrl-C)")
+    dev.add_argument("--dir", default=None, metavar="FOLDER",
+                     help="keep their files in FOLDER, new or empty (default: a temporary folder, removed at the end)")
+    dev.set_defaults(func=cmd_dev_services)
 
     bak = sub.add_parser("backup", help="have a running server copy its SQLite store to STORE.backup")
     bak.add_argument("pid", type=checks.pid, metavar="PID", help="the process id of the `oriente serve`")
