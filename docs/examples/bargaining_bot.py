@@ -4,9 +4,10 @@ When a fight is under way and its seat is still to declare, it offers the
 fighter it can get the most from its promise of support, for the cheapest
 of that fighter's score cards that makes the deal worth it (deals.value),
 and keeps the promise when its turn comes. It takes every offer made to it
-that is worth it, declines the others, withdraws an offer the fight has
-left behind, and plays every decision with the heuristic policy (which
-keeps support promises).
+that is worth it, declines the others with a reason (R8.8), withdraws an
+offer the fight has left behind, prints the reasons others give when they
+decline and the counter-offers they make, and plays every decision with the
+heuristic policy (which keeps support promises).
 
     python docs/examples/bargaining_bot.py --server ws://127.0.0.1:8765 --create 4
     python docs/examples/bargaining_bot.py --server ws://127.0.0.1:8765 --table TABLE_ID
@@ -74,12 +75,19 @@ async def play(server: str, table: str | None, seats: int | None, name: str) -> 
             view, prompt = update.view, update.prompt
             if update.kind == "history" or view is None or not prompt:
                 continue
+            for event in update.events:  # reasons and counter-offers travel on the deal events (R8.8)
+                why = deals.why_of(event)
+                if event["type"] == "DealClosed" and why:
+                    print(f"deal {event['deal']} declined: {deals.reason_words(why)}", flush=True)
+                elif event["type"] == "DealProposed" and deals.counters(event) is not None:
+                    print(f"deal {event['deal']} counters deal {deals.counters(event)}", flush=True)
             for deal in deals.offers_to(view, me):  # offers made to us: take those worth it
                 if deal["deal"] not in answered:
                     answered.add(deal["deal"])
                     take = deals.value(view, deal, prompt) >= 0
                     print(f"{'accept' if take else 'decline'}: {deals.describe(deal, me)}", flush=True)
-                    await answer(seat, {"type": "AcceptDeal" if take else "DeclineDeal", "deal": deal["deal"]})
+                    await answer(seat, {"type": "AcceptDeal", "deal": deal["deal"]} if take
+                                 else deals.decline(deal["deal"], "worth_less"))
             fight = view["fight"]
             if fight and still_to_declare(prompt, me):
                 key = (view["season"], fight["attacker"], fight["defender"])

@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from oriente.clients import deals, sdk
 from oriente.server.policies import valuation
 from oriente.server.rules import AcceptDeal, apply, command_from_plain, plain, view
@@ -64,3 +66,30 @@ def test_the_sdk_imports_no_server_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert sdk.deals is deals
+
+
+def test_reasons_and_counters_are_built_read_and_worded_as_the_rules_take_them():
+    """R8.8 for bot authors: the SDK's catalogue of reasons is the rules'
+    one; a decline with its reason and a counter-offer are commands the
+    rules accept, and the events they make are read back and worded."""
+    from oriente.games.oriente.rules import Promise, PromiseKind, ProposeDeal
+    from oriente.games.oriente.rules import events as E
+    from oriente.games.oriente.rules.reasons import DECLINE, PROPOSE
+    from tests.rules.helpers import table_state
+
+    assert {c: tuple(p) for c, p in DECLINE.items()} == deals.DECLINE_REASONS
+    assert {c: tuple(p) for c, p in PROPOSE.items()} == deals.PROPOSE_REASONS
+    with pytest.raises(ValueError):
+        deals.reason("record", seat=1)
+    with pytest.raises(ValueError):
+        deals.decline(3, "counter", deal=2)
+    state, _ = table_state(4, [25, 26, 27, 28])
+    first = apply(state, 0, ProposeDeal(promises=(Promise(promiser=0, promisee=1, text="I back you",
+                                                          kind=PromiseKind.FREE),)))[0]
+    offer = deals.counter({"deal": first.deal}, [], [deals.no_attack(1, 0)])
+    proposed = [e for e in apply(state, 1, command_from_plain(offer)) if isinstance(e, E.DealProposed)][0]
+    assert deals.counters({"counter_to": proposed.counter_to}) == first.deal
+    closed = apply(state, 1, command_from_plain(deals.decline(first.deal, "record", seat=0, kept=1, broken=3)))[0]
+    assert deals.why_of({"why": closed.why}) == {"code": "record", "seat": 0, "kept": 1, "broken": 3}
+    assert deals.reason_words(closed.why) == "the record of seat 0: 1 promises kept, 3 broken"
+    assert deals.reason_words({"code": "from_the_future"}) == "from_the_future"

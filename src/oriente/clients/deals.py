@@ -13,6 +13,13 @@ what a seat promises in it, `record(view, seat)` a seat's public kept/broken
 count, `open_promises(view, ...)` the public ledger's open entries, and
 `describe(deal, speaker)` says a deal in plain words.
 
+Reasons and counter-offers (R8.8): `reason(code, **params)` makes the
+reason a decline or a proposal may carry, `decline(deal, code, ...)` the
+DeclineDeal with it, `counter(deal, transfers, promises)` a counter-offer
+naming the deal it answers; `why_of(event)` and `counters(event)` read them
+from the deal events and the view's open deals, `reason_words(why, lang)`
+says a reason in words.
+
 Valuing: `value(view, deal, prompt)` is what a deal is worth to the viewing
 seat if it executes, in expected points of final score (positive: take it),
 and `partner_value(view, deal, partner, prompt)` what it is worth to
@@ -85,9 +92,77 @@ def free(promiser: int, promisee: int, text: str) -> dict[str, Any]:
 
 
 def proposal(transfers: list[dict[str, Any]] = (), promises: list[dict[str, Any]] = (),  # type: ignore[assignment]
-             note: str = "") -> dict[str, Any]:
-    """The ProposeDeal command: send it with `seat.act(...)`."""
-    return {"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises), "note": note}
+             note: str = "", *, why: dict[str, Any] | None = None, counter_to: int | None = None) -> dict[str, Any]:
+    """The ProposeDeal command: send it with `seat.act(...)`. `why` says what
+    it is for (`reason(...)`), `counter_to` names the deal it answers (R8.8)."""
+    out: dict[str, Any] = {"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
+                           "note": note}
+    if why is not None:
+        out["why"] = why
+    if counter_to is not None:
+        out["counter_to"] = counter_to
+    return out
+
+
+# -- reasons and counter-offers (R8.8) --------------------------------------------------------
+
+# The codes a reason may carry, with their parameters (PROTOCOL.md 7, "Reasons and
+# counter-offers"; the rules' own catalogue is games/oriente/rules/reasons.py).
+DECLINE_REASONS: dict[str, tuple[str, ...]] = {
+    "worth_less": (), "record": ("seat", "kept", "broken"), "cannot_keep": (), "words_only": (), "too_late": (),
+}
+PROPOSE_REASONS: dict[str, tuple[str, ...]] = {
+    "buy_support": ("attacker", "defender", "side"), "sell_support": ("attacker", "defender", "side"),
+    "peace": ("seat",), "buy_card": ("seat",), "payment": ("promise",), "counter": ("deal",),
+}
+
+
+def reason(code: str, /, **params: Any) -> dict[str, Any]:
+    """A reason as the server takes it: `reason("record", seat=2, kept=1,
+    broken=3)`. ValueError for a code or parameters the catalogue lacks."""
+    names = DECLINE_REASONS.get(code, PROPOSE_REASONS.get(code))
+    if names is None:
+        raise ValueError(f"no reason {code!r}; codes: {', '.join([*DECLINE_REASONS, *PROPOSE_REASONS])}")
+    if set(params) != set(names):
+        raise ValueError(f"reason {code!r} takes {', '.join(names) or 'no parameters'}, not {', '.join(params)}")
+    return {"code": code, **params}
+
+
+def decline(deal: int, code: str = "worth_less", /, **params: Any) -> dict[str, Any]:
+    """The DeclineDeal command with its reason (R8.8)."""
+    if code not in DECLINE_REASONS:
+        raise ValueError(f"a decline's reason is one of {', '.join(DECLINE_REASONS)}, not {code!r}")
+    return {"type": "DeclineDeal", "deal": deal, "why": reason(code, **params)}
+
+
+def counter(deal: Deal, transfers: list[dict[str, Any]] = (), promises: list[dict[str, Any]] = (),  # type: ignore[assignment]
+            note: str = "") -> dict[str, Any]:
+    """A counter-offer to `deal` (an open deal, or a DealProposed event):
+    the ProposeDeal of these terms, naming the deal it answers. It closes
+    nothing: decline the deal too if you mean no."""
+    return proposal(transfers, promises, note, why=reason("counter", deal=deal["deal"]), counter_to=deal["deal"])
+
+
+def why_of(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The reason a deal event (`DealClosed`, `DealProposed`) or an open
+    deal of the view carries, or None."""
+    why = item.get("why")
+    return why if isinstance(why, dict) else None
+
+
+def counters(item: dict[str, Any]) -> int | None:
+    """The deal a proposal (`DealProposed`, or an open deal of the view)
+    answers, or None when it is no counter-offer."""
+    answered = item.get("counter_to")
+    return answered if isinstance(answered, int) else None
+
+
+def reason_words(why: dict[str, Any], lang: str = "en") -> str:
+    """A reason in words, in `lang` (en, de, fr), as the clients say it
+    (the narrator's catalogue); a code it has no words for comes back as is."""
+    from .narrate import Narrator  # the catalogues: loaded only when asked
+
+    return Narrator(lang).why(why)
 
 
 # -- reading ----------------------------------------------------------------------------------

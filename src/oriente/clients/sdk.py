@@ -1012,10 +1012,18 @@ class Seat(Watch):
         self._sub.away = False
 
     async def propose_deal(self, transfers: Sequence[dict[str, Any]] = (), promises: Sequence[dict[str, Any]] = (),
-                           note: str = "") -> dict[str, Any] | None:
-        """Propose a deal (R8); `self.deal` says whether you may now."""
-        return await self.act({"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
-                               "note": note})
+                           note: str = "", *, counter_to: int | None = None,
+                           why: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Propose a deal (R8); `self.deal` says whether you may now.
+        `counter_to` names the deal this one answers, `why` says what it is
+        for (a reason, `deals.reason`; R8.8)."""
+        command: dict[str, Any] = {"type": "ProposeDeal", "transfers": list(transfers), "promises": list(promises),
+                                   "note": note}
+        if counter_to is not None:
+            command["counter_to"] = counter_to
+        if why is not None:
+            command["why"] = why
+        return await self.act(command)
 
     async def accept_deal(self, deal: int) -> dict[str, Any] | None:
         return await self.act({"type": "AcceptDeal", "deal": deal})
@@ -1024,8 +1032,11 @@ class Seat(Watch):
         """Send a ProposeDeal command built with `deals.proposal`."""
         return await self.act(deal)
 
-    async def decline_deal(self, deal: int) -> dict[str, Any] | None:
-        return await self.act({"type": "DeclineDeal", "deal": deal})
+    async def decline_deal(self, deal: int, why: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Decline a deal; `why` is the reason, a code with its parameters
+        (`deals.reason("worth_less")`, R8.8), which every client words in its
+        reader's language."""
+        return await self.act({"type": "DeclineDeal", "deal": deal, **({"why": why} if why is not None else {})})
 
     async def withdraw_deal(self, deal: int) -> dict[str, Any] | None:
         return await self.act({"type": "WithdrawDeal", "deal": deal})

@@ -3,6 +3,8 @@
 // It plays any game the server serves by picking among the prompt's `legal` commands, one command
 // at a time: a decision may take several (PROTOCOL.md 6). A game that needs more than that (a
 // choice too large to list) brings a module of its own, games/GAME.js, found here by its name.
+// It makes no deals: it declines every deal offered to it, saying why (a reason code, PROTOCOL.md 7,
+// "Reasons and counter-offers"), and tells the reasons and counter-offers it sees on its progress lines.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +15,10 @@ import WebSocket from 'ws';
 export const SUBPROTOCOL = 'oriente.v1';
 // The bot-table timers suggested in PROTOCOL.md section 11.
 export const BOT_TIMERS = { prompt_ms: 2000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 };
-export const BENIGN_ERRORS = new Set(['decision/closed', 'decision/answered']);
+export const BENIGN_ERRORS = new Set(['decision/closed', 'decision/answered', 'deal/unknown']);
+// Why this bot declines a deal (PROTOCOL.md 7, R8.8): what a deal gives a random bot is worth
+// less to it than what it asks. A reason is a code with its parameters; clients word it.
+export const DECLINE_REASON = { code: 'worth_less' };
 const LOBBY_RETRY = new Set(['table/full', 'table/started', 'seat/taken']); // lost a race for a seat
 const FATAL_CLOSE = new Set([1008, 1009]); // "fix your client": do not reconnect
 // Table events about our seat: true when the table stops waiting for it (PROTOCOL.md 9).
@@ -117,6 +122,7 @@ export class Bot {
     this.token = null;
     this.lastSeq = null;
     this.answered = new Set(); // `${prompt id}:${pivot}:${seq}` already answered
+    this.declined = new Set(); // deal ids declined (a deal is answered once)
     this.prompt = null; // the newest prompt, answered once no command of ours is in flight
     this.unacked = new Map(); // act id -> act message without a reply yet
     this.pending = new Map(); // other request id -> message (current connection only)
@@ -367,6 +373,7 @@ export class Bot {
       if (e.type === 'TableFailed') return this.fail(new Error(`table ${f.table} failed: ${e.message}`));
       // Nobody held a seat at it for long (docs/table.md T6.1): its game never began.
       if (e.type === 'TableAbandoned') return this.fail(new Error(`table ${f.table} was abandoned`));
+      if (f.history !== true) this.tellDeal(e);
     }
     this.hooks.onEvents?.(f, this);
     // An unchanged prompt (prompt_changed false) was already considered; older servers send no flag.
@@ -384,12 +391,32 @@ export class Bot {
     this.away = away;
   }
 
+  /** Reasons and counter-offers (R8.8) travel as codes on the deal events: say them. */
+  tellDeal(e) {
+    if (e.type === 'DealClosed' && e.reason === 'declined' && e.why) {
+      const params = Object.entries(e.why).filter(([k]) => k !== 'code').map(([k, v]) => `${k}=${v}`).join(' ');
+      this.log(`deal ${e.deal} declined by seat ${e.seat}: ${e.why.code}${params ? ` (${params})` : ''}`);
+    } else if (e.type === 'DealProposed' && e.counter_to != null) {
+      this.log(`deal ${e.deal} by seat ${e.proposer} counters deal ${e.counter_to}`);
+    }
+  }
+
   onPrompt(p) {
     this.prompt = p;
     if (this.hooks.onPrompt?.(p, this) === false) return;
     // One command in flight at a time: its reply comes after the events it caused, so the
     // newest prompt then says whether the decision wants more (a turn of several moves) or has moved on.
-    if (!p || this.seat === null || p.pivot !== this.seat || this.unacked.size > 0) return;
+    if (!p || this.seat === null || this.unacked.size > 0) return;
+    // A deal offered to us is declined with its reason, once (legal lists our deal answers).
+    const offer = (p.legal ?? []).find((c) => c?.type === 'DeclineDeal' && !this.declined.has(c.deal));
+    if (offer) {
+      this.declined.add(offer.deal);
+      const m = { t: 'act', id: this.newId(), table: this.table, cmd: { ...offer, why: DECLINE_REASON } };
+      this.unacked.set(m.id, m);
+      this.stats.acts++;
+      return this.send(m);
+    }
+    if (p.pivot !== this.seat) return;
     const key = `${p.id}:${p.pivot}:${this.lastSeq}`;
     if (this.answered.has(key)) return;
     const options = (p.legal ?? []).filter((c) => c && typeof c === 'object' && c.decision === p.id);

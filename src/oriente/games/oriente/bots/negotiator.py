@@ -19,13 +19,18 @@ declaration early in a negotiation window, and it bargains.
   support sold, peace bought from a seat about to announce that threatens
   it, a card (a Ninja above all) bought with a promise not to attack, and
   payments it owes.
-- **Keeping or breaking its word** (reputation.py): a support promise, a
-  promise not to attack and a payment are kept unless breaking gains more
-  than one more broken promise costs in reputation — that cost shrinks as
-  the seasons left run out. The same rule prices the promises it is asked
-  for: a promise costs it what keeping it costs, or, when the rule would
-  have it broken, the reputation it would lose; so it may take a card for a
-  promise it will break, and the ledger shows it.
+- **Keeping or breaking its word** (characters.py): a support promise, a
+  promise not to attack and a payment are kept or broken by the rule of the
+  character it plays — honest keeps every promise it can, shrewd weighs its
+  public record (and breaks only in the last season or to win), ruthless
+  breaks when breaking gains more than one break costs its record. The same
+  rule prices the promises it is asked for: a promise costs it what keeping
+  it costs, less the trust one more kept promise earns, or, when its rule
+  would have it broken, the reputation it would lose.
+- **Answering with reasons** (why.py, R8.8): every decline says why, from
+  public facts; a counter-offer, when a better price would do, goes out
+  before the decline; before a deal that buys its support can execute, its
+  sealed answer already says that side.
 - **Answering early** (R10.2): in a negotiation window, where it is asked,
   it hands in its best declaration at once, sealed, and seals again when a
   deal changes it; as a fighter it says done (R10.2b1) once it has no offer

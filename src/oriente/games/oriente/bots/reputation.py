@@ -17,9 +17,10 @@ policy can learn about another seat's honesty. Two numbers come out of it:
   surplus our deals bring per season times this season and the seasons
   likely left (valuation.seasons_left).
 
-**The rule for our own promises** (`keep`): keep a promise unless breaking
-it gains more than the reputation it costs: break when `gain >
-reputation_cost + BREAK_MARGIN`. Early in the game a good name is worth
+**The ruthless character's rule for its own promises** (`keep`,
+characters.py has the others): keep a promise unless breaking it gains
+more than the reputation it costs: break when `gain > reputation_cost +
+BREAK_MARGIN`. Early in the game a good name is worth
 more than most single gains; in the last season it is worth almost nothing,
 so a promise is broken when breaking pays — which is exactly why the others
 read our record before they trust us.
