@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from oriente.games.kit.projection import withheld
+
 DECK = tuple(range(1, 13))
 MASK = (1 << 64) - 1
 
@@ -157,8 +159,17 @@ def view(state: State, viewer: int | str) -> dict[str, Any]:
             "turns_done": state.turns_done, "decision": prompt(state, viewer)}
 
 
+PUBLIC = frozenset({"HighCardStarted", "Bid", "Revealed", "HighCardOver"})
+
+
 def project(event: dict[str, Any], viewer: int | str) -> dict[str, Any]:
-    """H2: a dealt card is its owner's alone."""
-    if event["type"] != "RoundDealt" or viewer == "all":
+    """H2: a dealt card is its owner's alone. An event of a type not listed
+    here reaches no viewer but "all" (fail-closed, games/kit/projection.py)."""
+    if viewer == "all" or event["type"] in PUBLIC:
         return event
-    return {**event, "cards": [c if s == viewer else None for s, c in enumerate(event["cards"])]}
+    if event["type"] == "RoundDealt":
+        return {**event, "cards": [c if s == viewer else None for s, c in enumerate(event["cards"])]}
+    return withheld(event)
+
+
+LISTED = PUBLIC | {"RoundDealt"}

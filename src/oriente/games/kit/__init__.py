@@ -22,6 +22,8 @@ Beside them, what a game's port uses and its rules never import:
 - `port`: the contract a game's port keeps with the table server
   (`GamePort`, and what crosses the seam), and `Port`, the base every
   port derives from;
+- `projection`: what a viewer gets of an event its game's projection does
+  not list (nothing of it: projections are fail-closed);
 - `describe`: what a game says of itself (seats, options, windows), as
   `welcome.game_info` announces it;
 - `waiting`: the open decision as the table's clock needs it, the same way

@@ -7,7 +7,8 @@ ints, strings, None), ready for any codec.
 
 Viewers: a seat number, `SPECTATOR` (public information only), or `EVERYONE`
 (the post-game record: everything). Hidden is the default: a field that is
-not listed here never leaves the engine.
+not listed here never leaves the engine, and an event of a type not listed
+here (`PUBLIC`, `_REDACT`) reaches no viewer but `EVERYONE`.
 
 A face-down card is shown as None: never an id a viewer could follow.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...kit.plain import plain
+from ...kit.projection import withheld
 from . import deals
 from .decisions import DecisionKind, Topic
 from .engine import legal, pending
@@ -38,10 +40,10 @@ def project(event: Any, viewer: Viewer) -> dict:
     happened, without the card). Public events come back as the same dict:
     treat the result as read-only."""
     full = event if isinstance(event, dict) else plain(event)
-    if _sees_all(viewer):
+    if _sees_all(viewer) or full["type"] in PUBLIC:
         return full
     redact = _REDACT.get(full["type"])
-    return full if redact is None else redact(full, viewer)
+    return withheld(full) if redact is None else redact(full, viewer)
 
 
 def _game_started(e: dict, viewer: Viewer) -> dict:
@@ -75,6 +77,18 @@ def _transformation_done(e: dict, viewer: Viewer) -> dict:
 
 
 # The only events with hidden parts; every other event is public (R10.4).
+# The events every viewer sees whole. With those of _REDACT, every event
+# type the rules emit; any other reaches no viewer but "all" (kit.projection).
+PUBLIC = frozenset({
+    "Announced", "Assassinated", "BonusAwarded", "CreditTaken", "DealAccepted", "DealClosed", "DealExecuted",
+    "DealProposed", "FightBegan", "FightResolved", "Fulfilled", "GameEnded", "GeishaDrawn", "Incited",
+    "IncomeDrawn", "NegotiationClosed", "NegotiationDone", "Passed", "PrivilegeRoundOpened", "PromiseSettled",
+    "ReinforcementTaken", "ReinforcementTurned", "RevolutionAnswered", "RevolutionResolved",
+    "RevolutionRoundOpened", "SeasonBegan", "SuccessionDone", "SupportDeclared", "SupportersRevealed",
+    "TradeDone",
+})
+
+# The events with hidden parts, each with what hides them.
 _REDACT = {
     "GameStarted": _game_started,
     "InhabitantDrawn": _own_card,
@@ -83,6 +97,8 @@ _REDACT = {
     "TransformationBegan": _transformation_began,
     "TransformationDone": _transformation_done,
 }
+# Every event type this projection knows (tests: every type the rules define).
+LISTED = PUBLIC | frozenset(_REDACT)
 
 
 def _open_deal(d: Any) -> dict:

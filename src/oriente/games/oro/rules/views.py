@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...kit.plain import plain
+from ...kit.projection import withheld
 from . import knowledge as K
 from .board import GODS
 from .commands import GiveUp
@@ -44,10 +45,10 @@ def project(event: Any, viewer: Viewer) -> dict:
     projection for every viewer; public events come back as the same dict
     (treat it as read-only)."""
     full = event if isinstance(event, dict) else plain(event)
-    if viewer == EVERYONE:
+    if viewer == EVERYONE or full["type"] in PUBLIC:
         return full
     redact = _REDACT.get(full["type"])
-    return full if redact is None else redact(full, _seat(viewer))
+    return withheld(full) if redact is None else redact(full, _seat(viewer))
 
 
 def _game_started(e: dict, seat: int | None) -> dict:
@@ -80,7 +81,14 @@ def _pele_took(e: dict, seat: int | None) -> dict:
     return {**e, "taken": [[o, c if o == seat else None] for o, c in e["taken"]]}
 
 
-# The only events with hidden parts; every other event is public (O8.5).
+# The events every viewer sees whole (O8.5). With those of _REDACT, every
+# event type the rules emit; any other reaches no viewer but "all" (kit.projection).
+PUBLIC = frozenset({
+    "BridgeRemoved", "Built", "ControlGained", "ControlLost", "DisplayOpened", "FinalRoundBegan", "GameEnded",
+    "LonoUsed", "Passed", "Replaced", "Reshuffled", "Scored", "TurnBegan", "TurnEnded",
+})
+
+# The only events with hidden parts, each with what hides them.
 _REDACT = {
     "GameStarted": _game_started,
     "GaveUp": _own,
@@ -91,6 +99,8 @@ _REDACT = {
     "PeleGave": _pair("to"),
     "PeleTook": _pele_took,
 }
+# Every event type this projection knows (tests: every type the rules define).
+LISTED = PUBLIC | frozenset(_REDACT)
 
 
 # -- the open decision -----------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...kit.projection import withheld
 from ._shared import plain
 from .engine import legal, pending
 from .pieces import FIGURES
@@ -37,15 +38,23 @@ def project(event: Any, viewer: Viewer) -> dict:
     """What `viewer` may see of `event` (a typed event or its plain form).
     Public events come back as the same dict: treat the result as read-only."""
     full = event if isinstance(event, dict) else plain(event)
-    if viewer == EVERYONE:
+    if viewer == EVERYONE or full["type"] in PUBLIC:
         return full
-    if full["type"] in _OWN_TILES and full["seat"] != viewer:
-        return {**full, "tiles": [None] * len(full["tiles"])}
-    return full
+    if full["type"] in _OWN_TILES:
+        return full if full["seat"] == viewer else {**full, "tiles": [None] * len(full["tiles"])}
+    return withheld(full)
 
 
-# Events whose `tiles` only their seat may see (S7.4); every other event is public.
+# The events every viewer sees whole. With _OWN_TILES, every event type the
+# rules emit; any other reaches no viewer but "all" (kit.projection).
+PUBLIC = frozenset({
+    "CapitalFilled", "FigureCaptured", "FigurePlaced", "FiguresSwapped", "GameEnded", "GameStarted",
+    "SelectionBegan", "SelectionDone", "TilePlaced", "TileSwapped", "TurnBegan", "TurnEnded", "TurnPassed",
+})
+# Events whose `tiles` only their seat may see (S7.4).
 _OWN_TILES = frozenset({"TilesChosen", "TilesDrawn"})
+# Every event type this projection knows (tests: every type the rules define).
+LISTED = PUBLIC | _OWN_TILES
 
 
 def screen_open(state: GameState, seat: int, viewer: Viewer) -> bool:
