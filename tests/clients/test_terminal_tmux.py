@@ -118,6 +118,10 @@ class Tmux:
         await self._tmux("send-keys", "-t", self.session, *names)
 
     async def wait_for(self, pattern: str, timeout: float) -> str:
+        """The screen once `pattern` appears on it. `timeout` is what the
+        caller expects; the wait itself lasts up to HANG_GUARD whatever it
+        says: it guards against a hang, and a loaded machine is slow."""
+        timeout = max(timeout, HANG_GUARD)
         with trio.move_on_after(timeout):
             while True:
                 text = await self.screen()
@@ -129,6 +133,9 @@ class Tmux:
 
     def kill(self) -> None:
         subprocess.run([TMUX, "-L", self.socket, "kill-server"], check=False, capture_output=True)
+
+
+HANG_GUARD = 120.0
 
 
 async def _bot(url: str, table: str, seat: int, joined: trio.Event, rng: random.Random) -> None:
