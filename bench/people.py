@@ -1,5 +1,4 @@
-"""The server's negotiating bots as a person meets them (BENCHMARKS.md,
-`bench/people.py`).
+"""The server's negotiating bots as a person meets them.
 
 Each game is a six-seat table on a real server (in this process, its real
 SQLite store in a temporary directory, real websockets on 127.0.0.1): a
@@ -192,9 +191,9 @@ class Person:
             take = not self.control and deal_value(reading(view, prompt, HONEST), deal) >= 0.0
             return {"type": "AcceptDeal" if take else "DeclineDeal", "deal": deal["deal"]}, "answer"
         fight = view.get("fight")
-        fighter = bool(fight) and me in (fight["attacker"], fight["defender"])
+        fighter = fight is not None and me in (fight["attacker"], fight["defender"])
         window = prompt.get("kind") == "window"
-        if window and fighter and not self.control:
+        if window and fight is not None and fighter and not self.control:
             key = (view["season"], fight["attacker"], fight["defender"])
             capability = prompt.get("deal") or {}
             if key not in self.offered and capability.get("propose"):
@@ -328,7 +327,9 @@ def summarise(games: list[Game]) -> dict[str, Any]:
     played = [g for g in games if not g.control and g.failed is None]
     controls = {g.index: g for g in games if g.control and g.failed is None}
     n = len(played)
-    made, taken, reasons = Counter(), Counter(), Counter()
+    made: Counter[str] = Counter()
+    taken: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
     paid = {"kept": 0, "broken": 0}
     paid_support = {"kept": 0, "broken": 0}
     for g in played:

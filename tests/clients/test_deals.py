@@ -87,7 +87,7 @@ def test_reasons_and_counters_are_built_read_and_worded_as_the_rules_take_them()
     first = apply(state, 0, ProposeDeal(promises=(Promise(promiser=0, promisee=1, text="I back you",
                                                           kind=PromiseKind.FREE),)))[0]
     offer = deals.counter({"deal": first.deal}, [], [deals.no_attack(1, 0)])
-    proposed = [e for e in apply(state, 1, command_from_plain(offer)) if isinstance(e, E.DealProposed)][0]
+    proposed = next(e for e in apply(state, 1, command_from_plain(offer)) if isinstance(e, E.DealProposed))
     assert deals.counters({"counter_to": proposed.counter_to}) == first.deal
     closed = apply(state, 1, command_from_plain(deals.decline(first.deal, "record", seat=0, kept=1, broken=3)))[0]
     assert deals.why_of({"why": closed.why}) == {"code": "record", "seat": 0, "kept": 1, "broken": 3}
