@@ -61,13 +61,15 @@ from oriente.server.director import Director
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
+from oriente.server.limits import Limits
 from oriente.server.lobby import Lobby
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
 from oriente.server.rules import GameConfig, Rejected, command_from_plain, new_game, plain
+from oriente.server.session import Session as ServerSession
 from oriente.server.stores import MemoryStore
 from oriente.server.table import Stop
-from oriente.server.transport import Limits, Transport, _Conn
+from oriente.server.transport import Transport
 
 OUTPUT = Path(__file__).resolve().parent / "vectors.json"
 WALL_EPOCH = 1_800_000_000.0  # the fake wall clock at trio time 0 (seconds)
@@ -330,7 +332,8 @@ class Session:
         self.lobby = Lobby(PORTS, self.store, nursery, wall=wall,
                            accounts=Accounts(self.store, hasher=cheap, wall=wall, inline=True))
         self.director = Director(self.lobby, self.store, nursery, wall=wall)
-        self.transport = Transport(self.lobby, Metrics(), limits, director=self.director)
+        self.transport = Transport(ServerSession(self.lobby, Metrics(), limits, director=self.director), Metrics(),
+                                   limits)
 
     async def start(self) -> Session:
         await self.nursery.start(self.store.run)
@@ -929,9 +932,9 @@ async def _oro_table(book: Book, s: Session) -> None:
                 "The welcome of a process of a many-process site: `origins` lists the site's processes "
                 "(scheme, host and port), the only places a `moved` frame's `url` may send a client.")
     # The welcome of a server that runs bots lists them per game and says what each is.
-    s.transport.bots = object()  # type: ignore[assignment]  # only its presence counts for the welcome
+    s.transport.session.bots = object()  # type: ignore[assignment]  # only its presence counts for the welcome
     _, frames = await s.connect("bots")
-    s.transport.bots = None
+    s.transport.session.bots = None
     book.server("server/welcome_bots", expect(frames, "welcome")[0],
                 "A server that runs bots: `bots` lists the kinds per game (the default first), `bot_about` "
                 "says what each is; Oriente's negotiating characters say how they treat their word.")
@@ -1052,10 +1055,10 @@ async def _limits(book: Book, clock: trio.testing.MockClock, nursery: trio.Nurse
     frames = await lee.send({"t": "ping", "id": 2})  # the clock does not move: the bucket is empty
     book.server("server/error/rate_limited", expect(frames, "error")[0],
                 "Over the rate limit: the frame was not handled, and it counts as a strike. Send it again later.")
-    transport = Transport(s.lobby, Metrics(), Limits(strikes=2))
-    conn = _Conn(outbox=Outbox(8), tokens=1.0, last=trio.current_time())
+    session = ServerSession(s.lobby, Metrics(), Limits(strikes=2))
+    conn = session.connect(Outbox(8))
     for cid in (1, 2):
-        transport._refuse(conn, cid, "message/unknown_type", "unknown message type 'shout'")
+        session._refuse(conn, cid, "message/unknown_type", "unknown message type 'shout'")
     frames = []
     while True:
         try:

@@ -20,7 +20,12 @@ rarely: it usually means a proxy that `--trusted-proxy` should name).
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections.abc import Collection, Iterable, Iterator
+
+from .lograte import RareWarning
+
+log = logging.getLogger("oriente.transport")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -105,3 +110,22 @@ def client_address(peer: str, forwarded_for: Iterable[str], trusted: Collection[
         if hop and hop not in trusted:
             return address_key(hop)
     return address_key(peer)
+
+
+class ClientAddresses:
+    """The address each client counts under, for a server whose trusted
+    proxies are `trusted` (None: loopback). A header from a peer that is no
+    trusted proxy is ignored, and said so in the log now and then: usually
+    a proxy `--trusted-proxy` should name."""
+
+    def __init__(self, trusted: Collection[str] | None = None) -> None:
+        self.trusted: Collection[str] = TrustedProxies() if trusted is None else trusted
+        self._untrusted_forward = RareWarning(log)
+
+    def of(self, peer: str, forwarded: list[str]) -> str:
+        if forwarded and peer not in self.trusted:
+            self._untrusted_forward.warn(
+                "X-Forwarded-For %r came from %s, which is not a trusted proxy: the header is ignored and its "
+                "limits count under %s (if %s is your reverse proxy, name it with --trusted-proxy)",
+                ", ".join(forwarded)[:200], peer, address_key(peer), peer)
+        return client_address(peer, forwarded, self.trusted)

@@ -29,16 +29,19 @@ from .addresses import TrustedProxies
 from .bots import BotRunner
 from .budget import AddressBudget
 from .director import Director
+from .limits import Limits
 from .lobby import MAX_TABLES, Lobby
 from .lograte import RareWarning
 from .metrics import Metrics
 from .origins import OriginPolicy
 from .replay_cache import ReplayCache, Wait
 from .replays import viewer_of
+from .routes import Routes
+from .session import Session
 from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
-from .transport import Limits, Transport
-from .web import Asset, Refusal, WebSite, game_words
+from .transport import Transport
+from .web import Asset, HttpRefusal, WebSite, game_words
 
 log = logging.getLogger("oriente.server")
 
@@ -156,9 +159,10 @@ class App:
                     self.director = Director(self.lobby, store, tables, bots=bots)
                     await self.director.recover()
                     site = self._site(self.lobby) if self.web is not None else None
-                    transport = Transport(self.lobby, self.metrics, self.limits, web=site,
-                                          origins=self.origins, bots=bots, http_budget=self.http_budget,
-                                          trusted_proxies=self.trusted_proxies, director=self.director)
+                    session = Session(self.lobby, self.metrics, self.limits, bots=bots, director=self.director)
+                    routes = Routes(self.lobby, director=self.director, web=site, http_budget=self.http_budget)
+                    transport = Transport(session, self.metrics, self.limits, routes=routes, origins=self.origins,
+                                          trusted_proxies=self.trusted_proxies)
                     server: Server = await outer.start(functools.partial(
                         serve, transport.handler, self.requested_port, host=self.host,
                         subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,
@@ -202,7 +206,7 @@ class App:
         assert self.cluster is not None and self.lobby is not None
         url = self.cluster.url or f"ws://{self.host}:{self.port}"
         self.node = ClusterNode(store, self.cluster.bus, url, lease_s=self.cluster.lease_s)  # type: ignore[arg-type]
-        self.node.attach(self.lobby, transport, bots)
+        self.node.attach(self.lobby, transport.session, bots)
         await nursery.start(self.node.run)
         self.recovered = self.node.adopted
 
@@ -241,12 +245,12 @@ class App:
         replays = self.replays = ReplayCache(dict(self.games), finished, self.http_budget,
                                              default_game=M.DEFAULT_GAME)
 
-        async def replay(tail: str, query: Mapping[str, str], address: str) -> Asset | Refusal | None:
+        async def replay(tail: str, query: Mapping[str, str], address: str) -> Asset | HttpRefusal | None:
             table_id = tail.removesuffix(".json")
             # A withheld table has no replay to cache: `finished` finds none while it is.
             got = await replays.get(table_id, query.get("as", SPECTATOR), address, viewer_of)
             if isinstance(got, Wait):
-                return Refusal(got.status, got.reason, got.retry_after)
+                return HttpRefusal(got.status, got.reason, got.retry_after)
             if got is None:
                 return None
             return Asset(body=None, gzipped=got.gzipped, etag=got.etag, content_type="application/json; charset=utf-8")

@@ -22,7 +22,7 @@ another site must not drive a player's seat through the player's browser.
 A request for something made for it (a dynamic provider's) costs its
 client address a token of its HTTP budget (server/budget.py; the transport
 takes it; files cost nothing); a provider may refuse with its own
-`Refusal` (a replay the server may not build now).
+`HttpRefusal` (a replay the server may not build now).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ log = logging.getLogger("oriente.web")
 # a game): called once, at start-up.
 StaticData = Callable[[], Any]
 # A provider for one request: (path tail, query, client address) -> JSON
-# data, a ready `Asset`, a `Refusal`, or None for 404 (a replay of a
+# data, a ready `Asset`, an `HttpRefusal`, or None for 404 (a replay of a
 # finished table).
 DynamicData = Callable[[str, Mapping[str, str], str], Awaitable[Any]]
 
@@ -94,7 +94,7 @@ class Asset:
 
 
 @dataclass(frozen=True, slots=True)
-class Refusal:
+class HttpRefusal:
     """A request the server will not serve now: its status (429, 503), why,
     and the seconds after which it may be asked again (`Retry-After`)."""
 
@@ -208,7 +208,7 @@ class WebSite:
                 if path.startswith(prefix):
                     args = {k: v[-1] for k, v in parse_qs(query).items()}
                     data = await provider(path[len(prefix):], args, address)
-                    if isinstance(data, Refusal):
+                    if isinstance(data, HttpRefusal):
                         return refused(data, host)
                     if isinstance(data, Asset):
                         return await self._send_packed(data, request, host)
@@ -260,7 +260,7 @@ def download(body: bytes, content_type: str, host: str | None) -> Response:
     return Response(200, "OK", headers, body)
 
 
-def refused(refusal: Refusal, host: str | None) -> Response:
+def refused(refusal: HttpRefusal, host: str | None) -> Response:
     """429 or 503 with `Retry-After`: not now, and when to ask again."""
     reasons = {429: "Too Many Requests", 503: "Service Unavailable"}
     response = _plain(refusal.status, reasons.get(refusal.status, "Refused"),

@@ -3,7 +3,7 @@
 Several `oriente serve --cluster REDIS_URL --store postgresql://...`
 processes share one PostgreSQL site and one Redis bus. This module is
 everything they do beyond a lone server, behind three seams: the
-transport asks `forward` whether a table's message is served elsewhere,
+session asks `forward` whether a table's message is served elsewhere,
 the lobby rebuilds a table it is handed (`Lobby.restore`), and the table
 actor stops with `Stop(hand_over=True)` or when the store fences it.
 
@@ -16,7 +16,7 @@ actor stops with `Stop(hand_over=True)` or when the store fences it.
   its viewers on, it never writes again.
 - **Forwarding**: a client may connect to any process. A message for a
   table owned elsewhere is forwarded as its frame, untouched, to the owner,
-  which serves it through its own transport for a *remote connection*: an
+  which serves it through its own session for a *remote connection*: an
   outbox whose frames go back over the bus to the process holding the
   socket. So the owner's table actor, projection gate and replies are the
   same for every client; the process in front only moves bytes.
@@ -93,7 +93,7 @@ class _Link:
 class _Remote:
     """A connection held by another process, served here."""
 
-    conn: Any  # the transport's connection record
+    conn: Any  # the session's connection record
     send: trio.MemorySendChannel[tuple[Any, bytes]]
 
 
@@ -124,7 +124,7 @@ class RemoteOutbox(Outbox):
 
 class ClusterNode:
     """This process's part in the site. Build it with the process's store
-    (a `PostgresStore(cluster=True)`), attach the lobby and transport, and
+    (a `PostgresStore(cluster=True)`), attach the lobby and session, and
     run it with ``await nursery.start(node.run)`` before accepting clients."""
 
     def __init__(self, store: PostgresStore, bus_url: str, url: str, *, lease_s: float = LEASE_S,
@@ -141,7 +141,7 @@ class ClusterNode:
         self.bus = Bus(bus_url, [self._channel(self.name), f"{self.prefix}.site"], self._on_message)
         self.origin = M.origin_of(url)
         self.lobby: Any = None
-        self.transport: Any = None
+        self.session: Any = None
         self.bots: Any = None
         self.director: Any = None
         self.draining = False
@@ -163,14 +163,14 @@ class ClusterNode:
         self.adopted = 0
         self.handed = 0
 
-    def attach(self, lobby: Any, transport: Any, bots: Any = None) -> None:
-        self.lobby, self.transport, self.bots = lobby, transport, bots
+    def attach(self, lobby: Any, session: Any, bots: Any = None) -> None:
+        self.lobby, self.session, self.bots = lobby, session, bots
         lobby.withheld_elsewhere = True
-        self.director = getattr(transport, "director", None)
+        self.director = getattr(session, "director", None)
         if self.director is not None:
             self.director.adopt_table = self.bring
-        transport.cluster = self
-        transport.metrics.sources.append(self._metrics)
+        session.cluster = self
+        session.metrics.sources.append(self._metrics)
         self.replays = frozenset().union(*(replayable(port) for port in lobby.ports.values()))
         self.versions = self.versions or ",".join(sorted(self.replays))
 
@@ -521,7 +521,7 @@ class ClusterNode:
             if self._nursery is None:
                 return
             send, receive = trio.open_memory_channel[tuple[Any, bytes]](1024)
-            remote = self._remote[key] = _Remote(self.transport.remote_conn(RemoteOutbox(self, origin, conn)), send)
+            remote = self._remote[key] = _Remote(self.session.remote_conn(RemoteOutbox(self, origin, conn)), send)
             self._nursery.start_soon(self._remote_conn, remote, receive)
         try:
             remote.send.send_nowait((who, frame))
@@ -544,10 +544,10 @@ class ClusterNode:
                     remote.conn.outbox.put(encode(M.moved(route[0])))
                     remote.conn.outbox.evict("server/moved")
                     continue
-                await self.transport.forwarded(remote.conn, frame, who=who)
+                await self.session.forwarded(remote.conn, frame, who=who)
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(5):
-                await self.transport.disconnect(remote.conn)
+                await self.session.disconnect(remote.conn)
 
     def _drop_remote(self, key: tuple[str, int]) -> None:
         remote = self._remote.pop(key, None)
