@@ -103,3 +103,28 @@ async def test_a_bot_decides_only_once_its_last_command_was_answered(autojump_cl
         assert len(port.calls) == 2 and port.calls[1] == pytest.approx(answered)
         assert table.sent[1][0] == pytest.approx(answered + DELAY)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_changed_sealed_answer_may_go_out_again(autojump_clock: MockClock) -> None:
+    """A sealed answer sealed, changed, then wanted again has the key it had
+    the first time; the port marks it `again` (it differs from what is sealed
+    now), and the runner sends it: without that, the bot would fall silent
+    with a deal to answer, and the window would wait for its clock."""
+
+    class _Sealing(_Port):
+        def bot_move(self, *args: Any) -> BotMove | None:
+            self.calls.append(trio.current_time())
+            return BotMove(key=("seal", 1), command={"type": "Support", "decision": 1}, again=True)
+
+    port = _Sealing(autojump_clock, [], [])
+    table = _Table(port)
+    outbox = Outbox(100)
+    bot = _Bot(table, outbox, 1, "any", random.Random(0), 0.0)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.play)
+        outbox.put(_frame(1))
+        await trio.sleep(1)
+        outbox.put(encode(M.ok(table.sent[0][1].id)))
+        await trio.sleep(1)
+        assert len(table.sent) == 2 and table.sent[1][1].cmd == table.sent[0][1].cmd
+        nursery.cancel_scope.cancel()

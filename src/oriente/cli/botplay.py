@@ -88,6 +88,14 @@ def _key(command: dict[str, Any], prompt: dict[str, Any], me: int) -> str:
     return json.dumps(["answer", prompt.get("id"), prompt.get("pivot")])
 
 
+def _changes_seal(command: dict[str, Any], prompt: dict[str, Any], me: int) -> bool:
+    """An early answer that differs from the one sealed now (R10.2): sent
+    even if the same answer was sent before (sealed, then changed, and now
+    wanted again)."""
+    return (command["type"] not in DEAL_ANSWERS and command["type"] not in ("ProposeDeal", "Done")
+            and prompt.get("pivot") != me and command != prompt.get("sealed"))
+
+
 async def play_bot(url: str, table: str, name: str, policy: str, rng: random.Random, delay: float,
                    seat: int | None = None, token: str | None = None) -> None:
     """One reference bot over the protocol: it acts on every frame that asks
@@ -129,7 +137,7 @@ async def play_seat(me: Seat, name: str, policy: str, rng: random.Random, delay:
             await trio.sleep(arrived + delay - trio.current_time())
         for command in moves:
             key = _key(command, prompt, me.seat)
-            if key in sent:
+            if key in sent and not _changes_seal(command, prompt, me.seat):
                 continue
             sent.add(key)
             try:

@@ -199,7 +199,7 @@ class _Bot:
         if self.view is None:
             return None
         move = self.table.port.bot_move(self.policy, self.seat, self.view, self.prompt, self.rng, self.memo)
-        return None if move is None or move.key in self.done else move
+        return None if move is None or (move.key in self.done and not move.again) else move
 
     async def play(self) -> None:
         """Read frames; once the table has answered our last command and

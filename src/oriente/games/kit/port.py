@@ -124,10 +124,14 @@ class BotMove:
     decision stays open over several frames (other seats' moves, chat), so
     a bot would answer it again and again: the bot runner sends each key
     once. Two moves with the same key are the same answer (the decision and
-    the seat, a reply to one offer); an offer made in a window has its own."""
+    the seat, a reply to one offer); an offer made in a window has its own.
+    `again`: the port knows this move differs from what the seat has now
+    (a sealed answer changed back after a change, R10.2), so the runner
+    sends it even if it sent the same key before."""
 
     key: tuple[Any, ...]
     command: dict[str, Any]
+    again: bool = False
 
 
 class GamePort(Protocol):

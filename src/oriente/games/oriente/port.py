@@ -256,7 +256,8 @@ def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: di
                 # A sealed early answer may be changed until the seat's turn (R10.2): a deal
                 # that buys our support changes it, so each change is an answer of its own.
                 sealed = json.dumps(prompt.get("sealed"), sort_keys=True)
-                return BotMove(key=("seal", prompt["id"], json.dumps(cmd, sort_keys=True), sealed), command=cmd)
+                return BotMove(key=("seal", prompt["id"], json.dumps(cmd, sort_keys=True), sealed), command=cmd,
+                               again=cmd != prompt.get("sealed"))
             return BotMove(key=("Done" if cmd["type"] == "Done" else "answer", prompt["id"]), command=cmd)
     if offer is not None:
         proposal = offer(view, prompt, rng, memo)
@@ -265,7 +266,8 @@ def _move(choose: Choose, offer: Choose | None, view: dict[str, Any], prompt: di
             return BotMove(key=("offer", json.dumps(proposal, sort_keys=True)), command=proposal)
         if proposal is not None and proposal in (prompt.get("legal") or []):  # the seal an offer needs first
             sealed = json.dumps(prompt.get("sealed"), sort_keys=True)
-            return BotMove(key=("seal", prompt["id"], json.dumps(proposal, sort_keys=True), sealed), command=proposal)
+            return BotMove(key=("seal", prompt["id"], json.dumps(proposal, sort_keys=True), sealed), command=proposal,
+                           again=proposal != prompt.get("sealed"))
     return None
 
 
