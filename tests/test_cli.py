@@ -190,7 +190,9 @@ def test_demo_plays_a_game_of_samurai_that_replays(tmp_path: Path) -> None:
     assert sum(1 for _, c in record["commands"] if c["type"] == "ChooseTiles") == 3, "every bot chose (S2.3)"
     again = _oriente("replay", str(record_path), "--as", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert "Seat 1 has chosen:" in again.stdout and "Seat 0 has chosen its tiles." in again.stdout
+    # Told as seat 1 saw it, seats named as the record names them ("seat 1 (you)", "seat 0 (Aiko)").
+    assert "Seat 1 (you) has chosen:" in again.stdout
+    assert re.search(r"Seat 0 \(\w+\) has chosen its tiles\.", again.stdout), again.stdout
 
     def tally(text: str) -> list[str]:
         lines = text.splitlines()
@@ -201,7 +203,9 @@ def test_demo_plays_a_game_of_samurai_that_replays(tmp_path: Path) -> None:
 
 def test_demo_refuses_what_oro_cannot_do(tmp_path: Path) -> None:
     too_many = _oriente("demo", "--game", "oro", "--seats", "5", cwd=tmp_path)
-    assert too_many.returncode == 2 and "2 to 4 seats, not 5 (O1.6)" in too_many.stderr
+    assert too_many.returncode == 2 and "2 to 4 seats, not 5" in too_many.stderr
+    no_bot = _oriente("demo", "--game", "oro", "--bots", "negotiator", cwd=tmp_path)
+    assert no_bot.returncode == 2 and "its bots are heuristic, random" in no_bot.stderr
 
 
 def test_verify_passes_an_honest_demo_and_fails_a_changed_seed_salt_nonce_or_card(tmp_path: Path) -> None:

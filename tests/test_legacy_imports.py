@@ -41,6 +41,8 @@ OLD = {
     "oriente.clients.story": "oriente.games.oriente.story",
     "oriente.clients.narrate_oro": "oriente.games.oro.narrate",
     "oriente.clients.narrate_samurai": "oriente.games.samurai.narrate",
+    "oriente.clients.terminal.oro": "oriente.clients.terminal.games.oro",
+    "oriente.clients.terminal.samurai": "oriente.clients.terminal.games.samurai",
 }
 
 CHECK = textwrap.dedent("""

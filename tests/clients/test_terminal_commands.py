@@ -70,10 +70,11 @@ def test_table_input_not_understood_says_why(line):
     ("join 2", Intent("join", ("2", None))),
     ("j AAAAAAAAAAAA 3", Intent("join", ("AAAAAAAAAAAA", 3))),
     ("watch 1", Intent("watch", "1")),
-    ("create 6", Intent("create", (6, "normal", "", "oriente"))),
-    ("create 6 relaxed", Intent("create", (6, "relaxed", "", "oriente"))),
-    ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game", "oriente"))),
-    ("create 5 people slow", Intent("create", (5, "people", "slow", "oriente"))),
+    # No game named: the table names none, and plays the server's default (oriente.v1).
+    ("create 6", Intent("create", (6, "normal", "", None))),
+    ("create 6 relaxed", Intent("create", (6, "relaxed", "", None))),
+    ("create 5 quick Friday game", Intent("create", (5, "quick", "Friday game", None))),
+    ("create 5 people slow", Intent("create", (5, "people", "slow", None))),
 
     ("name Ana Maria", Intent("name", "Ana Maria")),
     ("refresh", Intent("refresh")),

@@ -11,8 +11,8 @@ import pytest
 
 from oriente.clients.terminal.commands import Intent, parse_game_input, parse_lobby_input, parse_table_input
 from oriente.clients.terminal.games import render_overlay, screen_for
+from oriente.clients.terminal.games.samurai import HexMap, hex_map
 from oriente.clients.terminal.render import render_lobby, render_table
-from oriente.clients.terminal.samurai import HexMap, hex_map
 from oriente.server.games import PORTS
 
 NAMES = {0: "Ann", 1: "Bea", 2: "Cy"}
@@ -118,11 +118,15 @@ def test_game_input_and_the_lobby() -> None:
     assert parse_game_input("/moves helmet", tells, False) == Intent("moves", "helmet")
     assert parse_game_input("helmet k12", tells, False) == Intent("match", "helmet k12")
     assert parse_game_input("/say hi", tells, False) is None
-    assert parse_lobby_input("create oro 3") == Intent("create", (3, "normal", "", "oro"))
-    assert parse_lobby_input("create samurai 2 quick Edo") == Intent("create", (2, "quick", "Edo", "samurai"))
+    served = ("oriente", "oro", "samurai")  # as the server's welcome names them
+    assert parse_lobby_input("create oro 3", served) == Intent("create", (3, "normal", "", "oro"))
+    assert parse_lobby_input("create samurai 2 quick Edo", served) == Intent("create", (2, "quick", "Edo", "samurai"))
+    assert parse_lobby_input("create oro 3").verb == "error"  # a game the server does not play
     lobby = render_lobby([{"table": "AAA", "game": "oro", "status": "open", "seats": [None, None],
-                           "settings": {"name": "islands"}}], url="ws://x", name="ana", width=80)
+                           "settings": {"name": "islands"}}], url="ws://x", name="ana", width=80,
+                         games="oriente 4-12 seats, oro 2-4")
     assert any("[oro] islands" in line for line in lobby)
+    assert any("(games: oriente 4-12 seats, oro 2-4)" in line for line in lobby)
 
 
 def test_a_board_over_the_screen_says_how_to_go_back() -> None:

@@ -401,7 +401,7 @@ def test_the_lobby_numbers_the_tables():
     assert "your name: Tester" in lines[0]
     assert any(line.startswith("  1  AAAAAAAAAAAA  open      1/4") and "friday [ana]" in line for line in lines)
     assert any(line.startswith("  2  BBBBBBBBBBBB  running   4/4") and "your seat" in line for line in lines)
-    assert "join N" in text and "watch N" in text and "create [oro|samurai] SEATS [relaxed|normal|quick]" in text
+    assert "join N" in text and "watch N" in text and "create [GAME] SEATS [relaxed|normal|quick]" in text
     assert "No tables yet" in "\n".join(render_lobby([], url="ws://h:1", name="x"))
 
 

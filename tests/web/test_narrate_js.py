@@ -1,7 +1,7 @@
 """The page and the Python narrator tell every event in the same words.
 
 Both read the same catalogue (clients/i18n/LANG.json); the logic that picks
-templates exists twice, in clients/narrate.py and clients/web/src/games/oriente/narrate.js.
+templates exists twice, in games/oriente/narrate.py and clients/web/src/games/oriente/narrate.js.
 Node runs the page's narrator over every projected event of several games,
 for several viewers, in every language, and the lines must be equal."""
 
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS, Narrator
+from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS
+from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.server.rules import EVERYONE, SPECTATOR, Game, GameConfig, project
 from oriente.server.rules.reference import reference
 from tests.randomplay import random_move
@@ -82,7 +83,7 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr
     page = json.loads(run.stdout)
     for lang in LANGUAGES:
-        narrator = Narrator(lang)
+        narrator = OrienteNarrator(lang)
         python = [narrator.table_event(e) if e["type"] in TABLE_EVENTS else narrator.narrate(e, v)
                   for e, v in events]
         mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang], strict=True) if p != j]

@@ -18,24 +18,20 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from oriente.clients.game_story import GameStory
+from oriente.clients.game_story import story_for
 from oriente.clients.narrate import describe_result
 from oriente.clients.progname import command_name
-from oriente.clients.sdk import Client
-from oriente.games.oriente.rules import SPECTATOR
-from oriente.games.oriente.story import Story
-from oriente.games.oro.bots import POLICIES as ORO_POLICIES
-from oriente.games.samurai.bots import POLICIES as SAMURAI_POLICIES
+from oriente.clients.sdk import Client, ServerError
+from oriente.games import load
+from oriente.games.kit.port import SPECTATOR, GamePort
+from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import DEFAULT_PRESET, preset
 from oriente.server.app import App
-
-from .botplay import play_bot
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
@@ -48,28 +44,30 @@ BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms":
 # done too (/done, R10.2b1) and every asked seat has declared.
 
 
-# The reference bots of the games without deals, which play through the SDK's turns alone.
-REFERENCE_POLICIES: dict[str, Any] = {"oro": ORO_POLICIES, "samurai": SAMURAI_POLICIES}
-
-
-async def play_reference_bot(game: str, url: str, table: str, name: str, policy: str, rng: random.Random,
-                             delay: float, seat: int | None = None) -> None:
-    """One of Oro's or Samurai's reference bots over the protocol
-    (games/oriente/bots/): these games have no deals, so the SDK's turns are
-    all it needs, each play of a turn yielded on its own (O8.3, S7.1), and
-    Samurai's tile choice built from the prompt's `choose` (S7.2)."""
-    choose = REFERENCE_POLICIES[game][policy]
+async def play_port_bot(port: GamePort, url: str, table: str, name: str, policy: str, rng: random.Random,
+                        delay: float, seat: int | None = None) -> None:
+    """One of the game's reference bots over the protocol: the play the
+    server's own bots make (the port's `bot_move`, server/bots.py), from
+    the seat's newest view and prompt, each answer sent once, `delay`
+    seconds after the frame that called for it. Its proposals carry their
+    reasons (R8.8), which every client tells in its reader's language."""
+    memo: dict[str, Any] = {}
+    done: set[Any] = set()
     async with Client.connect(url) as client:
         me = await client.join(table, name, seat=seat)
-        async for turn in me.turns():
-            command = choose(turn.view or {}, turn.prompt, rng)
-            if turn.choose is None and (command is None or command not in turn.legal):
-                command = rng.choice(turn.legal)
-            if command is None:
-                continue  # the table's clock answers for it
-            if delay:
-                await trio.sleep(delay)
-            await turn.answer(command)
+        async for _update in me.updates():
+            view, prompt = me.view, me.prompt
+            if not view or not prompt or not (prompt.get("legal") or prompt.get("choose")):
+                continue  # nothing asked of this seat (a bargaining bot has some command in every window)
+            arrived = trio.current_time()
+            move = port.bot_move(policy, me.seat, view, prompt, rng, memo)
+            if move is None or move.key in done:
+                continue
+            done.add(move.key)
+            # Decided first, sent `delay` after the frame: its timing tells nothing of its cards (R10.2d).
+            await trio.sleep_until(arrived + delay)
+            with contextlib.suppress(ServerError):  # a race with the table moving on: the next frame tells
+                await me.act(move.command)
 
 
 async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
@@ -77,12 +75,15 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
                     watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0,
-                    game: str = "oriente", seen: dict[str, Any] | None = None,
-                    where_kept: str = "") -> dict[str, Any]:
+                    game: str | None = None, options: dict[str, Any] | None = None,
+                    seen: dict[str, Any] | None = None, where_kept: str = "") -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
-    spectator; return the finished game's record. With `watch`, the server
+    spectator; return the finished game's record. `game` None creates the
+    table without naming its game (the server's default, oriente.v1);
+    `options` are the game's options for it. With `watch`, the server
     also serves the web client, says where to watch, hands the record to
     `watch` when the game ends and keeps serving until Ctrl-C."""
+    rules = load(game or DEFAULT_GAME)  # the game's port (`port` is the web port)
     web = None
     if watch is not None:
         from oriente.clients.web import mounts
@@ -92,19 +93,20 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
         await nursery.start(app.run)
         url = f"ws://127.0.0.1:{app.port}"
         async with Client.connect(url) as host:
-            settings: dict[str, Any] = {"name": "demo", "timers": preset(timers) if person else BOT_TABLE,
-                                        "game": game}
-            if game == "oro":
-                settings["options"] = {"gods": True}  # the variant shows more of the game
+            settings: dict[str, Any] = {"name": "demo", "timers": preset(timers) if person else BOT_TABLE}
+            if game is not None:
+                settings["game"] = game
+            if options:
+                settings["options"] = options
             if seed is not None:
                 settings["seed"] = seed
             if person:
-                settings["proxy_after"] = 2  # a person who walks away is played by the heuristic bot
+                settings["proxy_after"] = 2  # a person who walks away is played by the game's proxy bot
             table = await host.create_table(seats=seats, **settings)
             if seen is not None:
                 seen["table"] = table
             spectating = await host.spectate(table, views=True)
-            out(f"Table {table} on {url} ({where_kept or 'store ' + store}): {game}, {seats} seats"
+            out(f"Table {table} on {url} ({where_kept or 'store ' + store}): {rules.name}, {seats} seats"
                 + (", you at seat 0." if person else f", {policy} bots."))
             if watch is not None:
                 print(f"Watch it in a browser: http://127.0.0.1:{app.port}/#/t/{table}", flush=True)
@@ -120,14 +122,13 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     ready(url, table, token)
                 for i in range(first_bot, seats):
                     rng = random.Random(f"{seed}-{i}")
-                    player = partial(play_reference_bot, game) if game in REFERENCE_POLICIES else play_bot
-                    bots.start_soon(player, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng, delay, i)
+                    bots.start_soon(play_port_bot, rules, url, table, BOT_NAMES[i % len(BOT_NAMES)], policy, rng,
+                                    delay, i)
                 names: dict[int, str] = {}
 
                 def label(s: Any) -> str:
                     return f"seat {s} ({names[s]})" if s in names else f"seat {s}"
-                story: Story | GameStory = (GameStory(game, SPECTATOR, label) if game in REFERENCE_POLICIES
-                                            else Story(SPECTATOR, label=label))
+                story = story_for(rules.name, SPECTATOR, label)
                 async for update in spectating.updates():
                     for event in update.events:
                         if event["type"] == "SeatTaken":
@@ -155,7 +156,7 @@ WATCH_DELAY = 1.2
 
 def demo(*, seats: int, seed: int | None, store: str | None, record_path: str | None, policy: str,
          delay: float | None, quiet: bool, play: bool, name: str, timers: str = DEFAULT_PRESET, watch: bool = False,
-         port: int = 0, game: str = "oriente") -> int:
+         port: int = 0, game: str | None = None, options: dict[str, Any] | None = None) -> int:
     """Run the demo on `store`, or (None) on a store of its own that is gone
     when the demo ends: a demo neither meets a running `oriente serve`'s
     store nor leaves a table behind in it."""
@@ -164,7 +165,7 @@ def demo(*, seats: int, seed: int | None, store: str | None, record_path: str | 
         try:
             return _demo(seats=seats, seed=seed, store=path, record_path=record_path, policy=policy, delay=delay,
                          quiet=quiet, play=play, name=name, timers=timers, watch=watch, port=port, game=game,
-                         seen=seen, where_kept=where_kept)
+                         options=options, seen=seen, where_kept=where_kept)
         except (KeyboardInterrupt, BaseExceptionGroup) as exc:
             # trio hands Ctrl-C on as KeyboardInterrupt, alone or in a group.
             if isinstance(exc, KeyboardInterrupt) or exc.subgroup(KeyboardInterrupt) is not None:
@@ -238,21 +239,22 @@ def _stop_left_table(store: str, seen: dict[str, Any]) -> None:
 
 def _demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
           delay: float | None, quiet: bool, play: bool, name: str, timers: str, watch: bool,
-          port: int, game: str, seen: dict[str, Any], where_kept: str) -> int:
+          port: int, game: str | None, options: dict[str, Any] | None, seen: dict[str, Any],
+          where_kept: str) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
     if watch:
         trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                    delay=WATCH_DELAY if delay is None else delay, out=out, port=port,
                                    watch=lambda record: _finish(record, record_path, print), game=game,
-                                   seen=seen, where_kept=where_kept))
+                                   options=options, seen=seen, where_kept=where_kept))
         return 0
     if not play:
         record = trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                             delay=0.05 if delay is None else delay, out=out, game=game,
-                                            seen=seen, where_kept=where_kept))
+                                            options=options, seen=seen, where_kept=where_kept))
         return _finish(record, record_path, print)
     return _demo_with_person(seats=seats, seed=seed, store=store, record_path=record_path,
-                             policy=policy, name=name, timers=timers, game=game)
+                             policy=policy, name=name, timers=timers, game=game, options=options)
 
 
 def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
@@ -263,13 +265,14 @@ def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str]
     names = record.get("names") or []
     if names:
         out("Seats: " + ", ".join(f"{i} {n}" for i, n in enumerate(names)))
-    out(describe_result(record["result"], game=record.get("game", "oriente")))
+    out(describe_result(record["result"], game=record.get("game", DEFAULT_GAME)))
     out(f"\nGame record (full reveal): {path}   replay it with: {command_name()} replay {path} --as all")
     return 0
 
 
 def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: str | None,
-                      policy: str, name: str, timers: str, game: str = "oriente") -> int:
+                      policy: str, name: str, timers: str, game: str | None = None,
+                      options: dict[str, Any] | None = None) -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
     from oriente.clients.terminal import run_play
@@ -285,7 +288,8 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
         try:
             where["record"] = trio.run(lambda: run_table(
                 seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if timers == "quick" else 0.3,
-                out=lambda line: None, person=True, timers=timers, person_name=name, ready=on_ready, game=game))
+                out=lambda line: None, person=True, timers=timers, person_name=name, ready=on_ready, game=game,
+                options=options))
         except BaseException as exc:
             where["error"] = exc
             ready.set()

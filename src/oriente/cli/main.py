@@ -3,7 +3,7 @@
 Subcommands, each a thin shell over the parts a person would otherwise
 wire together by hand:
 
-    oriente demo [--game oriente|oro|samurai] [--seats N] [--seed S] [--quiet] [--record PATH] [--play | --watch]
+    oriente demo [--game GAME] [--seats N] [--bots BOT] [--seed S] [--quiet] [--record PATH] [--play | --watch]
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--public-origin ORIGIN]
                   [--allow-origin ORIGIN] [--trusted-proxy ADDRESS|NETWORK|none] [--metrics-port P]
                   [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
@@ -29,71 +29,87 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from oriente.clients.game_story import story_for
 from oriente.clients.narrate import describe_result
-from oriente.games.oriente.bots.characters import ALIASES, CHARACTERS, DEFAULT
-from oriente.games.oriente.rules import EVERYONE, SPECTATOR, Game, Rejected, command_from_plain, plain, project
-from oriente.games.oriente.rules.game import config_from_plain
-from oriente.games.oriente.rules.views import Viewer
-from oriente.games.oriente.story import Story
+from oriente.games import UnknownGame, load, registered
+from oriente.games.kit.port import EVERYONE, SPECTATOR, GamePort, Viewer
+from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 from oriente.protocol.presets import describe as describe_preset
+from oriente.refusal import Refusal
 
 from . import checks
 
 RECORD_FORMAT = "oriente.record.v1"
-# The demo's table size when --seats is not given, per game.
-DEMO_SEATS = {"oriente": 6, "oro": 3, "samurai": 3}
 
 
-def _retell(record: dict[str, Any], viewer: Viewer, out: Callable[[str], None]) -> Game:
-    """Re-apply the record's commands one by one and tell each step's events
-    as `viewer` saw them, with its view after the step (what the story adds
-    to single events: fight breakdowns, season scores; games/oriente/story.py)."""
+def _plain(value: Any) -> Any:
+    """As a JSON record holds it (lists, not tuples)."""
+    return json.loads(json.dumps(value))
+
+
+def _retell(port: GamePort, record: dict[str, Any], viewer: Viewer,
+            out: Callable[[str], None]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Re-apply the record's commands one by one through the game's port and
+    tell each step's events as `viewer` saw them, with its view after the
+    step (the game's story: games/NAME/story.py, or its narrator on the
+    table's own board); return the result and every event as a record
+    holds them."""
     names = record.get("names") or []
+
     def label(s: Any) -> str:
         if isinstance(s, int) and s == viewer:
             return f"seat {s} (you)"
         return f"seat {s} ({names[s]})" if isinstance(s, int) and 0 <= s < len(names) and names[s] else f"seat {s}"
 
-    story = Story(viewer if viewer != EVERYONE else None, label=label)
-    game = Game(config_from_plain(record["config"]))
-    for line in story.tell([project(e, viewer) for e in game.events], game.view(viewer)):
+    story = story_for(port.name, viewer if viewer != EVERYONE else None, label)
+    state, events = port.restart(record["config"])
+    every = list(events)
+    for line in story.tell([port.project(e, viewer) for e in events], port.view(state, viewer)):
         out(line)
     for seat, cmd in record["commands"]:
-        new = game.apply(seat, command_from_plain(cmd))
-        for line in story.tell([project(e, viewer) for e in new], game.view(viewer)):
+        new = port.apply(state, seat, cmd)
+        every.extend(new)
+        for line in story.tell([port.project(e, viewer) for e in new], port.view(state, viewer)):
             out(line)
-    return game
+    return _plain(port.result(state)), _plain([port.project(e, EVERYONE) for e in every])
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """A server on the embedded store, a table of bots over websockets, the
-    game told live as a spectator sees it; then the scores and the record."""
-    from oriente.games import PORTS
-
+    game told live as a spectator sees it; then the scores and the record.
+    What the game offers (its seats, its bots, its options) is what it
+    says of itself (its port's `describe`, as `welcome.game_info` says it)."""
     from .demo import demo
 
-    seats = PORTS[args.game].seats
+    port = load(args.game or DEFAULT_GAME)  # no --game: the table names none, and plays the default (oriente.v1)
+    info = port.describe()
     if args.seats is None:
-        args.seats = DEMO_SEATS[args.game]
-    if args.seats not in seats:
-        rule = {"oriente": "R1.4", "oro": "O1.6", "samurai": "S1.2"}[args.game]
-        print(f"oriente demo: a table of {args.game} has {seats.start} to {seats.stop - 1} seats, "
-              f"not {args.seats} ({rule})", file=sys.stderr)
+        args.seats = info.default_seats
+    if args.seats not in info.seats:
+        print(f"oriente demo: a table of {port.name} has {info.seats.start} to {info.seats.stop - 1} seats, "
+              f"not {args.seats}", file=sys.stderr)
         return 2
-    policies = PORTS[args.game].policies
-    if args.bots not in policies:  # Oro has no deals, so no negotiator: its default bot plays
-        args.bots = ALIASES.get(args.bots, args.bots)
-    if args.bots not in policies:
-        args.bots = policies[0]
+    if not port.policies:
+        print(f"oriente demo: {port.name} has no reference bots to play it", file=sys.stderr)
+        return 2
+    aliases = port.policy_aliases
+    if args.bots is None:
+        args.bots = port.policies[0]
+    elif args.bots not in port.policies and args.bots not in aliases:
+        print(f"oriente demo: {port.name} has no bot called {args.bots!r}; its bots are "
+              f"{', '.join(port.policies)}", file=sys.stderr)
+        return 2
+    # The options a person is offered first where that is not the game's default (a variant that shows more).
+    options = {o.name: o.suggested for o in info.options if o.suggested is not None}
     name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
     if args.watch and args.play:
         print("oriente demo: --watch and --play do not go together", file=sys.stderr)
         return 2
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
-                policy=args.bots, delay=args.delay, quiet=args.quiet, play=args.play, name=name,
-                timers=args.timers, watch=args.watch, port=args.port, game=args.game)
+                policy=aliases.get(args.bots, args.bots), delay=args.delay, quiet=args.quiet, play=args.play,
+                name=name, timers=args.timers, watch=args.watch, port=args.port, game=args.game, options=options)
 
 
 def parse_viewer(text: str) -> Viewer:
@@ -160,10 +176,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
         return 2
-    game_name = record.get("game", "oriente")  # records name their game since it could be another
-    if game_name not in ("oriente", "oro", "samurai"):
-        print(f"oriente replay: {args.path} records a game of {game_name}; this command retells oriente, oro"
-              " and samurai", file=sys.stderr)
+    game_name = record.get("game", DEFAULT_GAME)  # records name their game (oriente.v1: none, the default)
+    try:
+        port = load(game_name)
+    except UnknownGame:
+        print(f"oriente replay: {args.path} records a game of {game_name}; this program plays "
+              f"{', '.join(registered())}", file=sys.stderr)
         return 2
     if record.get("status") == "failed":
         print(f"oriente replay: {args.path} records a table that an error ended; it is retold up to there",
@@ -174,15 +192,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"oriente replay: this game has seats 0..{seats - 1}", file=sys.stderr)
         return 2
     try:
-        if game_name == "oro":
-            result, replayed = _retell_oro(record, viewer)
-        elif game_name == "samurai":
-            result, replayed = _retell_samurai(record, viewer)
-        else:
-            game = _retell(record, viewer, print)
-            result = plain(game.state.result) if game.state.result is not None else None
-            replayed = [project(e, EVERYONE) for e in game.events]
-    except (KeyError, TypeError, ValueError, IndexError, Rejected) as exc:
+        result, replayed = _retell(port, record, viewer, print)
+    except (KeyError, TypeError, ValueError, IndexError, Refusal) as exc:
         print(f"oriente replay: {args.path} does not replay: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     if result is not None:
@@ -195,40 +206,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print("oriente replay: the replay differs from the recorded events or result", file=sys.stderr)
         return 1
     return 0
-
-
-def _retell_oro(record: dict[str, Any], viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """Replay an Oro record, tell it as `viewer` saw it on the table's own
-    board; return its result and its full events."""
-    from oriente.games.oro import rules as oro
-    from oriente.games.oro.narrate import OroNarrator
-
-    game = oro.replay(record)
-    narrator = OroNarrator.for_board("en", game.state.board.plain())
-    for e in game.events:
-        line = narrator.narrate(oro.project(e, viewer), viewer)
-        if line:
-            print(line)
-    result = oro.plain(game.state.result) if game.state.result is not None else None
-    return result, [oro.project(e, oro.EVERYONE) for e in game.events]
-
-
-def _retell_samurai(record: dict[str, Any],
-                    viewer: Viewer) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """Replay a Samurai record, tell it as `viewer` saw it on the table's
-    own map and tiles; return its result and its full events."""
-    from oriente.games.samurai import rules as samurai
-    from oriente.games.samurai.narrate import SamuraiNarrator
-
-    game = samurai.replay(record)
-    board = samurai.view(game.state, samurai.EVERYONE)
-    narrator = SamuraiNarrator("en", None, board["board"], board["tile_set"])
-    for e in game.events:
-        line = narrator.narrate(samurai.project(e, viewer), viewer)
-        if line:
-            print(line)
-    result = samurai.plain(game.state.result) if game.state.result is not None else None
-    return result, [samurai.project(e, samurai.EVERYONE) for e in game.events]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -464,21 +441,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     demo = sub.add_parser("demo", help="a server with a table of bots, told live in plain words")
-    demo.add_argument("--game", choices=sorted(DEMO_SEATS), default="oriente",
-                      help="the game the bots play (default oriente)")
+    demo.add_argument("--game", choices=tuple(registered()), default=None,
+                      help=f"the game the bots play (default: {DEFAULT_GAME}, what a table that names none plays)")
     demo.add_argument("--seats", type=checks.at_least(1, "a table's seat count"), default=None,
-                      help="oriente: 4 to 12 (default 6); oro and samurai: 2 to 4 (default 3)")
+                      help="the table's seats, within the game's range (default: the game's own)")
     demo.add_argument("--seed", type=checks.seed, default=None, help="table seed (default: random)")
     demo.add_argument("--quiet", action="store_true", help="print only the final scores")
     demo.add_argument("--record", metavar="PATH", default=None,
                       help="where to write the game record (default records/demo-TABLE.json)")
     demo.add_argument("--store", default=None, type=checks.store, metavar="PATH",
                       help="a SQLite store file to keep the demo's table in (default: its own, gone when it ends)")
-    demo.add_argument("--bots", choices=(*CHARACTERS, "heuristic", "random", *ALIASES), default=DEFAULT.name,
-                      help=f"bot policy (default {DEFAULT.name}: it bargains and keeps the promises it is paid for "
-                           "while its record is worth more than breaking them; honest keeps every promise it can, "
-                           "ruthless breaks one whenever breaking pays; negotiator is the old name of the default; "
-                           "in oro and samurai, which have no deals, the heuristic)")
+    demo.add_argument("--bots", default=None, metavar="BOT",
+                      help="one of the game's reference bots, or an older name it still takes (default: the "
+                           "game's first; a name it lacks is refused with the list of its bots; `oriente play` "
+                           "and the page say what each is)")
     demo.add_argument("--delay", type=checks.seconds, default=None,
                       help="seconds a bot waits before answering (default 0.05; 1.2 with --watch)")
     demo.add_argument("--play", action="store_true", help="take seat 0 yourself in the terminal client")

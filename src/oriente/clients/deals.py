@@ -160,9 +160,9 @@ def counters(item: dict[str, Any]) -> int | None:
 def reason_words(why: dict[str, Any], lang: str = "en") -> str:
     """A reason in words, in `lang` (en, de, fr), as the clients say it
     (the narrator's catalogue); a code it has no words for comes back as is."""
-    from .narrate import Narrator  # the catalogues: loaded only when asked
+    from oriente.games.oriente.narrate import OrienteNarrator  # the catalogues: loaded only when asked
 
-    return Narrator(lang).why(why)
+    return OrienteNarrator(lang).why(why)
 
 
 # -- reading ----------------------------------------------------------------------------------

@@ -1,20 +1,26 @@
-"""Projected events in plain words, for terminals, logs, replays and the page.
+"""Events in plain words, for every game: terminals, logs, replays and the page.
 
-The input is what a client receives: the plain dict `views.project(event,
-viewer)` makes, where "type" is the event's class name and a card the viewer
-may not see is None. Nothing here reads the game state, so a narration can
-only say what the projection already told this viewer; hiding stays the
-engine's job (R10.4), and a client far from the engine narrates the same.
+The input is what a client receives: a projected event (a plain dict whose
+"type" is the event's name; what the viewer may not know is None). Nothing
+here reads a game's state, so a narration can only say what the projection
+already told this viewer; hiding stays the rules' job.
 
-The words live in one catalogue per language (`clients/i18n/LANG.json`,
-its "narrate" part). The web page reads the same files through the server
-and runs the same logic (`clients/web/src/games/oriente/narrate.js`); a test checks that
-both tell every event of many games in the same words, in every language.
-So a sentence is changed in one place, for both.
+`Narrator` is what every game's narrator shares: the words around events
+(seats, lists, plurals), the table's own events (seats taken, chat,
+presence, the end), a line for any event it cannot tell, and the final
+ranks. Its words are the shared catalogue's "narrate" part
+(`clients/i18n/LANG.json`) with the game's own merged in (its
+`words/LANG.json`, beside its port). A game brings its narrator in its home
+(`games/NAME/narrate.py`: a `Narrator` with a method per event, and
+`narrator(lang, label, view)` that makes one for a table); a game that
+brings none is told by `GenericNarrator`, from its words alone ("GAME.TYPE"
+with the event's fields). The page runs the same logic
+(`clients/web/src/narrate.js` and each game's `games/NAME/narrate.js`);
+tests check that both tell events in the same words.
 
-Seats are numbered as the engine numbers them (0..n-1, R1.4), so that what
-is read here matches commands, records and `--as SEAT`; a client that knows
-names passes a `label` for seats.
+Seats are numbered as the rules number them, so that what is read here
+matches commands, records and `--as SEAT`; a client that knows names passes
+a `label` for seats.
 """
 
 from __future__ import annotations
@@ -24,51 +30,92 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from oriente.games.oriente.rules.reference import card_name_in, kind_id
+from oriente.games import UnknownGame, load, part
+from oriente.games.kit.port import words_dir
+from oriente.protocol.messages import DEFAULT_GAME
 
 Viewer = int | str | None
 Label = Callable[[Any], str]
 
 __all__ = [
-    "KNOWN_TYPES",
     "LANGUAGES",
     "TABLE_EVENTS",
+    "GenericNarrator",
+    "Label",
     "Narrator",
-    "action_phrase",
+    "Viewer",
     "catalogue",
     "describe_result",
+    "game_words",
     "narrate",
     "narrate_table_event",
+    "narrator_for",
 ]
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
 LANGUAGES = ("en", "de", "fr")
 _FIELD = re.compile(r"\{(\w+)\}")
 
+TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
+                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut",
+                "TableAbandoned")
+
 
 @cache
 def catalogue(lang: str) -> dict[str, Any]:
-    """The whole catalogue of one language (narration and page texts)."""
+    """The shared catalogue of one language: the page's texts and the words
+    every game's narration uses. A game's own words are `game_words`."""
     return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _folder_words(folder: Path | None, lang: str) -> dict[str, Any]:
+    path = None if folder is None else folder / f"{lang}.json"
+    if path is None or not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def words_folder(game: str) -> Path | None:
+    """The folder of a game's word catalogues, when this program has the
+    game (the registry), else None."""
+    try:
+        return words_dir(load(game))
+    except UnknownGame:
+        return None
+
+
+def game_words(game: str, lang: str) -> dict[str, Any]:
+    """A game's own catalogue of one language ({"ui": ..., "narrate": ...}),
+    empty when it has none in that language or this program lacks the game."""
+    return _folder_words(words_folder(game), lang)
+
+
+@cache
+def _narrate_words(folder: Path | None, lang: str) -> dict[str, str]:
+    """The "narrate" words of one language: the shared ones, the game's over them."""
+    return {**catalogue(lang)["narrate"], **_folder_words(folder, lang).get("narrate", {})}
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _is_you(seat: Any, viewer: Viewer) -> bool:
-    return isinstance(viewer, int) and not isinstance(viewer, bool) and seat == viewer
-
-
 class Narrator:
     """The narration of one language. `label` names a seat ("seat 3", or a
-    player's name); by default the catalogue's "seat {n}"."""
+    player's name); by default the catalogue's "seat {n}". A game's
+    narrator names its words folder (`words_dir`) and tells its events with
+    a method `_e_TYPE` each; `words` names another folder."""
 
-    def __init__(self, lang: str = "en", label: Label | None = None) -> None:
+    words_dir: ClassVar[Path | None] = None
+
+    def __init__(self, lang: str = "en", label: Label | None = None, *, words: Path | None = None) -> None:
+        folder = words if words is not None else self.words_dir
         self.lang = lang
-        self.words: dict[str, str] = catalogue(lang)["narrate"]
+        self.words: dict[str, str] = _narrate_words(folder, lang)
+        self.en: dict[str, str] = _narrate_words(folder, "en")
         self.one: list[int] = catalogue(lang).get("plural_one", [1])
         self.named = label is not None  # seats have names: list them one by one
         self.label = label or (lambda s: self.t("seat", n=s))
@@ -76,10 +123,11 @@ class Narrator:
     # -- the catalogue ------------------------------------------------------------
 
     def t(self, key: str, **args: Any) -> str:
-        """The template `key` with `{name}` replaced by args."""
+        """The template `key` with `{name}` replaced by args (English when
+        this language lacks it; KeyError when no language has it)."""
         template = self.words.get(key)
         if template is None:
-            template = catalogue("en")["narrate"][key]
+            template = self.en[key]
         return _FIELD.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
 
     def plural(self, key: str, n: int, **args: Any) -> str:
@@ -106,44 +154,6 @@ class Narrator:
             return self.list(self.seat(s) for s in seats)
         return self.plural("seats", len(seats), list=self.list(str(s) for s in seats))
 
-    def name(self, card: int | None) -> str:
-        return self.t("hidden_card") if card is None else card_name_in(card, self.lang)
-
-    def a(self, card: int | None) -> str:
-        """'a Samurai', 'an Akindo', 'Treasure 3'."""
-        if card is None:
-            return self.t("hidden_card")
-        kind = kind_id(card)
-        key = f"card_a.{kind}" if f"card_a.{kind}" in self.words else "card_a"
-        return self.t(key, card=self.name(card))
-
-    def cards(self, cards: Iterable[int | None]) -> str:
-        return self.list(self.name(c) for c in cards)
-
-    def some(self, cards: Iterable[int | None]) -> str:
-        return self.list(self.a(c) for c in cards)
-
-    def secret(self, card: int | None, seat: Any, viewer: Viewer) -> str:
-        """A card only some viewers see: '(hidden)', '(you: Nofu)' or '(Nofu)'."""
-        if card is None:
-            return self.t("secret_hidden")
-        if _is_you(seat, viewer):
-            return self.t("secret_you", card=self.name(card))
-        return self.t("secret_shown", card=self.name(card))
-
-    def action(self, action: dict | None, *, bare: bool = False) -> str:
-        if not action:
-            return self.t("action.none")
-        kind = action.get("kind")
-        target = action.get("target")
-        key = f"{'bare' if bare else 'action'}.{kind}"
-        if key not in self.words:
-            return str(kind) + (f" {self.seat(target)}" if target is not None else "")
-        return self.t(key, target=self.seat(target))
-
-    def pairs(self, pairs: Iterable[Any]) -> str:
-        return self.t("sep").join(self.t("GameStarted.pair", seat=self.seat(s), card=self.name(c)) for s, c in pairs)
-
     # -- events ---------------------------------------------------------------------
 
     def narrate(self, event: dict, viewer: Viewer = None) -> str:
@@ -164,316 +174,6 @@ class Narrator:
     def _fallback(self, e: dict) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in e.items() if k != "type")
         return self.t("unknown", type=e.get("type", "unknown event"), fields=f": {fields}" if fields else "")
-
-    def _e_GameStarted(self, e: dict, viewer: Viewer) -> str:
-        lines = [self.t("GameStarted", n=e["seats"], stone=self.seat(e["stone_holder"]))]
-        treasures = e.get("treasures") or []
-        if treasures:
-            lines.append(self.t("GameStarted.treasures", list=self.pairs(enumerate(treasures))))
-        inhabitants = e.get("inhabitants") or []
-        shown = [(s, c) for s, c in enumerate(inhabitants) if c is not None]
-        args = {"bonus": self.secret(e.get("bonus_card"), None, viewer), "deck": e["deck_size"]}
-        if shown and len(shown) == len(inhabitants):
-            lines.append(self.t("GameStarted.inhabitants_all", list=self.pairs(shown), **args))
-        elif shown:
-            secrets = "; ".join(self.secret(c, s, viewer) for s, c in shown)
-            lines.append(self.t("GameStarted.inhabitants_some", secrets=secrets, **args))
-        else:
-            lines.append(self.t("GameStarted.inhabitants_none", **args))
-        lines.append(self.t("GameStarted.hut" if e.get("hut_used") else "GameStarted.no_hut"))
-        return "\n".join(lines)
-
-    def _e_SeasonBegan(self, e: dict, viewer: Viewer) -> str:
-        return self.t("SeasonBegan", season=e["season"], stone=self.seat(e["stone_holder"]),
-                      bonus=self.plural("count.card", e.get("bonus_size", 0)))
-
-    def _e_Passed(self, e: dict, viewer: Viewer) -> str:
-        return self.t("Passed", seat=self.seat(e["seat"]))
-
-    def _e_Announced(self, e: dict, viewer: Viewer) -> str:
-        card = e.get("card")
-        seat = self.seat(e["seat"])
-        if e.get("claim"):
-            return self.t("Announced.claim", seat=seat, over=self.seat(e.get("over")), card=self.a(card),
-                          action=self.action(e.get("action"), bare=True))
-        if card is not None:
-            return self.t("Announced.reveal", seat=seat, action=self.action(e.get("action")), card=self.a(card))
-        return self.t("Announced", seat=seat, action=self.action(e.get("action")))
-
-    def _e_PrivilegeRoundOpened(self, e: dict, viewer: Viewer) -> str:
-        return self.t("PrivilegeRoundOpened", asked=self.seats(e.get("asked") or []),
-                      announcer=self.seat(e["announcer"]), rank=e["rank"])
-
-    def _e_PrivilegePassed(self, e: dict, viewer: Viewer) -> str:
-        return self.t("PrivilegePassed.voided" if e.get("voided_claim") else "PrivilegePassed",
-                      seat=self.seat(e["seat"]))
-
-    def _e_Fulfilled(self, e: dict, viewer: Viewer) -> str:
-        seat, action = self.seat(e["seat"]), self.action(e.get("action"))
-        aside = e.get("bonus_set_aside", 0)
-        if aside:
-            return self.plural("Fulfilled.aside", aside, seat=seat, action=action,
-                               count=self.plural("count.bonus", aside))
-        return self.t("Fulfilled", seat=seat, action=action)
-
-    def _e_BonusAwarded(self, e: dict, viewer: Viewer) -> str:
-        cards = e.get("cards") or []
-        seat = self.seat(e["seat"])
-        if e.get("blessing"):
-            if not cards:
-                return self.t("BonusAwarded.blessing_none", seat=seat)
-            return self.t("BonusAwarded.blessing", seat=seat, cards=self.cards(cards))
-        return self.t("BonusAwarded", seat=seat, cards=self.cards(cards))
-
-    def _e_IncomeDrawn(self, e: dict, viewer: Viewer) -> str:
-        return self.t("IncomeDrawn", seat=self.seat(e["seat"]), card=self.a(e.get("card")))
-
-    def _e_SuccessionDone(self, e: dict, viewer: Viewer) -> str:
-        args = {"seat": self.seat(e["seat"]), "target": self.seat(e["target"])}
-        if not e.get("done"):
-            return self.t("SuccessionDone.failed", **args)
-        return self.t("SuccessionDone.pile" if e.get("from_pile") else "SuccessionDone", **args)
-
-    def _e_CreditTaken(self, e: dict, viewer: Viewer) -> str:
-        cards = e.get("cards") or []
-        args = {"seat": self.seat(e["seat"]), "target": self.seat(e["target"])}
-        if not cards:
-            return self.t("CreditTaken.none", **args)
-        return self.t("CreditTaken", n=len(cards), **args)
-
-    def _e_TradeDone(self, e: dict, viewer: Viewer) -> str:
-        target = self.seat(e["target"])
-        given, drawn = e.get("given"), e.get("drawn")
-        give = (self.t("TradeDone.give", card=self.name(given), target=target) if given is not None
-                else self.t("TradeDone.give_none", target=target))
-        draw = self.t("TradeDone.draw", card=self.name(drawn)) if drawn is not None else self.t("TradeDone.draw_none")
-        return self.t("TradeDone", seat=self.seat(e["seat"]), give=give, draw=draw)
-
-    def _e_Incited(self, e: dict, viewer: Viewer) -> str:
-        where = {"hut": "Incited.hut", "square": "Incited.square"}.get(e.get("moved_to"), "Incited.none")  # type: ignore[arg-type]
-        return self.t("Incited", seat=self.seat(e["seat"]), where=self.t(where), supply=e.get("supply"),
-                      hut=e.get("hut"), square=e.get("square"))
-
-    def _e_Assassinated(self, e: dict, viewer: Viewer) -> str:
-        return self.t("Assassinated", seat=self.seat(e["seat"]), target=self.seat(e["target"]),
-                      card=self.name(e.get("card")))
-
-    def _e_InhabitantDrawn(self, e: dict, viewer: Viewer) -> str:
-        return self.t("InhabitantDrawn", seat=self.seat(e["seat"]),
-                      secret=self.secret(e.get("card"), e["seat"], viewer))
-
-    def _e_TransformationBegan(self, e: dict, viewer: Viewer) -> str:
-        seen = [(s, c) for s, c in e.get("taken") or [] if c is not None]
-        seat = self.seat(e["seat"])
-        if not seen:
-            return self.t("TransformationBegan", seat=seat)
-        who = self.t("TransformationBegan.you_see" if _is_you(e["seat"], viewer) else "TransformationBegan.it_sees")
-        return self.t("TransformationBegan.seen", seat=seat, who=who, list=self.pairs(seen))
-
-    def _e_TransformationDone(self, e: dict, viewer: Viewer) -> str:
-        kept, drawn = e.get("kept"), e.get("drawn")
-        kept_text = f" {self.secret(kept, e['seat'], viewer)}" if kept is not None else ""
-        drawn_text = f" ({self.name(drawn)})" if drawn is not None else ""
-        dealt = [(s, c) for s, c in e.get("dealt") or [] if c is not None]
-        dealt_text = ""
-        if dealt and all(not _is_you(s, viewer) for s, _ in dealt):
-            dealt_text = ": " + self.pairs(dealt)
-        elif dealt:
-            dealt_text = " " + " ".join(self.secret(c, s, viewer) for s, c in dealt)
-        return self.t("TransformationDone", seat=self.seat(e["seat"]), kept=kept_text, drawn=drawn_text,
-                      dealt=dealt_text)
-
-    def _e_FightBegan(self, e: dict, viewer: Viewer) -> str:
-        asked = e.get("asked") or []
-        tail = _cap(self.t("FightBegan.asked", asked=self.seats(asked))) if asked else self.t("FightBegan.nobody")
-        card = e.get("defender_card")
-        args = {"defender": self.seat(e["defender"]), "attacker": self.seat(e["attacker"]), "tail": tail}
-        if card is None:
-            return self.t("FightBegan.hidden", **args)
-        return self.t("FightBegan", card=self.a(card), **args)
-
-    def _e_NegotiationDone(self, e: dict, viewer: Viewer) -> str:
-        return _cap(self.t("NegotiationDone", seat=self.seat(e["seat"])))
-
-    def _e_NegotiationClosed(self, e: dict, viewer: Viewer) -> str:
-        return self.t("NegotiationClosed")
-
-    def _e_SupportDeclared(self, e: dict, viewer: Viewer) -> str:
-        side = e.get("side")
-        if side is None:
-            return self.t("SupportDeclared.none", seat=self.seat(e["seat"]))
-        return self.t("SupportDeclared", seat=self.seat(e["seat"]), side=self.t(f"side.{side}"))
-
-    def _e_SupportersRevealed(self, e: dict, viewer: Viewer) -> str:
-        items = [self.t("SupportersRevealed.item", seat=self.seat(s), card=self.name(c), side=self.t(f"side.{side}"))
-                 for s, c, side in e.get("supporters") or []]
-        return self.t("SupportersRevealed", list=self.t("sep").join(items))
-
-    def _e_ReinforcementTurned(self, e: dict, viewer: Viewer) -> str:
-        return self.t("ReinforcementTurned", seat=self.seat(e["seat"]), card=self.a(e.get("card")))
-
-    def _e_FightResolved(self, e: dict, viewer: Viewer) -> str:
-        return self.t("FightResolved.shogun" if e.get("shogun_defence") else "FightResolved",
-                      attack=e["attack_total"], defence=e["defence_total"], winner=self.seat(e["winner"]),
-                      loser=self.seat(e["loser"]), card=self.name(e.get("captured")))
-
-    def _e_ReinforcementTaken(self, e: dict, viewer: Viewer) -> str:
-        bottom = e.get("to_bottom") or []
-        winner = e.get("to_winner") or []
-        rest = ""
-        if bottom:
-            rest += self.plural("ReinforcementTaken.bottom", len(bottom), cards=self.some(bottom))
-        if winner:
-            rest += self.plural("ReinforcementTaken.winner", len(winner), cards=self.some(winner),
-                                winner=self.seat(e.get("winner")))
-        return self.t("ReinforcementTaken", seat=self.seat(e["seat"]), card=self.name(e.get("card")), rest=rest)
-
-    def _e_RevolutionRoundOpened(self, e: dict, viewer: Viewer) -> str:
-        return self.t("RevolutionRoundOpened", asked=self.seats(e.get("asked") or []),
-                      announcer=self.seat(e["announcer"]))
-
-    def _e_RevolutionAnswered(self, e: dict, viewer: Viewer) -> str:
-        seat = self.seat(e["seat"])
-        if not e.get("joined"):
-            return self.t("RevolutionAnswered", seat=seat)
-        card = e.get("card")
-        if card is None:
-            return self.t("RevolutionAnswered.joined", seat=seat)
-        return self.t("RevolutionAnswered.reveal", seat=seat, card=self.a(card))
-
-    def _e_RevolutionResolved(self, e: dict, viewer: Viewer) -> str:
-        lines = [self.t("RevolutionResolved", revolters=self.seats(e.get("revolters") or []),
-                        strength=e["strength"])]
-        inhabitants = e.get("inhabitants") or []
-        if inhabitants:
-            lines.append(self.t("RevolutionResolved.inhabitants", list=self.pairs(inhabitants)))
-        victims = e.get("victims") or []
-        loot = {s: cards for s, cards in e.get("loot") or []}
-        if victims:
-            lines.append(self.t("RevolutionResolved.victims", list="; ".join(
-                self.t("RevolutionResolved.victim", seat=self.seat(s), cards=self.cards(loot.get(s) or []))
-                for s in victims)))
-        else:
-            lines.append(self.t("RevolutionResolved.no_victims"))
-        dealt: dict[Any, list] = {}
-        for s, c in e.get("dealt") or []:
-            dealt.setdefault(s, []).append(c)
-        if dealt:
-            lines.append(self.t("RevolutionResolved.dealt", list="; ".join(
-                self.t("RevolutionResolved.gets", seat=self.seat(s), cards=self.cards(cs)) for s, cs in dealt.items())))
-        lines.append(self.t("RevolutionResolved.workers"))
-        return "\n".join(lines)
-
-    def _e_SeasonEnded(self, e: dict, viewer: Viewer) -> str:
-        card = e.get("bonus_card")
-        return self.t("SeasonEnded", season=e["season"], card=f" ({self.name(card)})" if card is not None else "")
-
-    def _e_GeishaDrawn(self, e: dict, viewer: Viewer) -> str:
-        purpose = e.get("purpose")
-        key = f"purpose.{purpose}"
-        text = self.t(key) if key in self.words else f"({purpose})"
-        by = self.t("GeishaDrawn.by", seat=self.seat(e["seat"])) if e.get("seat") is not None else ""
-        return self.t("GeishaDrawn", purpose=text, by=by)
-
-    def reason(self, reason: Any) -> str:
-        key = f"reason.{reason}"
-        return self.t(key) if key in self.words else str(reason)
-
-    def _e_GameEnded(self, e: dict, viewer: Viewer) -> str:
-        ranks = e.get("ranks") or []
-        scores = e.get("scores") or []
-        firsts = [s for s, r in enumerate(ranks) if r == 1]
-        reason = self.reason(e.get("reason"))
-        if e.get("ninja_victor") is not None:
-            return self.t("GameEnded.ninja", reason=reason, victor=_cap(self.seat(e["ninja_victor"])))
-        if firsts:
-            points = scores[firsts[0]] if firsts[0] < len(scores) else "?"
-            return self.t("GameEnded.wins" if len(firsts) == 1 else "GameEnded.share", reason=reason,
-                          firsts=_cap(self.seats(firsts)), points=points)
-        return self.t("GameEnded", reason=reason)
-
-    def transfer(self, t: dict) -> str:
-        args = {"giver": self.seat(t.get("giver")), "card": self.name(t.get("card")),
-                "receiver": self.seat(t.get("receiver"))}
-        if t.get("consideration"):
-            return self.t("transfer.for", consideration=t["consideration"], **args)
-        return self.t("transfer", **args)
-
-    def promise(self, p: dict) -> str:
-        return self.t("promise", promiser=self.seat(p.get("promiser")), promisee=self.seat(p.get("promisee")),
-                      text=p.get("text", ""))
-
-    def _e_DealProposed(self, e: dict, viewer: Viewer) -> str:
-        others = [s for s in e.get("parties") or [] if s != e.get("proposer")]
-        parts = [*(self.transfer(t) for t in e.get("transfers") or []),
-                 *(self.promise(p) for p in e.get("promises") or [])]
-        args = {"proposer": self.seat(e["proposer"]), "deal": e["deal"], "others": self.seats(others),
-                "parts": self.list(parts)}
-        line = self.t("DealProposed.note", note=e["note"], **args) if e.get("note") else \
-            self.t("DealProposed", **args)
-        why = e.get("why")
-        if isinstance(why, dict):
-            line = self.t("DealProposed.why", line=line, why=self.why(why))
-        counter = e.get("counter_to")
-        if counter is not None and not (isinstance(why, dict) and why.get("code") == "counter"):
-            line = self.t("DealProposed.counter", line=line, deal=counter)
-        return line
-
-    # A reason's parameters that name a seat (R8.8).
-    _WHY_SEATS = ("seat", "attacker", "defender")
-
-    def why(self, why: dict) -> str:
-        """A reason of R8.8 (a code with its parameters) in words; a code
-        this catalogue has no words for is shown as the code itself."""
-        code = why.get("code")
-        key = f"why.{code}"
-        if not isinstance(code, str) or key not in catalogue("en")["narrate"]:
-            return str(code)
-        args: dict[str, Any] = {k: v for k, v in why.items() if k != "code"}
-        for k in self._WHY_SEATS:
-            if k in args:
-                args[k] = self.seat(args[k])
-        side = why.get("side")
-        if side in ("attacker", "defender"):
-            args["side"] = self.t(f"side.{side}")
-            args["fighter"] = self.seat(why.get(side))
-        return self.t(key, **args)
-
-    def _e_DealAccepted(self, e: dict, viewer: Viewer) -> str:
-        return self.t("DealAccepted", seat=self.seat(e["seat"]), deal=e["deal"])
-
-    def _e_DealClosed(self, e: dict, viewer: Viewer) -> str:
-        reason = e.get("reason")
-        deal = e["deal"]
-        if reason in ("declined", "withdrawn"):
-            if e.get("seat") is not None:
-                if reason == "declined" and isinstance(e.get("why"), dict):
-                    return self.t("DealClosed.declined_why", deal=deal, seat=self.seat(e["seat"]),
-                                  why=self.why(e["why"]))
-                return self.t(f"DealClosed.{reason}_by", deal=deal, seat=self.seat(e["seat"]))
-            return self.t(f"DealClosed.{reason}", deal=deal)
-        if reason in ("void", "lapsed"):
-            return self.t(f"DealClosed.{reason}", deal=deal)
-        return self.t("DealClosed", deal=deal, reason=reason)
-
-    def _e_DealExecuted(self, e: dict, viewer: Viewer) -> str:
-        transfers = [self.transfer(t) for t in e.get("transfers") or []]
-        moved = self.list(transfers) if transfers else self.t("DealExecuted.nothing")
-        ids = e.get("promise_ids") or []
-        if ids:
-            return self.t("DealExecuted.promises", deal=e["deal"], transfers=moved,
-                          ids=self.list(f"#{i}" for i in ids))
-        return self.t("DealExecuted", deal=e["deal"], transfers=moved)
-
-    def _e_PromiseSettled(self, e: dict, viewer: Viewer) -> str:
-        status = e.get("status")
-        args = {"promiser": self.seat(e["promiser"]), "promise": e["promise"]}
-        if status == "released":
-            return self.t("PromiseSettled.released", **args)
-        word = self.t(f"status.{status}") if f"status.{status}" in self.words else str(status)
-        if e.get("by") is not None:
-            return self.t("PromiseSettled.by", status=word, by=self.seat(e["by"]), **args)
-        return self.t("PromiseSettled", status=word, **args)
 
     # -- the table's own events (PROTOCOL.md, table events) ------------------------------
 
@@ -502,75 +202,98 @@ class Narrator:
         return ""  # TableFinished: the GameEnded line has said it all
 
     def describe_result(self, result: dict) -> str:
-        """The final table of a plain GameEnded: one row per seat, best rank
-        first, with the cards that broke ties (R9.4)."""
-        scores = result.get("scores") or []
+        """The final ranks of any game: one row per seat, best rank first,
+        with its score where the result has scores."""
         ranks = result.get("ranks") or []
-        inhabitants = result.get("inhabitants") or []
-        tiebreaks = result.get("tiebreaks") or []
-        reason = self.reason(result.get("reason"))
-        victor = result.get("ninja_victor")
-        lines = [self.t("result.title_ninja", reason=reason, victor=self.seat(victor)) if victor is not None
-                 else self.t("result.title", reason=reason), self.t("result.header")]
-        order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
-        for s in order:
-            inh = inhabitants[s] if s < len(inhabitants) else None
-            name = self.name(inh) if inh is not None else "-"
-            values = " ".join(str(v) for v in (tiebreaks[s] if s < len(tiebreaks) else []))
-            rank = ranks[s] if s < len(ranks) else "?"
-            lines.append(f"{rank:>4}  {s:>4}  {scores[s]:>5}  {name:<11}  {values}")
+        scores = result.get("scores") or []
+        lines = [self.t("ranks.title"), self.t("ranks.header")]
+        for s in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
+            score = scores[s] if s < len(scores) else ""
+            lines.append(f"{ranks[s]:>4}  {s:>4}  {score!s:>5}")
         return "\n".join(lines)
 
 
-TABLE_EVENTS = ("TableOpened", "SeatTaken", "SeatLeft", "TableStarted", "Chat", "SeatAway", "SeatBack",
-                "SeatPresence", "ProxyOn", "ProxyOff", "TableFinished", "TableFailed", "RematchOffered", "TimedOut",
-                "TableAbandoned")
-KNOWN_TYPES = frozenset(name[3:] for name in vars(Narrator) if name.startswith("_e_"))  # the game's own events
+# The fields of an event that name a seat, told by the seat's label.
+SEAT_FIELDS = frozenset({"seat", "winner", "loser", "pivot", "target", "owner", "by", "to", "from", "proposer"})
 
 
-@lru_cache(maxsize=8)
-def _narrator(lang: str) -> Narrator:
-    return Narrator(lang)
+class GenericNarrator(Narrator):
+    """The narrator of a game that brings none of its own: an event `TYPE`
+    is told by the game's words "GAME.TYPE" (its catalogue's "narrate"
+    part), each field filled in plainly (seats by their label, lists
+    joined, a hidden value as such); an event it has no words for is told
+    by its type and fields. `clients/web/src/narrate.js` tells them alike."""
+
+    def __init__(self, game: str, lang: str = "en", label: Label | None = None, *,
+                 words: Path | None = None) -> None:
+        super().__init__(lang, label, words=words if words is not None else words_folder(game))
+        self.game = game
+
+    def value(self, field: str, v: Any) -> str:
+        if v is None:
+            return self.t("nobody" if field in SEAT_FIELDS else "hidden_card")
+        if isinstance(v, list | tuple):
+            return self.t("sep").join(self.value(field, x) for x in v)
+        if field in SEAT_FIELDS and isinstance(v, int) and not isinstance(v, bool):
+            return self.seat(v)
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return json.dumps(v, separators=(",", ":")) if isinstance(v, dict) else str(v)
+
+    def narrate(self, event: dict, viewer: Viewer = None) -> str:
+        kind = event.get("type")
+        if kind in TABLE_EVENTS:
+            return self.table_event(event)
+        key = f"{self.game}.{kind}"
+        if key not in self.words and key not in self.en:
+            return self._fallback(event)
+        return _cap(self.t(key, **{k: self.value(k, v) for k, v in event.items()}))
 
 
-def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en", game: str = "oriente") -> str:
-    """One or a few lines for one projected event (see `Narrator.narrate`);
-    table events too, with seats as "seat N". `game` is the table's game:
-    Oro's events are told by `narrate_oro` (on the default board), Samurai's
-    by `narrate_samurai` (on the default map)."""
+def narrator_for(game: str, lang: str = "en", label: Label | None = None,
+                 view: dict[str, Any] | None = None) -> Narrator:
+    """The narrator of a table of `game`: the game's own (its home's
+    `narrate.narrator`, made for the table's view: its board, say), else
+    the generic one over the game's words."""
+    module = part(game, "narrate")
+    make = getattr(module, "narrator", None)
+    if make is not None:
+        made: Narrator = make(lang, label, view)
+        return made
+    return GenericNarrator(game, lang, label)
+
+
+@lru_cache(maxsize=32)
+def _narrator(game: str, lang: str) -> Narrator:
+    return narrator_for(game, lang)
+
+
+def narrate(event: dict, viewer: Viewer = None, *, lang: str = "en", game: str = DEFAULT_GAME) -> str:
+    """One or a few lines for one projected event of a table of `game`
+    (see `Narrator.narrate`; on the game's default board, where it has
+    one); table events too, with seats as "seat N". A call that names no
+    game tells the game a record without `game` holds (oriente.v1)."""
+    narrator = _narrator(game, lang)
     if event.get("type") in TABLE_EVENTS:
-        return _narrator(lang).table_event(event)
-    if game == "oro":
-        from oriente.games.oro.narrate import narrate as narrate_oro
-
-        return narrate_oro(event, viewer, lang=lang)
-    if game == "samurai":
-        from oriente.games.samurai.narrate import narrate as narrate_samurai
-
-        return narrate_samurai(event, viewer, lang=lang)
-    return _narrator(lang).narrate(event, viewer)
+        return narrator.table_event(event)
+    return narrator.narrate(event, viewer)
 
 
 def narrate_table_event(e: dict, label: Label | None = None, *, lang: str = "en") -> str:
     """The table's own events around the game. `label` names a seat
     ("seat 3 (bob)"); clients that know names pass one."""
-    narrator = Narrator(lang, label) if label is not None else _narrator(lang)
-    return narrator.table_event(e)
+    return Narrator(lang, label).table_event(e)
 
 
-def action_phrase(action: dict | None, *, bare: bool = False, lang: str = "en") -> str:
-    """An announced action as words: 'an attack on seat 4' (or, bare,
-    'attack on seat 4', as after 'with a Daimyo:')."""
-    return _narrator(lang).action(action, bare=bare)
+def describe_result(result: dict, *, lang: str = "en", game: str = DEFAULT_GAME) -> str:
+    """The final table of a game's result, in the game's own words."""
+    return _narrator(game, lang).describe_result(result)
 
 
-def describe_result(result: dict, *, lang: str = "en", game: str = "oriente") -> str:
-    if game == "oro":
-        from oriente.games.oro.narrate import describe_result as describe_oro
-
-        return describe_oro(result, lang=lang)
-    if game == "samurai":
-        from oriente.games.samurai.narrate import describe_result as describe_samurai
-
-        return describe_samurai(result, lang=lang)
-    return _narrator(lang).describe_result(result)
+def __getattr__(name: str) -> Any:
+    # The names this module had when it told the events of one game alone
+    # (its narrator's event types, an action's words): that game's, now in
+    # its home, importable from here for one release.
+    if name in ("KNOWN_TYPES", "action_phrase"):
+        return getattr(part(DEFAULT_GAME, "narrate"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

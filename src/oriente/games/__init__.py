@@ -24,9 +24,10 @@ module's own are the registry's old name.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from functools import cache
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -70,12 +71,36 @@ def registered() -> Mapping[str, str]:
 
 
 def home(name: str) -> str:
-    """The package of game `name`'s port: its home (its rules are `.rules`)."""
+    """The package of game `name`'s port: its home (its rules are `.rules`).
+    A port in a module of the home (`games/NAME/port.py`) has that module's
+    package; a port in the home's own `__init__` (a game in one folder of
+    modules) has that package."""
     try:
         module = registered()[name].partition(":")[0]
     except KeyError:
         raise UnknownGame(name) from None
+    # find_spec imports the parent packages only (a game's light __init__), not the port.
+    spec = importlib.util.find_spec(module)
+    if spec is not None and spec.submodule_search_locations is not None:
+        return module
     return module.rpartition(".")[0]
+
+
+def part(name: str, module: str) -> ModuleType | None:
+    """A module of game `name`'s home that a client may use when the game
+    has one (its narrator `narrate`, its `story`), or None: the game has no
+    such module, or this program does not have the game. An error inside
+    the module is raised, not taken for its absence."""
+    try:
+        where = f"{home(name)}.{module}"
+    except UnknownGame:
+        return None
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as exc:
+        if exc.name == where:
+            return None
+        raise
 
 
 @cache
@@ -105,4 +130,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ENTRY_POINTS", "INSTALLED", "LEGACY", "PORTS", "UnknownGame", "all_ports", "home", "load", "registered"]
+__all__ = ["ENTRY_POINTS", "INSTALLED", "LEGACY", "PORTS", "UnknownGame", "all_ports", "home", "load", "part",
+           "registered"]

@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import inspect
 import json
 import logging
 import mimetypes
@@ -46,6 +45,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..games.kit.port import GamePort
+from ..games.kit.port import words_dir as words_dir  # where a game keeps its words, served below
 
 log = logging.getLogger("oriente.web")
 
@@ -138,14 +138,6 @@ def load_tree(root: Path, prefix: str = "/") -> dict[str, Asset]:
 
 
 _LANG_FILE = re.compile(r"^[a-z]{2,3}\.json$")
-
-
-def words_dir(port: GamePort) -> Path:
-    """Where a game keeps its word catalogues (`LANG.json`): the port's
-    `words_dir` if it names one, else the `words` folder beside the module
-    that defines the port's class (a game's own folder)."""
-    named = port.words_dir
-    return Path(named) if named is not None else Path(inspect.getfile(type(port))).resolve().parent / "words"
 
 
 def game_words(ports: Mapping[str, GamePort]) -> dict[str, StaticData]:

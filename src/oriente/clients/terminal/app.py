@@ -27,11 +27,11 @@ from typing import Any
 
 import trio
 
-from oriente.clients.game_story import GameStory
+from oriente.clients.game_story import TableStory, story_for
 from oriente.clients.progname import command_name
 from oriente.clients.quickdeals import deals_of, quick_commands, quick_options
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
-from oriente.games.oriente.story import Story
+from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES, TIMER_PRESETS, describe, preset
 
 from .commands import (
@@ -65,6 +65,7 @@ from .render import (
     wants_answer,
 )
 from .screen import Terminal
+from .served import games_text, seat_range, served_games
 
 __all__ = ["PRESETS", "PlayApp", "run_play"]
 
@@ -74,8 +75,6 @@ __all__ = ["PRESETS", "PlayApp", "run_play"]
 PRESETS: dict[str, dict[str, Any]] = {**{name: preset(name) for name in TIMER_PRESETS},
                                       **{old: preset(old) for old in ALIASES}}
 
-# Seats a table of each game may have (R1.1, O1.6, S1.2); the server checks them too.
-_SEATS = {"oriente": (4, 12), "oro": (2, 4), "samurai": (2, 4)}
 _AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",
                   "revolution": "revolution"}
 STATUS_SECONDS = 15.0
@@ -103,28 +102,28 @@ class TableState:
     auto_done: set[Any] = field(default_factory=set)
     ended: bool = False
     scroll: int = 0  # feed lines scrolled back from the latest (PgUp, PgDn)
-    game: str = "oriente"
+    game: str = DEFAULT_GAME
     overlay: list[str] | None = None  # a whole-screen board (/map, /board) until the next Enter
     deal_events: list[dict[str, Any]] = field(default_factory=list)  # what quickdeals.deals_of reads
-    story: Story | GameStory = field(init=False)
+    story: TableStory = field(init=False)
 
     def __post_init__(self) -> None:
         self.set_game(self.game)
 
     def set_game(self, game: str) -> None:
-        """The table's game decides the screen and the story (Oriente's: render.py and story.Story)."""
+        """The table's game decides the screen and the story (games/GAME.py; the game's story)."""
         self.game = game
         screen = self.screen
         if screen is not None:
             self.story = screen.story(self.you, self.names)
         else:
             viewer = self.you if self.seated else None
-            self.story = Story(viewer, label=lambda seat: seat_ref(seat, self.names, self.you))
+            self.story = story_for(game, viewer, lambda seat: seat_ref(seat, self.names, self.you))
 
     @property
     def screen(self) -> GameScreen | None:
-        """Another game's screen; None for Oriente."""
-        return screen_for(self.game) if self.game != "oriente" else None
+        """The game's screen; None for a game whose table render.py draws whole (games/__init__.py)."""
+        return screen_for(self.game)
 
     @property
     def seated(self) -> bool:
@@ -217,7 +216,7 @@ class PlayApp:
         if link:
             status = f"[{link}] {status}"
         return render_lobby(self.tables, url=self.url, name=self.name, status=status, width=width,
-                            height=height, mine=self.tokens)
+                            height=height, mine=self.tokens, games=games_text(self.client.welcome))
 
     def _key(self, key: str) -> None:
         """PgUp and PgDn scroll the feed by half a screen."""
@@ -337,7 +336,7 @@ class PlayApp:
             try:
                 while True:
                     line, mark = await self._next_line()
-                    intent = parse_lobby_input(line)
+                    intent = parse_lobby_input(line, served_games(self.client.welcome))
                     if intent.verb == "quit":
                         return None
                     result = await self._lobby_intent(intent, mark)
@@ -361,8 +360,8 @@ class PlayApp:
         if verb == "error":
             self.set_status(intent.arg)
         elif verb == "help":
-            self.set_status(f"join N, watch N, create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
-                            "refresh, name NEW-NAME, quit. Timers: "
+            self.set_status(f"join N, watch N, create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
+                            "refresh, name NEW-NAME, quit. Games: " + games_text(self.client.welcome) + ". Timers: "
                             + "; ".join(f"{name}: {describe(name)}" for name in TIMER_PRESETS))
         elif verb == "refresh":
             self.set_status("")
@@ -372,13 +371,13 @@ class PlayApp:
             self.set_status(f"You will join as {self.name}.")
         elif verb == "create":
             seats, preset, label, game = intent.arg
-            low, high = _SEATS.get(game, (4, 12))
-            if not low <= seats <= high:
-                self.set_status(f"A table of {game} has {low} to {high} seats.")
+            told = seat_range(self.client.welcome, game)  # no game: the one a table that names none plays
+            if told is not None and not told[0] <= seats <= told[1]:
+                self.set_status(f"A table of {game or DEFAULT_GAME} has {told[0]} to {told[1]} seats.")
                 return None
             try:
                 table = await self.client.create_table(seats, name=label or f"{self.name}'s table",
-                                                       timers=PRESETS[preset], game=game)
+                                                       timers=PRESETS[preset], **({"game": game} if game else {}))
             except (ServerError, Disconnected) as exc:
                 self.set_status(f"Could not create the table: {exc}")
                 return None
@@ -424,7 +423,7 @@ class PlayApp:
         """Play or watch one table. True: back to the lobby; False: quit."""
         you: int | str = watch.seat if kind == "join" else "spectator"  # type: ignore[attr-defined]
         game = (watch.info or {}).get("game") or next(
-            (t.get("game") for t in self.tables if t.get("table") == watch.table), None) or "oriente"
+            (t.get("game") for t in self.tables if t.get("table") == watch.table), None) or DEFAULT_GAME
         st = TableState(table=watch.table, watch=watch, you=you, game=str(game))
         self.state = st
         self.mode = "table"
@@ -459,7 +458,7 @@ class PlayApp:
                 return intent
             intent = parse_table_input(line)
             if intent.verb in ORIENTE_ONLY:
-                return Intent("error", f"/{intent.verb} is Oriente's; at this table: " + screen.commands)
+                return Intent("error", f"/{intent.verb} is not a word of this game; at this table: " + screen.commands)
             return intent
         return parse_table_input(line)
 
@@ -498,8 +497,8 @@ class PlayApp:
                         st.deal_events.append(e)
                 view = update.view if update.kind != "history" else None
                 if view is None and st.screen is not None:
-                    # Another game's story reads only the board from a view: the table's own board
-                    # (Samurai's map at this seat count) names the places of the history too.
+                    # A screen's story reads only the board from a view: the table's own board
+                    # (a map at this seat count) names the places of the history too.
                     view = st.watch.view
                 lines = st.story.tell([{k: v for k, v in e.items() if k != "seq"} for e in update.events],
                                       view, merge=True)
@@ -706,7 +705,7 @@ class PlayApp:
         """/bots [COUNT] [KIND]: the server's own bots (the game's default, or
         KIND) take the free seats (all of them, or COUNT) of this table
         before it starts; /bots ? says what each kind is (welcome.bot_about)."""
-        game = (st.info or {}).get("game", "oriente")
+        game = st.game
         welcome = self.client.welcome or {}
         kinds = (welcome.get("bots") or {}).get(game) or []
         if arg == "?":

@@ -31,7 +31,7 @@ At the table:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,6 @@ __all__ = [
     "AUTO_TOPICS",
     "DEAL_HELP",
     "DECLINE_REASONS",
-    "GAMES",
     "ORIENTE_ONLY",
     "TABLE_HELP",
     "DealError",
@@ -57,8 +56,6 @@ __all__ = [
 ]
 
 AUTO_TOPICS = ("privilege", "support", "revolution")
-# The games a table may be created for besides Oriente (the lobby's `create oro 3`).
-GAMES = ("oriente", "oro", "samurai")
 # Oriente's own words at the table: the other games have no deals, piles or auto-pass.
 ORIENTE_ONLY = frozenset({"deal", "accept", "decline", "withdraw", "kept", "broken", "done", "deals", "ledger",
                           "piles", "cards", "auto", "offer", "counter"})
@@ -186,8 +183,10 @@ def parse_game_input(line: str, tells: Iterable[str], choosing: bool) -> Intent 
     return None
 
 
-def parse_lobby_input(line: str) -> Intent:
-    """Read one line typed in the lobby."""
+def parse_lobby_input(line: str, games: Sequence[str] = ()) -> Intent:
+    """Read one line typed in the lobby. `games`: the games the server plays
+    (`create GAME SEATS`); a table created without one plays the game a
+    table that names none plays (the server's default)."""
     text = line.strip()
     if not text:
         return Intent("none")
@@ -211,12 +210,13 @@ def parse_lobby_input(line: str) -> Intent:
             return Intent("error", "Usage: watch N")
         return Intent("watch", args[0])
     if verb in ("c", "create", "new"):
-        game = "oriente"
-        if args and args[0].lower() in GAMES:
+        game: str | None = None
+        if args and args[0].lower() in games:
             game, args = args[0].lower(), args[1:]
         if not args or not args[0].isdigit():
-            return Intent("error", f"Usage: create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]  "
-                                   "(SEATS: 4 to 12 for Oriente, 2 to 4 for Oro and Samurai)")
+            which = " or ".join(games) or "the server's own"
+            return Intent("error", f"Usage: create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]  "
+                                   f"(GAME: {which}; help lists their seats)")
         seats = int(args[0])
         preset = DEFAULT_PRESET
         rest = args[1:]
@@ -225,7 +225,7 @@ def parse_lobby_input(line: str) -> Intent:
             preset = rest[0].lower()
             rest = rest[1:]
         elif rest:  # a name must follow the timers, so that a mistyped timer word is not taken for a name
-            prefix = "" if game == "oriente" else f"{game} "
+            prefix = "" if game is None else f"{game} "
             return Intent("error", f"Timers are {', '.join(repr(w) for w in TIMER_PRESETS)}, not {rest[0]!r}. "
                                    f"To name the table: create {prefix}{seats} {DEFAULT_PRESET} {' '.join(rest)}")
         return Intent("create", (seats, preset, " ".join(rest), game))

@@ -17,11 +17,13 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from oriente.clients.narrate import TABLE_EVENTS, Narrator, catalogue, describe_result, narrate, narrate_table_event
+from oriente.clients.narrate import TABLE_EVENTS, catalogue, describe_result, narrate, narrate_table_event
 from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
+from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.games.oriente.rules.cards import VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
+from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import TIMER_PRESETS
 
 __all__ = [
@@ -569,7 +571,7 @@ def ui_words(key: str, **args: Any) -> str:
 
 def _why(why: dict, names: Names, you: Any) -> str:
     """A reason of R8.8 in words, from the catalogue, never the code itself."""
-    return Narrator("en", lambda s: seat_ref(s, names, you)).why(why)
+    return OrienteNarrator("en", lambda s: seat_ref(s, names, you)).why(why)
 
 
 def quick_label(option: QuickOption, names: Names, you: Any) -> str:
@@ -779,8 +781,9 @@ def _timer_text(timers: dict | None) -> str:
 
 
 def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "", width: int = 100,
-                 height: int = 40, mine: Iterable[str] = ()) -> list[str]:
-    """The lobby: numbered tables and the commands to join, watch or create one."""
+                 height: int = 40, mine: Iterable[str] = (), games: str = "") -> list[str]:
+    """The lobby: numbered tables and the commands to join, watch or create one.
+    `games`: the games the server plays, with their seats (served.games_text)."""
     mine = set(mine)
     lines = [f"ORIENTE lobby | {url} | your name: {name}", "-" * min(width, 120)]
     if not tables:
@@ -795,7 +798,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         taken = [s for s in seats if s]
         players = ", ".join(str(s.get("name")) for s in taken)
         label = settings.get("name") or ""
-        if t.get("game", "oriente") != "oriente":
+        if t.get("game", DEFAULT_GAME) != DEFAULT_GAME:  # a table that names no game plays the default
             label = f"[{t['game']}] {label}"
         text = (f"{i:>3}  {t.get('table', ''):<12}  {t.get('status', ''):<8}  {len(taken)}/{len(seats):<4}  "
                 f"{_timer_text(settings.get('timers')):<17}  {label}" + (f" [{players}]" if players else ""))
@@ -810,8 +813,8 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         "Commands:",
         "  join N [SEAT]              take a seat at table N (a number above, or a table id); also: N",
         "  watch N                    watch table N as a spectator",
-        f"  create [oro|samurai] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
-        "                             (Oriente: 4-12 seats; Oro, Samurai: 2-4)",
+        f"  create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
+        *([f"                             (games: {games})"] if games else []),
         "  timers, s per decision/to bargain: " + ", ".join(
             f"{p} {t['prompt_ms'] // 1000}/{t['window_ms'] // 1000}" for p, t in TIMER_PRESETS.items()),
         "  refresh                    read the list again (it also refreshes by itself)",

@@ -53,6 +53,7 @@ from it.)
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -438,3 +439,12 @@ def rules_version(port: GamePort, setup: GameSetup) -> str:
 def replayable(port: GamePort) -> frozenset[str]:
     """Every rules version this code of the game replays (`GamePort.replays`)."""
     return frozenset(port.replays)
+
+
+def words_dir(port: GamePort) -> Path:
+    """Where a game keeps its word catalogues (`LANG.json`, served at
+    /i18n/GAME/LANG.json and read by the Python narrators): the port's
+    `words_dir` if it names one, else the `words` folder beside the module
+    that defines the port's class (a game's own folder)."""
+    named = port.words_dir
+    return Path(named) if named is not None else Path(inspect.getfile(type(port))).resolve().parent / "words"

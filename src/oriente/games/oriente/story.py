@@ -1,7 +1,7 @@
 """The story of a table as one viewer follows it: the narrator's lines,
 plus what no single event can say.
 
-`narrate.Narrator` tells each event on its own. A story remembers what came
+`narrate.OrienteNarrator` tells each event on its own. A story remembers what came
 before, from the events this viewer received (and its view, if it has one),
 so it can also tell:
 
@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from oriente.clients.narrate import TABLE_EVENTS, Label, Narrator, Viewer
+from oriente.clients.narrate import TABLE_EVENTS, Label, Viewer
+from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.games.oriente.rules.cards import VALUE
 
 __all__ = ["Story"]
@@ -34,7 +35,7 @@ class Story:
 
     def __init__(self, viewer: Viewer = None, *, lang: str = "en", label: Label | None = None) -> None:
         self.viewer = viewer
-        self.narrator = Narrator(lang, label)
+        self.narrator = OrienteNarrator(lang, label)
         self.known: dict[int, int] = {}  # seat -> its inhabitant, as last shown to this viewer
         self.fight: dict[str, Any] | None = None
         self.deal_promises: dict[int, list[dict[str, Any]]] = {}

@@ -8,4 +8,5 @@ LEGACY = {
     "oriente.server.policies.oro": "oriente.games.oro.bots",
     "oriente.server.games.oro": "oriente.games.oro.port",
     "oriente.clients.narrate_oro": "oriente.games.oro.narrate",
+    "oriente.clients.terminal.oro": "oriente.clients.terminal.games.oro",
 }

@@ -227,4 +227,14 @@ def describe_result(result: dict, *, lang: str = "en") -> str:
     return _narrator(lang).describe_result(result)
 
 
-__all__ = ["KNOWN_TYPES", "OroNarrator", "describe_result", "narrate"]
+def narrator(lang: str = "en", label: Label | None = None, view: dict[str, Any] | None = None) -> OroNarrator:
+    """The narrator of a table: on the view's board (the default one without a view)."""
+    return OroNarrator.for_board(lang, (view or {}).get("board"), label)
+
+
+def basis(view: dict[str, Any]) -> Any:
+    """What of a view the narrator is made from: the table's board (None: not shown yet)."""
+    return view.get("board")
+
+
+__all__ = ["KNOWN_TYPES", "OroNarrator", "basis", "describe_result", "narrate", "narrator"]

@@ -7,4 +7,5 @@ LEGACY = {
     "oriente.server.policies.samurai": "oriente.games.samurai.bots",
     "oriente.server.games.samurai": "oriente.games.samurai.port",
     "oriente.clients.narrate_samurai": "oriente.games.samurai.narrate",
+    "oriente.clients.terminal.samurai": "oriente.clients.terminal.games.samurai",
 }

@@ -170,4 +170,14 @@ def describe_result(result: dict, *, lang: str = "en") -> str:
     return _narrator(lang).describe_result(result)
 
 
-__all__ = ["KNOWN_TYPES", "SamuraiNarrator", "describe_result", "narrate"]
+def narrator(lang: str = "en", label: Label | None = None, view: dict[str, Any] | None = None) -> SamuraiNarrator:
+    """The narrator of a table: on the view's map and tiles (the defaults without a view)."""
+    return SamuraiNarrator(lang, label, (view or {}).get("board"), (view or {}).get("tile_set"))
+
+
+def basis(view: dict[str, Any]) -> Any:
+    """What of a view the narrator is made from: the table's map (None: not shown yet)."""
+    return view.get("board")
+
+
+__all__ = ["KNOWN_TYPES", "SamuraiNarrator", "basis", "describe_result", "narrate", "narrator"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .games import GameScreen
-from .render import Names, _wrap
+from ..render import Names, _wrap
+from . import GameScreen
 
-__all__ = ["OroScreen"]
+__all__ = ["SCREEN", "OroScreen"]
 
 _SIZES = {"small": "S", "large": "L", "main": "M"}
 _GODS = ("kane", "kanaloa", "ku", "pele", "lono")
@@ -224,3 +224,5 @@ class OroScreen(GameScreen):
         from oriente.games.oro.narrate import describe_result
         return ["GAME OVER", *describe_result(result).splitlines()]
 
+
+SCREEN = OroScreen()

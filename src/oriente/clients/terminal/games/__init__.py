@@ -1,11 +1,16 @@
-"""The games other than Oriente at the terminal: one screen per game.
+"""Each game at the terminal: one screen per game, in this folder under the
+game's name (`games/NAME.py`, as the page's `games/NAME/`), and
+the generic screen for a game that brings none.
 
-Oriente's table is drawn by `render.py` (seats, fights, deals); Oro's and
-Samurai's by a `GameScreen` each (`oro.py`, `samurai.py`), registered in
-`SCREENS` by game id. A screen is pure, like `render.py`: from the view,
-prompt and names the server sent to lines, labels and commands. The app
-(`app.py`) asks `screen_for(game)` and uses the same loop, feed, clock,
-chat, resume and lobby for every game.
+A screen is pure, like `render.py`: from the view, prompt and names the
+server sent to lines, labels and commands. The app (`app.py`) asks
+`screen_for(game)` and uses the same loop, feed, clock, chat, resume and
+lobby for every game. A game's module here names its screen (`SCREEN`); a
+module that names None (`oriente.py`) says the game's table is the one
+`render.py` draws whole (seats, fights, deals) and `commands.py` reads (the
+table screen this client began with). A game without a module here gets
+`GenericScreen`: its view's fields, its legal commands numbered, its events
+told by the generic narrator, in its own words where this program has them.
 
 What a screen shares with every other (this base class):
 
@@ -13,13 +18,13 @@ What a screen shares with every other (this base class):
   choice, numbered in the server's order (as the SDK's `Turn.legal`), so
   `7` means the same move whatever the screen shows of the list.
 - **Finding a move by words.** A turn may have a hundred legal moves
-  (a Samurai turn lists every placement). When they do not fit, the
+  (a turn may list every placement on a map). When they do not fit, the
   decision shows how many there are of each kind, and the person types
   words instead of a number: `helmet k12` plays the one move whose label
   has those words, or lists the moves that have them, numbered, in the
   story (`/moves WORDS` lists without playing).
 - **A combination to choose** (the prompt's `choose`, PROTOCOL.md §6:
-  Samurai's five tiles): typed as numbers, checked here before sending.
+  five tiles of a hand, say): typed as numbers, checked here before sending.
 
 Nothing here answers for the person: the only commands sent are the ones
 typed (R10.2d holds for every game's hidden hands too).
@@ -27,16 +32,19 @@ typed (R10.2d holds for every game's hidden hands too).
 
 from __future__ import annotations
 
+import importlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from oriente.clients.game_story import GameStory
+from oriente.clients.game_story import TableStory, story_for
+from oriente.clients.narrate import game_words
 
-from .render import Names, _clock, _columns, _wrap, format_seconds, seat_ref
+from ..render import Names, _clock, _columns, _wrap, format_seconds, seat_ref
 
-__all__ = ["SCREENS", "Choice", "GameScreen", "render_overlay", "screen_for"]
+__all__ = ["SCREENS", "Choice", "GameScreen", "GenericScreen", "render_overlay", "screen_for"]
 
 # How many lines of numbered choices a decision may take before it shows a
 # summary instead (the feed keeps at least three lines at 80x24).
@@ -132,9 +140,9 @@ class GameScreen:
     def result(self, result: dict[str, Any]) -> list[str]:
         return [str(result)]
 
-    def story(self, you: Any, names: Names) -> GameStory:
+    def story(self, you: Any, names: Names) -> TableStory:
         viewer = you if isinstance(you, int) and not isinstance(you, bool) else None
-        return GameStory(self.game, viewer, lambda seat: seat_ref(seat, names, you))
+        return story_for(self.game, viewer, lambda seat: seat_ref(seat, names, you))
 
     # -- the decision, shared ---------------------------------------------------------
 
@@ -170,7 +178,7 @@ class GameScreen:
              names: Names) -> list[Choice]:
         """What typed words mean: one move to play, or several to list (none:
         no such move). Choices in the same words are one move: two identical
-        tiles (Samurai's two samurai 1) placed on the same hex, say."""
+        tiles placed on the same hex, say."""
         found = self.match(words, prompt, view, you, names)
         return found[:1] if len({c.label for c in found}) == 1 else found
 
@@ -259,19 +267,82 @@ def render_overlay(lines: Sequence[str], width: int, height: int) -> list[str]:
     return lines
 
 
-def _screens() -> dict[str, GameScreen]:
-    from .oro import OroScreen
-    from .samurai import SamuraiScreen
-    return {"oro": OroScreen(), "samurai": SamuraiScreen()}
+def _shown(v: Any) -> str:
+    """A value of a view or a command, plainly (as the page's generic screen shows it)."""
+    if v is None:
+        return "?"
+    if isinstance(v, list | tuple):
+        return ", ".join(_shown(x) for x in v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return json.dumps(v, separators=(",", ":")) if isinstance(v, dict) else str(v)
 
 
-SCREENS: dict[str, GameScreen] = {}
+class GenericScreen(GameScreen):
+    """The screen of a game that brings none: the view's fields as they are,
+    the open decision's legal commands numbered, the final ranks. Words
+    come from the game's own catalogue where this program has it
+    ("GAME.topic.TOPIC", "GAME.choice.TYPE" with the command's fields,
+    "GAME.field.FIELD"; the page's generic screen reads the same), else the
+    server's own names."""
+
+    _UNSHOWN = frozenset({"decision", "viewer", "result"})
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.words: dict[str, str] = dict(game_words(game, "en").get("ui") or {})
+
+    def _word(self, key: str, otherwise: str, **args: str) -> str:
+        template = self.words.get(key)
+        if template is None:
+            return otherwise
+        return re.sub(r"\{(\w+)\}", lambda m: args.get(m.group(1), m.group(0)), template)
+
+    def status(self, view: dict[str, Any]) -> str:
+        return str(view.get("phase") or self._word(f"game.{self.game}", self.game))
+
+    def top(self, view: dict[str, Any], you: Any, names: Names, width: int) -> list[str]:
+        lines: list[str] = []
+        for key, value in view.items():
+            if key not in self._UNSHOWN:
+                lines.extend(_wrap(f"{self._word(f'{self.game}.field.{key}', key)}: {_shown(value)}", width))
+        return lines
+
+    def label(self, cmd: dict[str, Any], prompt: dict[str, Any], view: dict[str, Any] | None, you: Any,
+              names: Names) -> str:
+        fields = {k: v for k, v in cmd.items() if k not in ("type", "decision")}
+        kind = str(cmd.get("type"))
+        plain = f"{kind} " + ", ".join(f"{k}={_shown(v)}" for k, v in fields.items()) if fields else kind
+        return self._word(f"{self.game}.choice.{kind}", plain, **{k: _shown(v) for k, v in fields.items()})
+
+    def title(self, prompt: dict[str, Any]) -> str:
+        topic = str(prompt.get("topic", ""))
+        return self._word(f"{self.game}.topic.{topic}", topic)
+
+    def result(self, result: dict[str, Any]) -> list[str]:
+        ranks = result.get("ranks") or []
+        scores = result.get("scores") or []
+        lines = ["GAME OVER", "rank  seat score"]
+        for s in sorted(range(len(ranks)), key=lambda s: (ranks[s], s)):
+            lines.append(f"{ranks[s]:>4}  {s:>4}  {_shown(scores[s]) if s < len(scores) else '':>5}")
+        return lines
 
 
-def screen_for(game: str | None) -> GameScreen | None:
-    """The screen of a game other than Oriente, or None (Oriente's table is
-    render.py's; an unknown game has no screen)."""
-    if not SCREENS:
-        SCREENS.update(_screens())
-    return SCREENS.get(game or "oriente")
+SCREENS: dict[str, GameScreen | None] = {}
 
+
+def screen_for(game: str) -> GameScreen | None:
+    """The screen of `game`: the one its module here names (None: the table
+    `render.py` draws whole), else the generic screen."""
+    if game not in SCREENS:
+        if not game.isidentifier():  # a name the server sent: never a path into other modules
+            return GenericScreen(game)
+        try:
+            module = importlib.import_module(f"{__name__}.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{game}":
+                raise
+            SCREENS[game] = GenericScreen(game)
+        else:
+            SCREENS[game] = module.SCREEN
+    return SCREENS[game]

@@ -24,10 +24,10 @@ from oriente.clients.game_story import GameStory
 from oriente.clients.narrate import Label, Narrator
 from oriente.games.samurai.narrate import SamuraiNarrator
 
-from .games import GameScreen
-from .render import Names, _wrap, seat_ref
+from ..render import Names, _wrap, seat_ref
+from . import GameScreen
 
-__all__ = ["HexMap", "SamuraiScreen"]
+__all__ = ["SCREEN", "HexMap", "SamuraiScreen"]
 
 _KIND = {"helmet": "H", "buddha": "B", "rice": "R", "samurai": "S", "ronin": "N", "ship": "X",
          "figure_swap": "F", "tile_swap": "T"}
@@ -267,3 +267,6 @@ class SamuraiScreen(GameScreen):
     def result(self, result: dict[str, Any]) -> list[str]:
         from oriente.games.samurai.narrate import describe_result
         return ["GAME OVER", *describe_result(result).splitlines()]
+
+
+SCREEN = SamuraiScreen()
