@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from oriente.clients.narrate import LANGUAGES, catalogue, narrate
+from oriente.clients.narrate import LANGUAGES, catalogue, game_words, narrate
 from oriente.clients.narrate_oro import KNOWN_TYPES, OroNarrator, describe_result
 from oriente.server.oro import (
     EVERYONE,
@@ -48,9 +48,12 @@ def games() -> list[Game]:
 def test_every_event_type_has_words_in_every_language() -> None:
     events = {name for name, cls in vars(E).items() if isinstance(cls, type) and cls.__module__ == E.__name__}
     assert events == set(KNOWN_TYPES)
-    keys = {k for k in catalogue("en")["narrate"] if k.startswith("oro.")}
+    # The game's words are its own catalogues (games/oro/words), none in the shared one.
+    keys = {k for k in game_words("oro", "en")["narrate"] if k.startswith("oro.")}
+    assert keys and set(game_words("oro", "en")["narrate"]) == keys
     for lang in LANGUAGES:
-        assert {k for k in catalogue(lang)["narrate"] if k.startswith("oro.")} == keys, lang
+        assert set(game_words("oro", lang)["narrate"]) == keys, lang
+        assert not any(k.startswith("oro.") for k in catalogue(lang)["narrate"]), lang
 
 
 def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list[Game]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from oriente.clients.narrate import LANGUAGES, catalogue, narrate
+from oriente.clients.narrate import LANGUAGES, catalogue, game_words, narrate
 from oriente.clients.narrate_samurai import KNOWN_TYPES, SamuraiNarrator, describe_result
 from oriente.server.policies.samurai import POLICIES, play
 from oriente.server.samurai import EVERYONE, SPECTATOR, Game, GameConfig, project
@@ -27,9 +27,12 @@ def games() -> list[Game]:
 def test_every_event_type_has_words_in_every_language() -> None:
     events = {name for name, cls in vars(E).items() if isinstance(cls, type) and cls.__module__ == E.__name__}
     assert events == set(KNOWN_TYPES)
-    keys = {k for k in catalogue("en")["narrate"] if k.startswith("sam.")}
+    # The game's words are its own catalogues (games/samurai/words), none in the shared one.
+    keys = {k for k in game_words("samurai", "en")["narrate"] if k.startswith("sam.")}
+    assert keys and set(game_words("samurai", "en")["narrate"]) == keys
     for lang in LANGUAGES:
-        assert {k for k in catalogue(lang)["narrate"] if k.startswith("sam.")} == keys, lang
+        assert set(game_words("samurai", lang)["narrate"]) == keys, lang
+        assert not any(k.startswith("sam.") for k in catalogue(lang)["narrate"]), lang
 
 
 def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list[Game]) -> None:

@@ -1,6 +1,7 @@
 """The page and the Python narrator tell every event in the same words.
 
-Both read the same catalogue (clients/i18n/LANG.json); the logic that picks
+Both read the same catalogues (the shared clients/i18n/LANG.json with the
+game's own words/LANG.json merged in, as the page's i18n.js merges them); the logic that picks
 templates exists twice, in games/oriente/narrate.py and clients/web/src/games/oriente/narrate.js.
 Node runs the page's narrator over every projected event of several games,
 for several viewers, in every language, and the lines must be equal."""
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS
+from oriente.clients.narrate import LANGUAGES, TABLE_EVENTS, catalogue, game_words
 from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.server.rules import EVERYONE, SPECTATOR, Game, GameConfig, project
 from oriente.server.rules.reference import reference
@@ -25,6 +26,16 @@ from tests.randomplay import random_move
 from ..clients.test_narrate import _deal_game
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
+
+def merged(lang: str, game: str) -> dict:
+    """The catalogue the page holds for a table of `game`: the shared one with
+    the game's own words merged in (clients/web/src/i18n.js, loadCatalogue)."""
+    shared = catalogue(lang)
+    words = game_words(game, lang)
+    assert words, f"{game} has no words in {lang}"
+    return {**shared, "ui": {**shared["ui"], **words.get("ui", {})},
+            "narrate": {**shared["narrate"], **words.get("narrate", {})}}
+
 
 SCRIPT = """
 import { readFileSync } from "node:fs";
@@ -73,8 +84,7 @@ def test_the_page_narrates_like_python_in_every_language(tmp_path: Path) -> None
     events.append([{"type": "TableFailed", "message": "an error", "seq": 5}, None])
     events.append([{"type": "RematchOffered", "table": "XAEha4bFs9xk", "seat": 0, "seq": 6}, None])
     events.append([{"type": "SeatTaken", "seat": 3, "name": "Aiko (bot)", "bot": "heuristic", "seq": 7}, None])
-    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-                  for lang in LANGUAGES}
+    catalogues = {lang: merged(lang, "oriente") for lang in LANGUAGES}
     script = tmp_path / "narrate.mjs"
     script.write_text(SCRIPT % {"narrate": (WEB / "src" / "games" / "oriente" / "narrate.js").as_uri()})
     run = subprocess.run([node, str(script)], input=json.dumps({
@@ -134,8 +144,7 @@ def test_the_page_narrates_oro_like_python_in_every_language(tmp_path: Path) -> 
         {"type": "LonoUsed", "seat": 2}, {"type": "Passed", "seat": 1},
         {"type": "Replaced", "seat": 1, "connection": 5, "owner": 0, "islands": [1], "kanaloa": 1},
         {"type": "BridgeRemoved", "seat": 1, "island": 12, "connection": 7, "owner": 2})]
-    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-                  for lang in LANGUAGES}
+    catalogues = {lang: merged(lang, "oro") for lang in LANGUAGES}
     script = tmp_path / "narrate_oro.mjs"
     script.write_text(ORO_SCRIPT % {"narrate": (WEB / "src" / "games" / "oro" / "narrate.js").as_uri()})
     run = subprocess.run([node, str(script)], input=json.dumps({
@@ -190,8 +199,7 @@ def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path)
         {"type": "TurnPassed", "seat": 0, "decision": 9, "by_table": False},
         {"type": "TileSwapped", "seat": 1, "tile": 19, "hex": 108, "moved": 13, "to": 92, "by_table": True},
         {"type": "GameEnded", "reason": "set_aside", "winners": []})]
-    catalogues = {lang: json.loads((WEB.parent / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-                  for lang in LANGUAGES}
+    catalogues = {lang: merged(lang, "samurai") for lang in LANGUAGES}
     script = tmp_path / "narrate_samurai.mjs"
     script.write_text(SAMURAI_SCRIPT % {"narrate": (WEB / "src" / "games" / "samurai" / "narrate.js").as_uri()})
     ref = SamuraiPort().reference()

@@ -15,7 +15,7 @@ so it can also tell:
 
 Nothing here knows more than the events and view it is given: a card is
 named only if an event or the view named it to this viewer (R10.4). Every
-sentence comes from the catalogue (clients/i18n, keys `story.*`).
+sentence comes from the game's words (words/LANG.json, keys `story.*`).
 """
 
 from __future__ import annotations

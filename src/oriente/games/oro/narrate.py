@@ -1,11 +1,11 @@
 """Oro's projected events in plain words (PROTOCOL.md 18).
 
-The same narrator as Oriente's (`narrate.Narrator`: one catalogue per
-language, seats as labels, a line for any event), with Oro's own events:
-their words are the catalogue's `oro.*` keys, in the "narrate" part of
-clients/i18n/LANG.json. The page runs the same logic
-(clients/web/src/games/oro/narrate.js); tests/web/test_narrate_js.py checks that
-both tell Oro's events in the same words.
+The narrator every game shares (`oriente.clients.narrate.Narrator`: seats
+as labels, lists, a line for any event), with Oro's own events: their
+words are the `oro.*` keys of this game's catalogues (`words/LANG.json`,
+the "narrate" part), which the page reads too. The page runs the same
+logic (clients/web/src/games/oro/narrate.js); tests/web/test_narrate_js.py
+checks that both tell Oro's events in the same words.
 
 Cards and islands are indices into the table's board (O9.1): the narrator
 is given the islands' names (the default archipelago's when none are given,
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from oriente.clients.narrate import Label, Narrator, Viewer, _cap
 from oriente.games.oro.rules import default_board
@@ -27,6 +28,8 @@ class OroNarrator(Narrator):
     """Oro's events as lines. `islands` are the board's island names in
     order and `connections` its connections as index pairs (the view's
     `board`); the default archipelago when left out."""
+
+    words_dir: ClassVar[Path | None] = Path(__file__).resolve().parent / "words"
 
     def __init__(self, lang: str = "en", label: Label | None = None, islands: Sequence[str] | None = None,
                  connections: Sequence[Sequence[int]] | None = None) -> None:

@@ -1,11 +1,11 @@
 """Samurai's projected events in plain words (PROTOCOL.md 20).
 
-The same narrator as Oriente's and Oro's (`narrate.Narrator`: one catalogue
-per language, seats as labels, a line for any event), with Samurai's own
-events: their words are the catalogue's `sam.*` keys, in the "narrate" part
-of clients/i18n/LANG.json. The page runs the same logic
-(clients/web/src/games/samurai/narrate.js); tests/web/test_narrate_js.py checks
-that both tell Samurai's events in the same words.
+The narrator every game shares (`oriente.clients.narrate.Narrator`: seats
+as labels, lists, a line for any event), with Samurai's own events: their
+words are the `sam.*` keys of this game's catalogues (`words/LANG.json`,
+the "narrate" part), which the page reads too. The page runs the same
+logic (clients/web/src/games/samurai/narrate.js); tests/web/test_narrate_js.py
+checks that both tell Samurai's events in the same words.
 
 Hexes and tiles are ids into the table's map and tile set (S1.6): the
 narrator is given them (the view's `board` and `tile_set`; the defaults
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from oriente.clients.narrate import Label, Narrator, Viewer, _cap
 from oriente.games.samurai.rules import default_board_data, default_tiles_data
@@ -26,6 +27,8 @@ from oriente.games.samurai.rules import default_board_data, default_tiles_data
 class SamuraiNarrator(Narrator):
     """Samurai's events as lines. `board` and `tiles` are the view's
     `board` and `tile_set` (or the files' JSON); the defaults when left out."""
+
+    words_dir: ClassVar[Path | None] = Path(__file__).resolve().parent / "words"
 
     def __init__(self, lang: str = "en", label: Label | None = None, board: dict[str, Any] | None = None,
                  tiles: dict[str, Any] | None = None) -> None:

@@ -1,5 +1,5 @@
-// The page's words: one catalogue per language, served by the server from
-// the same files the Python narrator reads (clients/i18n/LANG.json), and
+// The page's words: one shared catalogue per language, served by the server
+// from the same files the Python narrators read (clients/i18n/LANG.json), and
 // each game's own words (its words/LANG.json, served at /i18n/GAME/LANG.json),
 // merged into it: a game's keys are named after the game.
 export const LANGS = ["en", "de", "fr"];

@@ -1,5 +1,5 @@
-// Oriente's events in plain words: the same logic as clients/narrate.py,
-// over the same catalogue (the "narrate" part of clients/i18n/LANG.json).
+// Oriente's events in plain words: the same logic as games/oriente/narrate.py,
+// over the same words (the "narrate" part of games/oriente/words/LANG.json, merged in by i18n.js).
 // tests/web/test_narrate_js.py checks that both tell every event of many
 // games in the same words, in every language. Keep the two in step.
 import { cap, Narrator } from "../../narrate.js";

@@ -1,5 +1,5 @@
-// Oro's projected events in plain words: the same logic as clients/narrate_oro.py,
-// over the same catalogue (the "oro.*" keys of the "narrate" part of clients/i18n/LANG.json).
+// Oro's projected events in plain words: the same logic as games/oro/narrate.py,
+// over the same words (the "oro.*" keys of games/oro/words/LANG.json, merged in by i18n.js).
 // tests/web/test_narrate_js.py checks that both tell Oro's events in the same words.
 import { Narrator, TABLE_EVENTS } from "../../narrate.js";
 

@@ -1,5 +1,5 @@
-// Samurai's projected events in plain words: the same logic as clients/narrate_samurai.py,
-// over the same catalogue (the "sam.*" keys of the "narrate" part of clients/i18n/LANG.json).
+// Samurai's projected events in plain words: the same logic as games/samurai/narrate.py,
+// over the same words (the "sam.*" keys of games/samurai/words/LANG.json, merged in by i18n.js).
 // tests/web/test_narrate_js.py checks that both tell Samurai's events in the same words.
 import { Narrator, TABLE_EVENTS } from "../../narrate.js";
 
