@@ -34,6 +34,7 @@ def _within(name: str, *packages: str) -> bool:
 GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server").glob("*.py"),  # every module of the server's own, new ones too
     *(PACKAGE / "server" / "table").glob("*.py"),
+    *(PACKAGE / "server" / "director").glob("*.py"),
     *(PACKAGE / "server" / "tournament").glob("*.py"),
     *(PACKAGE / "server" / "stores").glob("*.py"),
     *(PACKAGE / "server" / "cluster").glob("*.py"),
