@@ -33,6 +33,7 @@ from oriente.clients.game_story import story_for
 from oriente.clients.narrate import describe_result
 from oriente.games import UnknownGame, load, registered
 from oriente.games.kit.port import EVERYONE, SPECTATOR, GamePort, Viewer
+from oriente.games.kit.replay import RULES_RECORD, record_game, steps
 from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
@@ -42,6 +43,15 @@ from oriente.refusal import Refusal
 from . import checks
 
 RECORD_FORMAT = "oriente.record.v1"
+
+
+def _is_record(record: Any) -> bool:
+    """A game record in a format this program reads: the table's, or a
+    registered game's rules package's own (`<game>.record.v1`)."""
+    if not isinstance(record, dict):
+        return False
+    fmt = record.get("format")
+    return fmt == RECORD_FORMAT or fmt == record_game(record, registered(), DEFAULT_GAME) + RULES_RECORD
 
 
 def _plain(value: Any) -> Any:
@@ -64,16 +74,12 @@ def _retell(port: GamePort, record: dict[str, Any], viewer: Viewer,
         return f"seat {s} ({names[s]})" if isinstance(s, int) and 0 <= s < len(names) and names[s] else f"seat {s}"
 
     story = story_for(port.name, viewer if viewer != EVERYONE else None, label)
-    state, events = port.restart(record["config"])
-    every = list(events)
-    for line in story.tell([port.project(e, viewer) for e in events], port.view(state, viewer)):
-        out(line)
-    for seat, cmd in record["commands"]:
-        new = port.apply(state, seat, cmd)
-        every.extend(new)
-        for line in story.tell([port.project(e, viewer) for e in new], port.view(state, viewer)):
+    played = None
+    for played, events in steps(port, record):
+        for line in story.tell([port.project(e, viewer) for e in events], port.view(played.state, viewer)):
             out(line)
-    return _plain(port.result(state)), _plain([port.project(e, EVERYONE) for e in every])
+    assert played is not None
+    return _plain(played.result), _plain([port.project(e, EVERYONE) for e in played.events])
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -144,8 +150,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"oriente verify: cannot read {args.path}: {exc}", file=sys.stderr)
         return 2
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        print(f"oriente verify: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
+    if not _is_record(record):
+        print(f"oriente verify: {args.path} is not a game record ({RECORD_FORMAT}, or a game's own)", file=sys.stderr)
         return 2
     verdict = verify_record(record, commitment=args.commitment, seat=args.seat, nonce=args.nonce)
     for line in verdict["checked"]:
@@ -173,10 +179,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"oriente replay: cannot read {args.path}: {exc}", file=sys.stderr)
         return 2
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        print(f"oriente replay: {args.path} is not an {RECORD_FORMAT} game record", file=sys.stderr)
+    if not _is_record(record):
+        print(f"oriente replay: {args.path} is not a game record ({RECORD_FORMAT}, or a game's own)", file=sys.stderr)
         return 2
-    game_name = record.get("game", DEFAULT_GAME)  # records name their game (oriente.v1: none, the default)
+    game_name = record_game(record, registered(), DEFAULT_GAME)  # oriente.v1: a record naming none is the default's
     try:
         port = load(game_name)
     except UnknownGame:

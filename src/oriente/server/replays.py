@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..games.kit.port import EVERYONE, SPECTATOR, GamePort, Viewer
+from ..games.kit.replay import steps as replayed_steps
 from .query import whole_number
 
 REPLAY_FORMAT = "oriente.replay.v1"
@@ -36,18 +37,12 @@ def replay_steps(port: GamePort, record: Mapping[str, Any], viewer: Viewer) -> d
     """{"game", "table", "seats", "names", "viewer", "result", "steps":
     [{"events", "view"}]}: step 0 is the start of the game, then one step
     per recorded command (timeouts and the proxy's included)."""
-    state, started = port.restart(record["config"])
     steps: list[dict[str, Any]] = []
     game_events: list[tuple[int, dict[str, Any]]] = []  # (step, projected event)
-
-    def take(events: list[dict[str, Any]]) -> None:
+    for played, events in replayed_steps(port, record):
         step = len(steps)
         game_events.extend((step, port.project(e, viewer)) for e in events)
-        steps.append({"events": [], "view": port.view(state, viewer)})
-
-    take(started)
-    for seat, cmd in record["commands"]:
-        take(port.apply(state, seat, cmd))
+        steps.append({"events": [], "view": port.view(played.state, viewer)})
 
     table_events = sorted(record.get("table_events") or [], key=lambda e: e["seq"])
     taken = {e["seq"] for e in table_events}

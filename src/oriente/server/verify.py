@@ -49,7 +49,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games.kit.port import GamePort, RulesRejection, SettingsError
+from ..games.kit.replay import record_game, replay
 from ..protocol.codec import decode_any, encode
+from ..protocol.messages import DEFAULT_GAME
 from . import dealing
 
 __all__ = ["Verdict", "verify_record"]
@@ -95,14 +97,12 @@ def _replay(port: GamePort, record: Mapping[str, Any], verdict: Verdict) -> None
     """Check 3: restart from the config and re-apply every command; the end
     reached must be the record's result."""
     try:
-        state, events = port.restart(record["config"])
-        for seat, cmd in record.get("commands") or []:
-            events.extend(port.apply(state, seat, cmd))
-        result = port.result(state)
+        played = replay(port, record)
+        result = played.result
     except (RulesRejection, SettingsError, KeyError, TypeError, ValueError) as exc:
         verdict.fail(f"the recorded commands do not replay from the record's config: {exc}")
         return
-    replayed = decode_any(encode(events))
+    replayed = decode_any(encode(played.events))
     recorded = list(record.get("events") or [])
     problem = _events_equal(replayed, recorded)
     if problem is not None:
@@ -125,7 +125,7 @@ def verify_record(record: Mapping[str, Any], ports: Mapping[str, GamePort], *, c
     and `nonce`: the verifier's own seat and the secret nonce it sent for
     it (its join's, rematch's or resume's); a seat without a nonce says
     the verifier brought none, so the server must have supplied it."""
-    game = record.get("game", "oriente")
+    game = record_game(record, ports, DEFAULT_GAME)
     port = ports.get(game)
     if port is None:
         return Verdict(ok=None, problems=[f"this program does not play {game!r}, so it cannot replay the record"])

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...games.kit.port import TABLE_SEAT, GamePort, GameSetup, SettingsError, replayable
+from ...games.kit.port import GamePort, GameSetup, SettingsError, replayable
+from ...games.kit.replay import Replay, ReplayError
 from ...protocol.codec import decode_any, encode
 from ..stores import LogRecord
 from .journal import LOG_SOFT_CAP, TABLE_EVENTS, Journal
@@ -62,26 +63,32 @@ def recover(table_id: str, meta: bytes, records: list[LogRecord], port: GamePort
     found = Recovered(settings=replace(settings, options=setup.options), setup=setup,
                       seats=Seats.from_plain(stored.slots, stored.nonces), rematch=stored.rematch,
                       journal=Journal(settings.seats, log_cap))
-    regenerated: list[dict[str, Any]] = []
+    played: Replay | None = None
     recorded: list[dict[str, Any]] = []
     for rec in records:
         body = decode_any(rec.body)
         if replay and rec.kind == "cmd":
-            regenerated.extend(_replayed(table_id, port, found.state, body))
+            if played is None:
+                raise TableError(f"table {table_id}: its log holds a command before the game started")
+            try:
+                played.apply(body["seat"], body["cmd"], timeouts_checked=True)
+            except ReplayError as exc:
+                raise TableError(f"table {table_id}: {exc} in its log") from None
         found.journal.read(rec, body)
         if rec.kind == "event":
             kind = body["type"]
             if kind == "TableStarted":
                 found.status = "running"
                 if replay:
-                    found.state, start_events = port.start(setup.config)
-                    regenerated.extend(start_events)
+                    played = Replay.start(port, setup.config)
+                    found.state = played.state
             elif kind == "TableFinished":
                 found.status, found.result, found.journal.end = "finished", body["result"], rec.seq
             elif kind == "TableFailed":  # the store missed the status: the log says it
                 found.status, found.journal.end = "failed", rec.seq
             elif kind not in TABLE_EVENTS:
                 recorded.append({k: v for k, v in body.items() if k != "seq"})
+    regenerated = played.events if played is not None else []
     if replay and decode_any(encode(regenerated)) != recorded:
         raise TableError(f"table {table_id}: the log does not replay to the events it recorded")
     if found.status == "open":
@@ -95,13 +102,3 @@ def recover(table_id: str, meta: bytes, records: list[LogRecord], port: GamePort
         found.unlogged_leaves = sorted(i for i in logged if found.seats[i] is None)
     return found
 
-
-def _replayed(table_id: str, port: GamePort, state: Any, body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The events one logged command gives again. A timeout the table sent
-    must be the one its open decision had."""
-    seat, cmd = body["seat"], body["cmd"]
-    if seat == TABLE_SEAT:
-        waiting = port.waiting(state)
-        if waiting is None or port.timeout_command(waiting) != cmd:
-            raise TableError(f"table {table_id}: a logged timeout does not match the open decision")
-    return list(port.apply(state, seat, cmd))
