@@ -13,6 +13,7 @@ golden frames. Change this file, change those two.
 from __future__ import annotations
 
 from typing import Annotated, Any, get_args
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -357,8 +358,6 @@ def origin_of(url: str) -> str | None:
     left out when it is the scheme's default), or None if it has none.
     Two URLs are the same site only if their origins are equal: the same
     host on another port is another site."""
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(url.strip())
         port = parts.port

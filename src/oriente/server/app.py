@@ -26,6 +26,7 @@ from ..games.kit.port import SPECTATOR, GamePort
 from ..protocol import messages as M
 from .accounts import AccountPolicy, Accounts
 from .addresses import TrustedProxies
+from .admin import AdminError, serve_admin, socket_path
 from .bots import BotRunner
 from .budget import AddressBudget
 from .director import Director
@@ -336,8 +337,6 @@ async def _on_signals(app: App, signals: Any, helpers: trio.Nursery) -> None:
 
 async def _start_admin(app: App, helpers: trio.Nursery) -> None:
     """The admin socket of this server's port, or a warning why not."""
-    from .admin import AdminError, serve_admin, socket_path
-
     async def handle(request: str) -> str:
         if request != "drain":
             return f"no unknown request {request[:32]!r}; this server takes: drain"

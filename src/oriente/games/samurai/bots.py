@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..oriente.bots import Policy
+from .rules import TABLE, Game, Timeout, command_from_plain, decision_view, view
 
 FIGURES = ("helmet", "buddha", "rice")
 ALL_ROUND = frozenset({"samurai", "ronin", "ship"})
@@ -276,8 +277,6 @@ def play(config: Any, policies: list[Policy], seed: int = 0) -> Any:
     """A whole game over the pure engine, each seat played by its policy from
     its own view and prompt alone; returns the finished game. The table's
     timeout answers for a policy that returns None when waited on."""
-    from .rules import TABLE, Game, Timeout, command_from_plain, decision_view, view
-
     game = Game(config)
     rngs = [random.Random(seed * 7919 + s) for s in range(config.seats)]
     while not game.over:

@@ -38,6 +38,7 @@ import math
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import trio
 
@@ -50,8 +51,6 @@ __all__ = ["Bus", "BusError", "redact"]
 
 def redact(url: str) -> str:
     """The bus URL without its password, for messages and logs."""
-    from urllib.parse import urlsplit, urlunsplit
-
     try:
         parts = urlsplit(url)
         if parts.password is None:

@@ -22,6 +22,7 @@ from typing import Any
 from ...refusal import Refusal
 from . import scoring, seating
 from .seeds import HMAC_SCHEME, LEGACY_SCHEME, SCHEMES, EventSeeds, board_name, derive_seed, key_of_seed
+from .standings import totals
 
 FORMATS = ("swiss", "duplicate", "arena")
 NO_SHOW = ("proxy", "forfeit")
@@ -454,7 +455,6 @@ class Tournament:
                     for b in t.entrants[s + 1:]:
                         p = seating.pair(a, b)
                         met[p] = met.get(p, 0) + 1
-        from .standings import totals
         return seating.History(met=met, positions=positions, boards=boards, points=totals(self, upto=upto))
 
     def _apart_ids(self) -> list[tuple[str, str]]:
@@ -474,7 +474,6 @@ class Tournament:
         enter, then by the round's seed."""
         if count == 0:
             return []
-        from .standings import totals
         pts = totals(self)
         had = {e: sum(e in r.byes for r in self.rounds) for e in present}
         order = {e: derive_seed(seed, i + 1) for i, e in enumerate(present)}

@@ -11,6 +11,7 @@ reshuffle (O5.1-O5.3) -> the second half -> the final round (O5.4, O5.5)
 
 from __future__ import annotations
 
+from ...kit.plain import plain
 from . import knowledge as K
 from . import turn as T
 from .commands import (
@@ -405,8 +406,6 @@ def is_over(state: OroState) -> bool:
 
 def result(state: OroState) -> dict | None:
     """The finished game's result as plain data (ranks, scores, reason)."""
-    from .views import plain
-
     return plain(state.result) if state.result is not None else None
 
 
