@@ -10,6 +10,7 @@ seat 0 in the terminal client and the bots take the others.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import random
 import signal
@@ -35,8 +36,8 @@ from oriente.server.app import App
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
-BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
-             "zero_wait": True, "away_after": 3}
+BOT_TABLE = {"prompt_ms": 5_000, "window_ms": 5_000, "bank_ms": 0, "bank_refill_ms": 0,
+             "zero_wait": False, "away_after": 3}
 # With a person at the table: the timers every client offers people
 # (docs/table.md T1.8), `normal` unless --timers says otherwise: a
 # negotiation window of at least 45 s, long enough to build a deal by hand;
@@ -66,6 +67,15 @@ async def play_port_bot(port: GamePort, url: str, table: str, name: str, policy:
             done.add(move.key)
             # Decided first, sent `delay` after the frame: its timing tells nothing of its cards (R10.2d).
             await trio.sleep_until(arrived + delay)
+            now = me.prompt or {}
+            if now.get("id") != prompt.get("id") or (move.command.get("type") in port.talk_commands
+                                                     and now.get("kind") == "round"):
+                # The decision it was made for closed meanwhile (a window became its round),
+                # or it would talk while a round collects answers: said now, it would come
+                # after the window it belongs to, and the story would tell it out of order.
+                # Decide again on the newest frame.
+                done.discard(move.key)
+                continue
             with contextlib.suppress(ServerError):  # a race with the table moving on: the next frame tells
                 await me.act(move.command)
 
@@ -173,6 +183,8 @@ def demo(*, seats: int, seed: int | None, store: str | None, record_path: str | 
                     _stop_left_table(path, seen)
                 print("\nStopped.", file=sys.stderr)
                 return 130
+            if exc.subgroup(BrokenPipeError) is not None:  # `oriente demo | head`: main ends quietly
+                raise BrokenPipeError from None
             reason = store_refusal(exc)
             if reason is None:
                 raise
@@ -237,11 +249,25 @@ def _stop_left_table(store: str, seen: dict[str, Any]) -> None:
         print(f"The demo table {table} was stopped and is marked abandoned in {store}.", file=sys.stderr)
 
 
+def primer(game: str) -> str:
+    """A few sentences on what `game` is and how it is won (its home's
+    primer module), told before the story; empty for a game without one."""
+    from oriente.games import home
+
+    try:
+        module = importlib.import_module(f"{home(game)}.primer")
+    except ModuleNotFoundError:
+        return ""
+    return str(getattr(module, "PRIMER", ""))
+
+
 def _demo(*, seats: int, seed: int | None, store: str, record_path: str | None, policy: str,
           delay: float | None, quiet: bool, play: bool, name: str, timers: str, watch: bool,
           port: int, game: str | None, options: dict[str, Any] | None, seen: dict[str, Any],
           where_kept: str) -> int:
     out: Callable[[str], None] = (lambda line: None) if quiet else print
+    if not play:
+        out(primer(game or DEFAULT_GAME))
     if watch:
         trio.run(lambda: run_table(seats=seats, seed=seed, store=store, policy=policy,
                                    delay=WATCH_DELAY if delay is None else delay, out=out, port=port,

@@ -276,6 +276,8 @@ def counter(r: Reading, deal: dict) -> dict | None:
         return None
     transfers = list(deal.get("transfers") or ())
     promises = list(deal.get("promises") or ())
+    if not _fight_still_open(r, promises):
+        return None  # support in a fight whose window and support round are over: nothing to counter
     ours = [p for p in promises if p.get("promiser") == b.me]
     given = [t for t in transfers if t["giver"] == b.me]
     if not ours and not given:
@@ -305,6 +307,18 @@ def counter(r: Reading, deal: dict) -> dict | None:
         if offer["transfers"] and _signature(offer) != _signature(deal) and deal_value(r, offer) >= CARD_MARGIN:
             return offer  # the proposer asked for this: our price is the card dearest to us it least minds
     return None
+
+
+def _fight_still_open(r: Reading, promises: list[dict]) -> bool:
+    """Whether every support promise among `promises` is for the fight whose
+    window or support round is open now (a deal needs none)."""
+    fights = {(p.get("attacker"), p.get("defender")) for p in promises if p.get("kind") == "support"}
+    if not fights:
+        return True
+    fight = r.b.fight
+    if fight is None or (r.prompt or {}).get("topic") not in ("negotiation", "support"):
+        return False
+    return fights == {(fight["attacker"], fight["defender"])}
 
 
 def counter_offer(r: Reading, deal: dict, memo: dict) -> Offer | None:
@@ -387,8 +401,8 @@ def _buy_support(r: Reading, memo: dict) -> Offer | None:
 def _sell_support(r: Reading, memo: dict) -> Offer | None:
     b = r.b
     fight = b.fight
-    if fight is None:
-        return None
+    if fight is None or (r.prompt or {}).get("topic") not in ("negotiation", "support"):
+        return None  # support is sold while the fight's window or support round is open, not after
     att, dfn = fight["attacker"], fight["defender"]
     key = ("sell", b.season, att, dfn)
     if key in made(memo) or not may_still_support(r, att, dfn) or reputation.promised_support(b, att, dfn):
