@@ -10,11 +10,12 @@ picks uniformly among the legal commands. The setup round is answered by
 its pivot. Counted per command: pending(), legal() for the seat that acts,
 the pick and apply(); new_game counts toward games per second only.
 
-Strength part: one heuristic seat against random seats (src/oriente/games/oriente/bots/
-oro.py), each seat asked with its own view and prompt only, the heuristic
-seat rotating (game i puts it at seat i mod n), fixed seeds so runs
-compare. `heuristic_win_rate[n]` = games the heuristic seat ranks first
-(a first rank shared by k seats counts 1/k) / games; fair share is 1/n.
+Strength part: one heuristic seat against random seats (src/oriente/games/oro/bots.py),
+played through the port by the one self-play loop (games/kit/selfplay.py):
+each seat asked with its own view and prompt only, the heuristic seat
+rotating (game i puts it at seat i mod n), fixed seeds so runs compare.
+`heuristic_win_rate[n]` = games the heuristic seat ranks first (a first
+rank shared by k seats counts 1/k) / games; fair share is 1/n.
 
     python bench/engine_oro.py            # about a minute
     python bench/engine_oro.py --quick    # a few seconds
@@ -32,7 +33,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from oriente.games.oro.bots import POLICIES, play
+from oriente import games
+from oriente.games.kit.selfplay import play
 from oriente.games.oro.rules import Command, OroConfig, OroState, apply, legal, new_game, pending
 
 SEAT_COUNTS = (2, 3, 4)
@@ -88,18 +90,18 @@ def play_random(seats: int, seed: int, rng: random.Random, tally: Tally) -> None
     tally.play_s += t2 - t1
 
 
-def strength(seats: int, games: int) -> float:
-    hero, villain = POLICIES["heuristic"], POLICIES["random"]
+def strength(seats: int, count: int) -> float:
+    port = games.load("oro")
     wins = 0.0
-    for g in range(games):
+    for g in range(count):
         seat = g % seats
-        policies = [hero if s == seat else villain for s in range(seats)]
-        game = play(OroConfig(seats=seats, seed=g, gods=g % 2 == 1), policies, random.Random(g))
-        assert game.state.result is not None
-        ranks = game.state.result.ranks
+        policies = ["heuristic" if s == seat else "random" for s in range(seats)]
+        result = play(port, seats, g, policies, options={"gods": g % 2 == 1}).result
+        assert result is not None
+        ranks = result["ranks"]
         firsts = [s for s in range(seats) if ranks[s] == 1]
         wins += (seat in firsts) / len(firsts)
-    return wins / games
+    return wins / count
 
 
 def main() -> None:

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from oriente.games.samurai.bots import POLICIES, play
+from oriente import games
+from oriente.games.kit.selfplay import play
 from oriente.games.samurai.rules import (
     ChooseTiles,
     Command,
@@ -138,17 +139,18 @@ def run(seats: int, seconds: float, games: int | None, rng: random.Random) -> Ta
     return tally
 
 
-def strength(seats: int, games: int, seed: int) -> float:
-    """The heuristic's share of wins against random seats (it rotates)."""
-    heuristic, rnd = POLICIES["heuristic"], POLICIES["random"]
+def strength(seats: int, count: int, seed: int) -> float:
+    """The heuristic's share of wins against random seats (it rotates),
+    through the port by the one self-play loop (games/kit/selfplay.py)."""
+    port = games.load("samurai")
     wins = 0.0
-    for g in range(games):
+    for g in range(count):
         seat = g % seats
-        result = play(GameConfig(seats=seats, seed=seed + g), [heuristic if s == seat else rnd for s in range(seats)],
-                      seed=seed + g).state.result
-        if result.winners and result.ranks[seat] == 1:
-            wins += 1 / len(result.winners)
-    return wins / games
+        result = play(port, seats, seed + g, ["heuristic" if s == seat else "random" for s in range(seats)]).result
+        assert result is not None
+        if result["winners"] and result["ranks"][seat] == 1:
+            wins += 1 / len(result["winners"])
+    return wins / count
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,8 +43,9 @@ PURE_PACKAGES = ("oriente.games.kit", *(f"{games.home(name)}.rules" for name in 
 SHARED = ("oriente.games.kit", "oriente.refusal")
 # The kit's modules a game's port uses and its rules never import: the seam
 # with the table server (not pure: its types name the table's generator),
-# and what drives a game through its port (a replay).
-PORT_SIDE = ("oriente.games.kit.port", "oriente.games.kit.waiting", "oriente.games.kit.replay")
+# and what drives a game through its port (a replay, self-play).
+PORT_SIDE = ("oriente.games.kit.port", "oriente.games.kit.waiting", "oriente.games.kit.replay",
+             "oriente.games.kit.selfplay")
 # What a pure package may import from the standard library: data structures,
 # (for its own data files) json and importlib.resources, and hashing
 # (hashlib, hmac: deterministic functions of their input; a tournament's

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import pytest
 
+from oriente import games as registry
 from oriente.clients.narrate import LANGUAGES, catalogue, game_words, narrate
 from oriente.clients.narrate_samurai import KNOWN_TYPES, SamuraiNarrator, describe_result
-from oriente.server.policies.samurai import POLICIES, play
-from oriente.server.samurai import EVERYONE, SPECTATOR, Game, GameConfig, project
+from oriente.games.kit.selfplay import SelfPlayed, play
+from oriente.server.samurai import EVERYONE, SPECTATOR, project
 from oriente.server.samurai import events as E
 
 
-def samurai_game(seats: int, seed: int) -> Game:
+def samurai_game(seats: int, seed: int) -> SelfPlayed:
     """A whole game: the heuristic at seat 0, the random policy elsewhere."""
-    policies = [POLICIES["heuristic"]] + [POLICIES["random"]] * (seats - 1)
-    return play(GameConfig(seats=seats, seed=seed), policies, seed)
+    return play(registry.load("samurai"), seats, seed, ["heuristic"] + ["random"] * (seats - 1))
 
 
 @pytest.fixture(scope="module")
-def games() -> list[Game]:
+def games() -> list[SelfPlayed]:
     return [samurai_game(seats, seed) for seats, seed in ((2, 1), (3, 2), (4, 3))]
 
 
@@ -35,7 +35,7 @@ def test_every_event_type_has_words_in_every_language() -> None:
         assert not any(k.startswith("sam.") for k in catalogue(lang)["narrate"]), lang
 
 
-def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list[Game]) -> None:
+def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list[SelfPlayed]) -> None:
     seen: set[str] = set()
     for game in games:
         for e in game.events:
@@ -70,7 +70,7 @@ def test_the_story_names_edo_tiles_and_the_winner() -> None:
     assert de.narrate({"type": "GameEnded", "reason": "no_moves", "winners": [2]}).endswith("Sitz 2 gewinnt.")
 
 
-def test_the_result_table_lists_every_seat_best_first(games: list[Game]) -> None:
+def test_the_result_table_lists_every_seat_best_first(games: list[SelfPlayed]) -> None:
     result = project(games[1].events[-1], EVERYONE)
     text = describe_result(result, lang="en")
     rows = text.splitlines()[2:]

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from oriente.games import load
+from oriente.games.kit.selfplay import play
 from oriente.server.oro import (
     Game,
     OroConfig,
@@ -17,7 +19,7 @@ from oriente.server.oro import (
     pending,
     view,
 )
-from oriente.server.policies.oro import POLICIES, play
+from oriente.server.policies.oro import POLICIES
 
 HEURISTIC, RANDOM = POLICIES["heuristic"], POLICIES["random"]
 
@@ -57,9 +59,10 @@ def test_heuristic_beats_random_clearly():
     for n in (2, 3, 4):
         for g in range(8):
             seat = g % n
-            seats = [HEURISTIC if s == seat else RANDOM for s in range(n)]
-            game = play(OroConfig(seats=n, seed=100 + g, gods=g % 2 == 1), seats, random.Random(g))
-            ranks = game.state.result.ranks
+            seats = ["heuristic" if s == seat else "random" for s in range(n)]
+            result = play(load("oro"), n, 100 + g, seats, options={"gods": g % 2 == 1}).result
+            assert result is not None
+            ranks = result["ranks"]
             firsts = [s for s in range(n) if ranks[s] == 1]
             wins += (seat in firsts) / len(firsts)
             games += 1

@@ -14,8 +14,10 @@ import random
 
 import pytest
 
-from oriente.server.policies.samurai import POLICIES, play
-from oriente.server.samurai import GameConfig, decision_view, view
+from oriente.games import load
+from oriente.games.kit.selfplay import play
+from oriente.server.policies.samurai import POLICIES
+from oriente.server.samurai import decision_view, view
 
 from .helpers import (
     BUDDHA_2,
@@ -34,19 +36,21 @@ from .helpers import (
 )
 
 HEURISTIC, RANDOM = POLICIES["heuristic"], POLICIES["random"]
+PORT = load("samurai")
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 def test_policies_finish_games_with_legal_answers(seats, name):
-    game = play(GameConfig(seats=seats, seed=seats), [POLICIES[name]] * seats, seed=1)
-    assert game.over and game.state.result.reason in ("last_figure", "set_aside", "no_moves")
-    assert not any(getattr(e, "by_table", False) for e in game.events)  # every decision answered by the policy
+    game = play(PORT, seats, seats, name)
+    assert game.result is not None and game.result["reason"] in ("last_figure", "set_aside", "no_moves")
+    assert not any(e.get("by_table") for e in game.events)  # every decision answered by the policy
+    assert not game.refused and all(seat != -1 for seat, _ in game.commands)
 
 
 def test_policies_read_only_their_inputs_and_are_deterministic():
-    game = play(GameConfig(seats=3, seed=5), [RANDOM] * 3, seed=5)
-    game2 = play(GameConfig(seats=3, seed=5), [RANDOM] * 3, seed=5)
+    game = play(PORT, 3, 5, "random")
+    game2 = play(PORT, 3, 5, "random")
     assert game.commands == game2.commands
     state = position(_ring()[0], seats=2, figures=_figures(), hands={0: [SAMURAI_2, HELMET_3, RICE_2, BUDDHA_2]})
     for policy in (RANDOM, HEURISTIC):
@@ -59,10 +63,10 @@ def test_policies_read_only_their_inputs_and_are_deterministic():
 
 
 def test_policies_choose_five_tiles_once():
-    game = play(GameConfig(seats=2, seed=1), [RANDOM, HEURISTIC], seed=2)
-    first_events = [e for e in game.events if type(e).__name__ == "TilesChosen"]
-    assert [len(e.tiles) for e in first_events] == [5, 5]
-    state = game.state
+    game = play(PORT, 2, 1, ["random", "heuristic"])
+    first_events = [e for e in game.events if e["type"] == "TilesChosen"]
+    assert [len(e["tiles"]) for e in first_events] == [5, 5]
+    state = game.played.state
     assert HEURISTIC(view(state, 0), None, random.Random(0)) is None
 
 
@@ -74,10 +78,10 @@ def test_heuristic_beats_random_clearly():
         wins = 0.0
         for g in range(games):
             seat = g % seats
-            result = play(GameConfig(seats=seats, seed=100 + g),
-                          [HEURISTIC if s == seat else RANDOM for s in range(seats)], seed=g).state.result
-            if result.ranks[seat] == 1 and result.winners:
-                wins += 1 / len(result.winners)
+            result = play(PORT, seats, 100 + g, ["heuristic" if s == seat else "random" for s in range(seats)]).result
+            assert result is not None
+            if result["ranks"][seat] == 1 and result["winners"]:
+                wins += 1 / len(result["winners"])
         assert wins >= least, f"{wins} wins in {games} games at {seats} seats"
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import random
 from typing import Any
 
 import pytest
 import trio
 
+from oriente.games.kit.selfplay import play
 from oriente.server.budget import AddressBudget
 from oriente.server.games.oriente import OrientePort
 from oriente.server.replay_cache import ReplayCache, Wait
@@ -29,23 +29,9 @@ PORT = OrientePort()
 
 
 def played(seed: int, seats: int = 4) -> dict[str, Any]:
-    """A finished game's record: random legal commands until the end."""
-    setup = PORT.configure(seats, seed, {}, {})
-    state, _ = PORT.start(setup.config)
-    rng = random.Random(seed)
-    commands: list[list[Any]] = []
-    while PORT.result(state) is None:
-        waiting = PORT.waiting(state)
-        prompts = PORT.prompts(state, list(range(seats)))
-        mover = next((s for s, p in prompts.items() if p and p.get("pivot") == s and p.get("legal")), None)
-        if mover is None:
-            seat, cmd = -1, PORT.timeout_command(waiting)
-        else:
-            seat, cmd = mover, rng.choice(prompts[mover]["legal"])
-        PORT.apply(state, seat, cmd)
-        commands.append([seat, cmd])
-    return {"game": "oriente", "table": f"t{seed}", "config": setup.record, "commands": commands,
-            "names": [f"p{i}" for i in range(seats)], "result": PORT.result(state)}
+    """A finished game's record: the random bot at every seat until the end."""
+    record = play(PORT, seats, seed, "random").record()
+    return {**record, "table": f"t{seed}", "names": [f"p{i}" for i in range(seats)]}
 
 
 RECORDS = {f"t{seed}": played(seed) for seed in (1, 2, 3)}

@@ -39,15 +39,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rules import (
-    Game,
-    OroConfig,
-    command_from_plain,
-    decision_view,
-    pending,
-    view,
-)
-
 Choose = Callable[[dict, dict | None, random.Random], dict | None]
 
 CARD_COST = 0.55  # what keeping a card in hand is worth, in points
@@ -260,19 +251,5 @@ POLICIES: dict[str, Policy] = {
     "heuristic": Policy("heuristic", heuristic_choose, no_offer),
 }
 
-__all__ = ["POLICIES", "Policy", "heuristic_choose", "play", "random_choose"]
+__all__ = ["POLICIES", "Policy", "heuristic_choose", "random_choose"]
 
-
-def play(config: OroConfig, seats: list[Policy], rng: random.Random) -> Game:
-    """A whole game over the pure engine, each seat played by its policy
-    from its own view and prompt only (as a seat proxy or a bot would)."""
-    game = Game(config)
-    state = game.state
-    while not game.over:
-        d = pending(state)[0]
-        seat = d.pivot
-        assert seat is not None
-        answer = seats[seat](view(state, seat), decision_view(state, seat), rng)
-        assert answer is not None, f"{seats[seat].name} did not answer its {d.topic.value} decision"
-        game.apply(seat, command_from_plain(answer))
-    return game

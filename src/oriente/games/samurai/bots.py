@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..oriente.bots import Policy
-from .rules import TABLE, Game, Timeout, command_from_plain, decision_view, view
 
 FIGURES = ("helmet", "buddha", "rice")
 ALL_ROUND = frozenset({"samurai", "ronin", "ship"})
@@ -273,27 +272,9 @@ def heuristic_choose(view: dict, prompt: dict | None, rng: random.Random, memo: 
     return best
 
 
-def play(config: Any, policies: list[Policy], seed: int = 0) -> Any:
-    """A whole game over the pure engine, each seat played by its policy from
-    its own view and prompt alone; returns the finished game. The table's
-    timeout answers for a policy that returns None when waited on."""
-    game = Game(config)
-    rngs = [random.Random(seed * 7919 + s) for s in range(config.seats)]
-    while not game.over:
-        d = game.pending()[0]
-        seat = d.pivot
-        assert seat is not None  # every Samurai decision waits on a seat
-        answer = policies[seat](view(game.state, seat), decision_view(game.state, seat), rngs[seat])
-        if answer is None:
-            game.apply(TABLE, Timeout(decision=d.id, pivot=seat))
-        else:
-            game.apply(seat, command_from_plain(answer))
-    return game
-
-
 POLICIES: dict[str, Policy] = {
     "random": Policy("random", random_choose, no_offer),
     "heuristic": Policy("heuristic", heuristic_choose, no_offer),
 }
 
-__all__ = ["POLICIES", "heuristic_choose", "play", "random_choose", "read_table"]
+__all__ = ["POLICIES", "heuristic_choose", "random_choose", "read_table"]
