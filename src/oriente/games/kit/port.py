@@ -127,7 +127,7 @@ class BotMove:
     once. Two moves with the same key are the same answer (the decision and
     the seat, a reply to one offer); an offer made in a window has its own.
     `again`: the port knows this move differs from what the seat has now
-    (a sealed answer changed back after a change, R10.2), so the runner
+    (a sealed answer changed back after a change), so the runner
     sends it even if it sent the same key before."""
 
     key: tuple[Any, ...]
