@@ -62,7 +62,7 @@ async def play_port_bot(port: GamePort, url: str, table: str, name: str, policy:
                 continue  # nothing asked of this seat (a bargaining bot has some command in every window)
             arrived = trio.current_time()
             move = port.bot_move(policy, me.seat, view, prompt, rng, memo)
-            if move is None or move.key in done:
+            if move is None or (move.key in done and not move.again):  # again: a sealed answer changed back
                 continue
             done.add(move.key)
             # Decided first, sent `delay` after the frame: its timing tells nothing of its cards (R10.2d).
