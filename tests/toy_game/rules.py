@@ -26,16 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oriente.games.kit.projection import withheld
+from oriente.refusal import Refusal
 
 DECK = tuple(range(1, 13))
 MASK = (1 << 64) - 1
 
 
-class Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+class Refused(Refusal):
+    """A command the toy game's rules refuse (a Refusal, as every game's)."""
 
 
 def _splitmix(x: int) -> tuple[int, int]:

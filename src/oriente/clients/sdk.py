@@ -47,6 +47,7 @@ from websockets.typing import Subprotocol
 
 from ..games.kit.describe import GameInfo as GameInfo  # re-exported: Client.game_info's values
 from ..games.kit.describe import GameOption as GameOption
+from ..refusal import Refusal
 from . import deals as deals  # re-exported: sdk.deals
 
 log = logging.getLogger("oriente.sdk")
@@ -79,16 +80,13 @@ def _decode(raw: str | bytes) -> Any:
     return _decoder.decode(raw)
 
 
-class ServerError(Exception):
+class ServerError(Refusal):
     """The server refused a request; `code` is stable (PROTOCOL.md).
     `retry_after`: for a refusal that passes with time (a sign-in backing
     off, a budget spent), the seconds to wait before asking again; else None."""
 
     def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
+        super().__init__(code, message, retry_after=retry_after)
 
 
 class Disconnected(Exception):

@@ -4,19 +4,16 @@ Codes are namespaced (`decision/closed`, `build/occupied`) and never change
 meaning once published: bots switch on them. A rejected command never
 changes the game state; an engine validates before it mutates. Every game
 raises these very classes, so a table server catches one `Rejected`
-whatever game it hosts.
+whatever game it hosts; it is a `Refusal`, the one shape of every refusal.
 """
 
 from __future__ import annotations
 
+from ...refusal import Refusal
 
-class Rejected(Exception):
+
+class Rejected(Refusal):
     """An illegal command, with whose fault it is spelled out in `code`."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class ConfigError(ValueError):
