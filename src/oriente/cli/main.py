@@ -565,8 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     ver.set_defaults(func=cmd_verify)
 
     play = sub.add_parser("play", help="play at a table server in the terminal (lobby, then the table)")
-    play.add_argument("--server", default="ws://127.0.0.1:8765", metavar="URL",
-                      help="the server's address (default ws://127.0.0.1:8765; http:// and HOST:PORT work too)")
+    play.add_argument("--server", default=os.environ.get("ORIENTE_SERVER", "ws://127.0.0.1:8765"), metavar="URL",
+                      help="the server's address (default: $ORIENTE_SERVER, else ws://127.0.0.1:8765; http:// and "
+                           "HOST:PORT work too)")
     play.add_argument("--name", default=None, help="the name you sit down with (default: your login name)")
     play.add_argument("--resume", nargs=2, metavar=("TABLE", "TOKEN"), default=None,
                       help="sit down again at a table you left, with the token printed when you left")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import urllib.error
@@ -214,8 +215,8 @@ def add_parser(sub: Any, server_url: Any) -> None:
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = cmds.add_parser(name, help=help_text)
-        p.add_argument("--server", type=server_url, default="ws://127.0.0.1:8765", metavar="URL",
-                       help="the server's address (default ws://127.0.0.1:8765)")
+        p.add_argument("--server", type=server_url, default=os.environ.get("ORIENTE_SERVER", "ws://127.0.0.1:8765"),
+                       metavar="URL", help="the server's address (default: $ORIENTE_SERVER, else ws://127.0.0.1:8765)")
         return p
 
     c = command("create", "create a tournament; prints its id and the organiser token")
