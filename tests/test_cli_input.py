@@ -14,6 +14,8 @@ import pytest
 
 from oriente.cli.main import build_parser
 
+from .interrupt import default_sigint
+
 REFUSED = [
     (["serve", "--port", "70000"], "--port: 70000 is not a port: ports are 1 to 65535"),
     (["serve", "--port", "-5"], "--port: -5 is not a port"),
@@ -122,7 +124,7 @@ def test_ctrl_c_in_a_watched_demo_leaves_no_table_running(tmp_path: Path) -> Non
     given: a later `oriente serve` there does not wait on bots that are gone."""
     proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "demo", "--watch", "--store", "w.sqlite",
                              "--seats", "4"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, preexec_fn=default_sigint)
     assert proc.stdout is not None
     try:
         for line in proc.stdout:

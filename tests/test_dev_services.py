@@ -14,6 +14,8 @@ import pytest
 
 from oriente.cli.devservices import ServiceError, find_binaries
 
+from .interrupt import default_sigint
+
 
 def _binaries_or_skip() -> None:
     try:
@@ -28,7 +30,7 @@ def _binaries_or_skip() -> None:
 def test_dev_services_start_serve_a_site_and_go_away(tmp_path: Path) -> None:
     _binaries_or_skip()
     proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "dev-services"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                            stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, preexec_fn=default_sigint)
     try:
         assert proc.stdout is not None and proc.stderr is not None
         said = {}

@@ -10,12 +10,14 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from ..interrupt import default_sigint
+
 
 def test_demo_watch_serves_the_game_until_interrupted(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "demo", "--watch", "--seats", "4",
                              "--seed", "3", "--delay", "0", "--quiet", "--record", str(tmp_path / "r.json")],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, preexec_fn=default_sigint)
     try:
         assert proc.stdout is not None
         lines = []
