@@ -34,8 +34,10 @@ def test_the_committed_build_is_fresh() -> None:
 
 def test_the_page_loads_nothing_from_elsewhere() -> None:
     """No CDN, no fonts from outside: every URL in the built files is local."""
-    for name in ("index.html", "app.js", "app.css"):
-        text = (WEB / "dist" / name).read_text(encoding="utf-8")
+    built = sorted(p for p in (WEB / "dist").rglob("*") if p.suffix in (".html", ".js", ".css"))
+    assert {"index.html", "app.js", "app.css"} <= {p.name for p in built}
+    for path in built:  # the page, its chunks and each game's screen (games/)
+        name, text = path.name, path.read_text(encoding="utf-8")
         for url in ("http://", "https://", "//cdn", "//fonts."):
             hits = [i for i in range(len(text)) if text.startswith(url, i)]
             allowed = [i for i in hits if text[i:i + 40].startswith(("http://www.w3.org", "https://www.w3.org"))]

@@ -12,7 +12,7 @@ What the SDK does for you: matches replies to requests; keeps, per table,
 the last sequence number, the current prompt and (if asked) the current
 view; yields a `Turn` once per (decision, pivot) when your seat should act,
 and again after each of your answers the decision takes without closing
-(an Oro turn takes several commands, PROTOCOL.md 18);
+(a turn of several commands, as a game's section of PROTOCOL.md may say);
 and when the connection drops it reconnects, resumes every table with its
 token and last sequence number, and re-sends a command that was not yet
 acknowledged, under the same id, which the server applies at most once.
@@ -927,8 +927,8 @@ class Turn:
 
     @property
     def choose(self) -> dict[str, Any] | None:
-        """A choice too large to list in `legal` (Samurai's 5 tiles of 20,
-        PROTOCOL.md 20): `{command, count, tiles}`; None for other prompts."""
+        """A choice too large to list in `legal` (5 tiles of 20, say: PROTOCOL.md
+        20): `{command, count, tiles}`; None for other prompts."""
         return self.prompt.get("choose")
 
     @property
@@ -1052,13 +1052,13 @@ class Seat(Watch):
                 # say so, or every prompt of an away seat times out at once.
                 await self.back()
             # An unchanged prompt was considered with the last update, unless
-            # an applied answer left its decision open: an Oro play may leave
-            # the prompt as it was, and the turn goes on.
+            # an applied answer left its decision open: a play of a turn of
+            # several may leave the prompt as it was, and the turn goes on.
             pending = update.prompt is not None and (update.prompt["id"], update.prompt.get("pivot")) in self._applied
             if not update.prompt_changed and not pending:
                 continue
             prompt = update.prompt
-            # A choice too large to list (Samurai's tile choice) is described by `choose`.
+            # A choice too large to list (a few tiles of many) is described by `choose`.
             if not prompt or not (prompt.get("legal") or prompt.get("choose")):
                 continue
             mine = prompt.get("pivot") == self.seat

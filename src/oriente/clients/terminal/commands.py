@@ -163,10 +163,10 @@ def parse_table_input(line: str) -> Intent:
 
 
 def parse_game_input(line: str, tells: Iterable[str], choosing: bool) -> Intent | None:
-    """What is typed at an Oro or Samurai table, before the common words
+    """What is typed at a table a game's own screen draws, before the common words
     (`parse_table_input`): the game's /words that tell something
     (`/board`, `/map`), `/moves [WORDS]`, several numbers at a `choose`
-    prompt (Samurai's five tiles), and words that find a move
+    prompt (five tiles of a hand, say), and words that find a move
     (`build aloa bafi`). None: read it as at any table."""
     text = line.strip()
     word, _, rest = text.partition(" ")

@@ -17,18 +17,19 @@ export function seatName(ts, s) {
 }
 
 // The narrator of a table and its lines, by table id: rebuilt when the
-// language or what the words depend on (the game's reference) changes.
+// language, what the words depend on (the game's reference) or the game's
+// folder (loaded after the page began) changes.
 const narration = new Map();
 
 export function narratorOf(ts) {
   const ui = gameUi(ts.game);
   const basis = ui.narratorBasis ? ui.narratorBasis(ts) : null;
   let kept = narration.get(ts.id);
-  if (!kept || kept.lang !== app.lang || kept.basis !== basis || kept.you !== ts.you) {
+  if (!kept || kept.lang !== app.lang || kept.basis !== basis || kept.you !== ts.you || kept.ui !== ui) {
     // Names are read when a line is first told, from the table as it is then.
     const label = (s) => (s === kept.ts.you ? app.t("seat.you_named", { name: seatName(kept.ts, s) }) : seatName(kept.ts, s));
     const narrator = ui.narrator ? ui.narrator(ts, label) : new GenericNarrator(app.cat, app.en, ts.game, label);
-    kept = { lang: app.lang, basis, you: ts.you, narrator, lines: new Map() };
+    kept = { lang: app.lang, basis, you: ts.you, ui, narrator, lines: new Map() };
     narration.set(ts.id, kept);
   }
   kept.ts = ts;

@@ -10,7 +10,7 @@ import { Lobby } from "./lobby.js";
 import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, dispatch, useApp } from "./state.js";
-import { gameUi, PAGE_GAMES, servedGames } from "./games.js";
+import { gameUi, loadGames, servedGames } from "./games.js";
 import { rememberTitle, TablePage } from "./table.js";
 import { waitsOnMe } from "./state/table.js";
 import { TournamentPage } from "./tournament.js";
@@ -133,7 +133,9 @@ function App() {
   if (waiting && key !== beeped && app.sound) beep();
   beeped = key;
   let page;
-  if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
+  // A table or a replay is drawn once the page has the folders of the games the server plays.
+  if ((r.page === "table" || r.page === "replay") && !app.games) page = html`<p class="page">…</p>`;
+  else if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
   else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} game=${r.game} />`;
   else if (r.page === "tournament") page = html`<${TournamentPage} id=${r.id} />`;
@@ -153,14 +155,8 @@ let wordsFor = null; // the games whose words the catalogue holds
 async function boot() {
   render(html`<${App} />`, document.getElementById("app"));
   const lang = preferredLang();
-  // Each game this page draws brings its reference data (a game the server does not play has none).
-  const withRef = PAGE_GAMES.filter((m) => m.reference);
-  const refs = await Promise.all(withRef.map((m) => fetch(`/data/${m.name}/reference.json`)
-    .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
-  const known = {};
-  withRef.forEach((m, i) => { if (refs[i]) known[m.name] = m.reference(refs[i]); });
   const net = new Net(serverUrl());
-  dispatch({ type: "booted", refs: known, net });
+  dispatch({ type: "booted", net });
   await setLang(lang);
   net.beforeRestore = restoreSession;
   watchSession(net);
@@ -168,9 +164,9 @@ async function boot() {
   net.onStatus((up) => {
     dispatch({ type: "up", up });
     if (up) {
-      // The server says which games it plays: their words join the catalogue.
+      // The server says which games it plays: their words join the catalogue, their folders the page.
       const games = servedGames().join(" ");
-      if (games !== wordsFor) { wordsFor = games; setLang(app.lang); }
+      if (games !== wordsFor) { wordsFor = games; setLang(app.lang); loadGames(servedGames()); }
       for (const ts of app.tables.values()) if (!ts.loaded) { dispatch({ type: "tables/forget", table: ts.id }); net.unsubscribe(ts.id); }
       if (app.route.page === "table") route();
     }

@@ -20,7 +20,7 @@ const prompt = (id, pivot, legal = []) => ({ id, pivot, topic: "turn", legal });
 function snapshot(extra = {}) {
   return {
     t: "snapshot", table: "T", seq: 3, you: 1, view: { n: 1 }, prompt: prompt(7, 1, [{ type: "Pass", decision: 7 }]),
-    table_info: { game: "oro", status: "open", settings: { seats: 3 }, seats: [seat(0, "ana"), seat(1, "ben"), null] },
+    table_info: { game: "dice", status: "open", settings: { seats: 3 }, seats: [seat(0, "ana"), seat(1, "ben"), null] },
     ...extra,
   };
 }
@@ -47,7 +47,7 @@ test("a snapshot gives the seat, the table, the view and the prompt with its mom
   assert.equal(ts.loaded, true);
   assert.equal(ts.you, 1);
   assert.equal(ts.seated, true);
-  assert.equal(ts.game, "oro");
+  assert.equal(ts.game, "dice");
   assert.equal(ts.seq, 3);
   assert.equal(ts.promptAt, 1234);
   assert.equal(answerKey(ts), "7/1/3");

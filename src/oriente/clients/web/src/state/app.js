@@ -14,6 +14,7 @@ export function initialState({ name = "", sound = false } = {}) {
     en: null, // English, the fallback
     t: (k) => k,
     refs: {}, // each game's reference data, by game (/data/GAME/reference.json, made by its folder's `reference`)
+    games: false, // whether the folders of the games the server plays are loaded (games.js)
     net: null,
     up: false,
     name,
@@ -37,7 +38,8 @@ function withTable(state, id, ts) {
 }
 
 // The actions (`type`, then the fields each carries):
-//   booted {refs, net}            the games' reference data and the connection
+//   booted {net}                  the connection
+//   games {refs}                  the folders of the games the server plays are loaded, with their reference data
 //   ready                         the page may draw
 //   lang {lang, cat, en, t}       the language, its catalogue, English (the fallback) and the translator
 //   up {up}                       the connection went up or down
@@ -50,7 +52,8 @@ function withTable(state, id, ts) {
 //   table/... {table, ...}        one table's actions (table.js)
 export function reduce(state, action) {
   switch (action.type) {
-    case "booted": return { ...state, refs: action.refs, net: action.net };
+    case "booted": return { ...state, net: action.net };
+    case "games": return { ...state, refs: { ...state.refs, ...action.refs }, games: true };
     case "ready": return { ...state, ready: true };
     case "lang": return { ...state, lang: action.lang, cat: action.cat, en: action.en, t: action.t };
     case "up": return { ...state, up: action.up };

@@ -1,6 +1,7 @@
-// Oriente on the page (games.js finds this file by its folder): its
-// screen, its narrator, the deals panel beside the story, and the card
-// reference the server serves (/data/oriente/reference.json).
+// Oriente on the page, loaded by games.js as /games/oriente.js (what the
+// build makes of this folder): its screen, its narrator, the deals panel
+// beside the story, and the card reference the server serves
+// (/data/oriente/reference.json).
 import { app } from "../../state.js";
 import { CardReference, makeRef } from "./cards.js";
 import { DealsPanel } from "./deals.js";

@@ -1,5 +1,6 @@
-// Oro on the page (games.js finds this file by its folder): its screen,
-// its narrator, and the reference of islands and gods the server serves
+// Oro on the page, loaded by games.js as /games/oro.js (what the build
+// makes of this folder, with its screen.css): its screen, its narrator,
+// and the reference of islands and gods the server serves
 // (/data/oro/reference.json).
 import { app } from "../../state.js";
 import { OroNarrator } from "./narrate.js";
@@ -17,6 +18,7 @@ export default {
   reference: (data) => data,
   narrator: (ts, label) => new OroNarrator(app.cat, app.en, board(ts), label),
   narratorBasis: board,
+  stylesheet: true, // its screen.css, built into /games/oro.css
   // What the game is, for a server that does not say (welcome.game_info): O1.6, O7.
   info: { seats: { min: 2, max: 4, default: 3 }, options: [{ name: "gods", type: "bool", default: false, suggested: true }], windows: false },
 };

@@ -244,7 +244,7 @@ export function OroReference() {
   if (!ref) return null;
   return html`<div class="reference">
     <p class="muted">${t("oro.ref.scoring")}</p>
-    <table class="oro-scoring">
+    <table class="scoring">
       <thead><tr><th>${t("oro.ref.island")}</th><th>${t("oro.ref.bridges")}</th><th>${t("oro.ref.first")}</th><th>${t("oro.ref.final")}</th></tr></thead>
       <tbody>${ref.sizes.flatMap((size) => size.scoring.map((row, k) => html`<tr key=${`${size.size}${row.bridges}`}>
         <td>${k === 0 ? `${t(`oro.size.${size.size}`)} (${size.places})` : ""}</td><td>${row.bridges}</td><td>${row.first}</td><td>${row.final}</td></tr>`))}</tbody>

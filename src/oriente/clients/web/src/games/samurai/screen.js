@@ -277,12 +277,12 @@ export function SamuraiReference() {
   if (!ref) return null;
   return html`<div class="reference">
     <p class="muted">${t("sam.ref.influence")}</p>
-    <table class="oro-scoring">
+    <table class="scoring">
       <thead><tr><th>${t("sam.ref.tile")}</th><th>${t("sam.ref.influences")}</th></tr></thead>
       <tbody>${ref.kinds.map((k) => html`<tr key=${k.kind}><td>${k.name[lang] ?? k.name.en}</td>
         <td>${k.influences.length ? k.influences.map(figure).join(", ") : "–"}${k.on_sea ? ` (${t("sam.ref.on_sea")})` : ""}</td></tr>`)}</tbody>
     </table>
-    <table class="oro-scoring">
+    <table class="scoring">
       <thead><tr><th>${t("sam.ref.seats")}</th><th>${t("sam.ref.parts")}</th><th>${t("sam.ref.per_kind")}</th></tr></thead>
       <tbody>${ref.players.map((row) => html`<tr key=${row.seats}><td>${row.seats}</td><td>${row.parts.join(", ")}</td><td>${row.figures_per_kind}</td></tr>`)}</tbody>
     </table>
