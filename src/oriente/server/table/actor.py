@@ -71,7 +71,7 @@ from .settings import (
     reveal_seed,
     token_hash,
 )
-from .statistics import TableStatistics
+from .statistics import Change, TableStatistics
 from .viewers import Viewer, Viewers
 
 log = logging.getLogger("oriente.table")
@@ -114,8 +114,9 @@ class Table:
         self.chat = ChatRate(settings.seats)
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()
-        self.durable = Durable(table_id, self._recv, gone=self._gone_while_paused, reply=self.viewers.reply)
-        self._change: trio.Event | None = None  # set after the next message handled (`changed`)
+        self.durable = Durable(table_id, self._recv, gone=lambda outbox: self.viewers.gone(outbox, self.seats),
+                               reply=self.viewers.reply)
+        self._change = Change()  # told after each message handled (`changed`)
         self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
         self.abandon_after = abandon_after  # T6.1
         self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
@@ -155,9 +156,7 @@ class Table:
         """An event set once the table has handled its next message or
         deadline (its seats, their connections or its status may then be
         others): to wait for a change rather than look again and again."""
-        if self._change is None:
-            self._change = trio.Event()
-        return self._change
+        return self._change.next()
 
     def statistics(self) -> TableStatistics:
         """The table now, for the server's other parts."""
@@ -227,21 +226,9 @@ class Table:
                         if outbox is not None:  # the sender waits for an answer to this message
                             self.viewers.reply(outbox, M.error(getattr(message, "id", None), "table/failed",
                                                                FAILED_MESSAGE))
-                    self._tell_change()
+                    self._change.tell()
         finally:
-            self._tell_change()
-
-    def _tell_change(self) -> None:
-        if self._change is not None:
-            self._change.set()
-            self._change = None
-
-    def _gone_while_paused(self, outbox: Outbox) -> None:
-        """A connection ended while the store refused writes: noted in memory
-        (its SeatPresence is not logged)."""
-        viewer = self.viewers.forget(outbox)
-        if isinstance(viewer, int):
-            self.seats.connect(viewer, -1)
+            self._change.tell()
 
     def _abandon_at(self) -> float:
         """When this table is abandoned if nothing changes (T6.1): an open

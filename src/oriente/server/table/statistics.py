@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import trio
+
 
 @dataclass(frozen=True, slots=True)
 class SeatStatistics:
@@ -54,3 +56,22 @@ class TableStatistics:
     def present(self) -> bool:
         """Every seat taken and held, by a connection or the server's bot."""
         return self.full and not self.absent
+
+
+class Change:
+    """An event for whoever waits for the table's next change: made when
+    somebody asks for one (`next`), set and forgotten when the table tells
+    (`tell`), so a table nobody waits on makes no event at all."""
+
+    def __init__(self) -> None:
+        self._event: trio.Event | None = None
+
+    def next(self) -> trio.Event:
+        if self._event is None:
+            self._event = trio.Event()
+        return self._event
+
+    def tell(self) -> None:
+        if self._event is not None:
+            self._event.set()
+            self._event = None

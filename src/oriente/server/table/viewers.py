@@ -23,6 +23,7 @@ from ..outbox import Outbox
 from .inbox import Refused
 from .journal import TABLE_EVENTS, Journal
 from .play import Play
+from .settings import Seats
 
 HISTORY_CHUNK = 256
 # A prompt's fields that move with the clock alone, not with the decision.
@@ -107,6 +108,14 @@ class Viewers:
         self.wants_views.discard(outbox)
         self.shown.pop(outbox, None)
         return self.subscribers.pop(outbox, None)
+
+    def gone(self, outbox: Outbox, seats: Seats) -> None:
+        """A connection ended while the table writes nothing (its store
+        refuses writes): it watches no more, and its seat has one connection
+        fewer, in memory only (no SeatPresence is logged)."""
+        viewer = self.forget(outbox)
+        if isinstance(viewer, int):
+            seats.connect(viewer, -1)
 
     def seat_left(self, seat: int) -> None:
         """The seat is free again: whoever watched as it watches as a spectator."""
