@@ -13,7 +13,8 @@ own frames only:
   declaration early, and seals again when a deal it took changes it); it
   keeps its support promises, as the heuristic does;
 - **its offers**: in every fight it is in, once the window opens, one offer
-  to the seat whose support decides the fight (the asked seat whose sure
+  to the seat whose support decides the fight (of the asked seats neither
+  declared nor promised to a side by the public ledger, the one whose sure
   support is worth most to it), picked at random: *fair* (a card of its
   pile worth about what that support is worth to it in the fight, for the
   support), *generous* (a card worth about two points more) or *absurd*
@@ -158,7 +159,7 @@ class Person:
                     why = e.get("why")
                     if why:
                         g.declined_with_reason += 1
-                        g.reasons[why.get("code")] += 1
+                        g.reasons[f"{self.mine[e['deal']]}:{why.get('code')}"] += 1
             elif kind == "DealExecuted":
                 transfers, promises = self.deal_parts.get(e["deal"], ([], []))
                 if e["deal"] in self.mine:
@@ -230,7 +231,9 @@ class Person:
         att, dfn = fight["attacker"], fight["defender"]
         side = "attacker" if me == att else "defender"
         published = {s for s, _ in prompt.get("published") or ()}
-        asked = [s for s in prompt.get("asked") or () if s not in published and s != me]
+        promised = {e["promiser"] for e in deals.open_promises(view, kind="support")
+                    if (e.get("attacker"), e.get("defender")) == (att, dfn)}  # the public ledger says who is taken
+        asked = [s for s in prompt.get("asked") or () if s not in published | promised and s != me]
         if not asked:
             return None
         r = reading(view, prompt, HONEST)

@@ -24,20 +24,21 @@ are offered (the lobby, `welcome.bot_about`, docs/bots.md):
   than most fights, so it breaks most promises that cost it something to
   keep. It says so in its description: take its word at its record.
 
-Why keeping one's word would make a bot weak: the old rule priced a promise
-at the smaller of keeping it and breaking it, and counted a good record only
-as what a break would lose (`reputation_cost`, about 1.4 points early in a
-game, less than most won fights). A bot that keeps its word, priced that
-way, asks what keeping costs it in the fight and nothing for what keeping
-earns it: every promise it keeps raises its trust, and every reader of
-promises here (the negotiator's valuation, the heuristic's, the scripted
-person of bench/people.py) weighs a promise by its promiser's record, so a
-kept word raises every later price. The valuation now counts both sides of
-a record: `keep_gain` (the trust one more kept promise earns, for the
-seasons likely left, at `WORD_WORTH` points a season per unit of trust)
-lowers what a promise costs a character that keeps it, and `break_cost`
-(the trust a break loses, at the same price, at least `DECISIVE`) is what
-the shrewd character weighs against a gain.
+Why keeping one's word would make a bot weak, and what was fixed. The old
+rule (now the ruthless one) priced a promise at the smaller of keeping it
+and breaking it, and valued a good record only as what one break would
+lose: `reputation_cost`, about 1.4 points early in a game, less than most
+won fights, so it broke nearly every paid support promise. Measured in
+self-play (bench/bots.py), keeping every promise does not by itself make a
+bot weaker against the heuristic; what does is pricing one's word badly.
+Counting the trust a kept promise earns in full had the honest bot sell
+its support too cheap (1.24x the heuristic's win rate at mixed tables,
+against 1.55 without it); not counting it at all left people's fair offers
+just under even odds. So a kept promise's trust counts for a share
+(`keep_gain`, `KEEP_SHARE`), a break costs the shrewd character the trust
+it loses at `WORD_WORTH` points a season for the seasons left (at least
+`DECISIVE`), and the negotiator weighs competing offers for the same
+promise against each other rather than taking the first (negotiator.py).
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ LAST_SEASON = 1.0  # fewer seasons likely left than this: the last season
 DECISIVE = 6.0  # points: a gain that decides the game (a third Ninja is worth ~10, valuation.NINJA_STEP)
 LIFETIME_WORTH = 20.0  # points: what a whole account record's trust is worth across its later games
 MIN_PROMISE_COST = 0.1  # points: a promise is never free to make, whatever keeping it earns
+# The share of that trust a kept promise is counted for when pricing one:
+# a raised trust pays only through the partners that read the ledger (the
+# heuristic reads only whether a seat broke more than it kept), and counted
+# whole it had the honest character sell its word too cheap (bench/bots.py:
+# 1.24x the heuristic's win rate at mixed tables at 1, 1.33 at 0.5, 1.38 at
+# 0.25, 1.55 at 0; bench/people.py: fair offers accepted 0.49 at 0, ~0.57 at 0.25).
+KEEP_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,7 @@ class Character:
         if self.word == "breaks":
             return 0.0
         gain = reputation.trust_rise(b, b.me) * WORD_WORTH * (1.0 + max(0.0, seasons_left))
-        return gain + (lifetime.rise() * LIFETIME_WORTH if lifetime is not None else 0.0)
+        return KEEP_SHARE * (gain + (lifetime.rise() * LIFETIME_WORTH if lifetime is not None else 0.0))
 
     def keep(self, b: Board, gain_if_broken: float, seasons_left: float, lifetime: Record | None = None) -> bool:
         """Keep our promise unless breaking it gains more than it costs us."""

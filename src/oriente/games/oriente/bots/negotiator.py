@@ -165,10 +165,14 @@ def _answer_deals(r: Reading, legal: list[dict], memo: dict) -> dict | None:
     accepts = {c["deal"]: c for c in legal if c.get("type") == "AcceptDeal"}
     withdraws = {c["deal"]: c for c in legal if c.get("type") == "WithdrawDeal"}
     declines = {c["deal"]: c for c in legal if c.get("type") == "DeclineDeal"}
-    for deal in b.deals:
+    values = {d["deal"]: deal_value(r, d) for d in b.deals if d["deal"] in accepts}
+    # The best offer first: two offers for the same promise (both fighters
+    # bidding for our support) are weighed against each other, not taken in
+    # the order they came.
+    for deal in sorted(b.deals, key=lambda d: -values.get(d["deal"], float("-inf"))):
         did = deal["deal"]
         if did in accepts:
-            value = deal_value(r, deal)
+            value = values[did]
             if value >= ACCEPT_MARGIN:
                 return _conflicting(r, deal, legal) or _seal_first(r, deal, legal) or accepts[did]
             if did in declines:
