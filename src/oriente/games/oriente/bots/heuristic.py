@@ -33,7 +33,7 @@ fully and its opponents' gains by how close they are to first place
   instance to stop a revolution that would loot it, a transformation that
   would take its good card, an attack that would make a leader richer, or to
   take the bonus away from the announcer. (The target of an announcement may
-  not claim, R4.3b, so an attack or assassination against itself can only be
+  not claim, item b of R4.3, so an attack or assassination against itself can only be
   pre-empted by others.) Equal-rank claims that would be void (R4.3c: not
   fewer score cards) are not sent.
 - **Support (R6.2).** Supporting gives nothing and costs the disc, so it
