@@ -8,24 +8,18 @@ Node.js and npm on the PATH.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from ..web.nodejs import node_for
 
 JS_DIR = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "js"
 TIMEOUT = 180
 
 
 def test_js_bot_plays_full_games() -> None:
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.skip("Node.js (node and npm) is not installed; the JavaScript bot tests need it")
-    if not (JS_DIR / "node_modules").is_dir():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=JS_DIR, check=True, timeout=TIMEOUT,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    node = node_for(JS_DIR, ("@msgpack/msgpack", "ws"), "the JavaScript bot")
     env = dict(os.environ, ORIENTE_SERVER_CMD=str(Path(sys.executable).parent / "oriente"))
     proc = subprocess.run([node, "--test"], cwd=JS_DIR, env=env, timeout=TIMEOUT,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -4,30 +4,16 @@ byte. Skips without Node.js, except in CI, where it fails."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from .nodejs import node_for
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 
 
-def _node() -> tuple[str, str]:
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is missing: CI must check that clients/web/dist is fresh")
-        pytest.skip("Node.js (node and npm) is not installed; it is needed only to rebuild the web client")
-    if not (WEB / "node_modules" / "esbuild").is_dir():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True, timeout=300,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    return node, npm
-
-
 def test_the_committed_build_is_fresh() -> None:
-    node, _ = _node()
+    node = node_for(WEB, ("esbuild",), "that clients/web/dist is fresh")
     run = subprocess.run([node, "build.mjs", "--check"], cwd=WEB, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr + run.stdout
 

@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from oriente.server import dealing
 from oriente.server.games import PORTS
 from oriente.server.verify import SERVERS_CHOICE, verify_record
 
 from ..test_cli import _served_record
+from .nodejs import node_for
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "web"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -39,15 +36,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def _node() -> str:
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is missing: CI must check the page's verifier")
-        pytest.skip("Node.js is not installed; it runs the page's verifier here")
-    if not (WEB / "node_modules" / "preact").is_dir():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=WEB, check=True, timeout=300,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    return node
+    return node_for(WEB, ("preact",), "the page's verifier")
 
 
 def test_the_page_checks_a_record_against_what_it_saw_live(tmp_path: Path) -> None:
