@@ -99,6 +99,16 @@ def open_limit(r: Reading) -> int:
     return min(MAX_OPEN, limit)
 
 
+def may_propose(r: Reading) -> bool:
+    """Whether one more proposal may go out now: fewer open than the cap,
+    and, where the prompt says so, proposals left this season (R8.7; the
+    prompt's `deal` capability, absent from old frames)."""
+    if len(my_open(r)) >= open_limit(r):
+        return False
+    capability = (r.prompt or {}).get("deal")
+    return not isinstance(capability, dict) or capability.get("propose", True) is not False
+
+
 def my_open(r: Reading) -> list[dict]:
     return [d for d in r.b.deals if d["proposer"] == r.b.me]
 
@@ -201,7 +211,7 @@ def slack(memo: dict, kind: str, partner: int) -> float:
 
 def plan(r: Reading, memo: dict) -> Offer | None:
     """The next proposal to make, or None (nothing pays, or too many open)."""
-    if len(my_open(r)) >= open_limit(r):
+    if not may_propose(r):
         return None
     for step in (_payment, _buy_support, _sell_support, _peace, _buy_card):
         got = step(r, memo)
@@ -216,7 +226,7 @@ def still_good(r: Reading, offer: Offer) -> bool:
     deal = offer.deal
     if any(t["card"] not in r.b.pile[t["giver"]] for t in deal.get("transfers") or ()):
         return False
-    if len(my_open(r)) >= open_limit(r):
+    if not may_propose(r):
         return False
     value = deal_value(r, deal)
     return value != NEVER and value >= 0.0
@@ -232,7 +242,7 @@ def fight_business(r: Reading, memo: dict) -> bool:
     for d in my_open(r):
         if any(p.get("kind") == "support" and (p.get("attacker"), p.get("defender")) == key for p in d["promises"]):
             return True
-    return len(my_open(r)) < open_limit(r) and _buy_support(r, memo) is not None
+    return may_propose(r) and _buy_support(r, memo) is not None
 
 
 def _willing(memo: dict, kind: str, partner: int) -> bool:
@@ -327,7 +337,7 @@ def counter_offer(r: Reading, deal: dict, memo: dict) -> Offer | None:
     we may open one more proposal."""
     partner = deal["proposer"]
     key = ("counter", deal["deal"])
-    if key in made(memo) or not _willing(memo, "counter", partner) or len(my_open(r)) >= open_limit(r):
+    if key in made(memo) or not _willing(memo, "counter", partner) or not may_propose(r):
         return None
     better = counter(r, deal)
     return None if better is None else Offer(key, better, partner, deal["deal"])

@@ -146,6 +146,9 @@ def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None
     card for a promise of support in a close fight (R8, R10.2b)."""
     if not prompt or prompt.get("topic") != "negotiation" or prompt.get("pivot") is not None:
         return None
+    capability = prompt.get("deal")
+    if isinstance(capability, dict) and capability.get("propose") is False:  # R8.6, R8.7
+        return None
     b = read(view)
     fight = b.fight
     if fight is None:
