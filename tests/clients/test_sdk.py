@@ -37,7 +37,9 @@ async def app(tmp_path):
     # The server runs in a nursery of its own, so that stopping it is a
     # graceful shutdown rather than a cancellation from outside.
     async with trio.open_nursery() as nursery:
-        app = App(str(tmp_path / "store.sqlite"), port=0)
+        # The server's bots act at once: nothing here is about their pace, and at
+        # the default second a bot a game takes minutes.
+        app = App(str(tmp_path / "store.sqlite"), port=0, bot_delay=0.0)
         await nursery.start(app.run)
         yield app
         app.stop()

@@ -112,6 +112,8 @@ def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | Non
     deal_answer = _answer_deals(b, legal)
     if deal_answer is not None:
         return deal_answer
+    if prompt.get("kind") == "window":
+        return _done(b, view, prompt, legal, memo)
     if prompt.get("pivot") != b.me:
         return None  # answer when waited on: later seats know more (R10.2)
     options = [c for c in legal if c.get("type") in DECISION_TYPES]
@@ -139,6 +141,22 @@ def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | Non
         passes = [c for c in options if c["type"] == "Pass"]
         cmd = passes[0] if passes else options[0]
     return cmd
+
+
+def _done(b: Board, view: dict, prompt: dict, legal: list[dict], memo: dict | None) -> dict | None:
+    """A fighter's Done (R10.2b1) once it has nothing more to bargain in
+    this window: its one offer for the fight made and answered, or none to
+    make. Without it every window would wait out its whole time."""
+    done = next((c for c in legal if c.get("type") == "Done"), None)
+    if done is None or b.fight is None:
+        return None
+    att, dfn = b.fight["attacker"], b.fight["defender"]
+    for d in b.deals:
+        if d["proposer"] == b.me and any((p.get("attacker"), p.get("defender")) == (att, dfn) for p in d["promises"]):
+            return None  # our offer for this fight still awaits its answer
+    if offer(view, prompt, random.Random(0), dict(memo) if memo is not None else None) is not None:
+        return None  # the offer goes out first (the port asks for it when choose says nothing)
+    return done
 
 
 def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:

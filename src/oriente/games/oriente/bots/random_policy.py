@@ -1,6 +1,9 @@
 """The random reference policy: a uniform pick among the legal decision
 commands (Announce, Pass, Claim, Support, Join, Choose) of the decision the
-seat is waited on. It never answers early, never deals, never chats.
+seat is waited on, never dealing or chatting. In a negotiation window it
+has nothing to bargain: a fighter says done at once (R10.2b1) and an asked
+seat seals its uniform pick at once (R10.2), so that a window of random
+bots closes early instead of waiting out its time.
 
 Unlike the engine benchmark's policy (bench/engine.py, which passes
 with probability 1/2 wherever passing is legal), passing here is just one
@@ -19,7 +22,13 @@ DECISION_TYPES = DECISION_COMMAND_TYPES
 def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None = None) -> dict | None:
     """A uniform pick among the legal decision commands, or None when the
     seat is not the one waited on."""
-    if not prompt or prompt.get("pivot") != view.get("viewer"):
+    if not prompt:
+        return None
+    if prompt.get("kind") == "window":
+        done = next((c for c in prompt.get("legal") or () if c.get("type") == "Done"), None)
+        if done is not None or view.get("viewer") not in (prompt.get("early") or ()) or "sealed" in prompt:
+            return done
+    elif prompt.get("pivot") != view.get("viewer"):
         return None
     options = [c for c in prompt.get("legal") or () if c.get("type") in DECISION_TYPES]
     if not options:
