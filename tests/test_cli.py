@@ -21,7 +21,8 @@ def _oriente(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_demo_plays_scores_and_records_a_game_that_replays(tmp_path: Path) -> None:
     record_path = tmp_path / "out" / "demo.json"
-    run = _oriente("demo", "--seats", "4", "--seed", "1", "--quiet", "--record", str(record_path), cwd=tmp_path)
+    run = _oriente("demo", "--seats", "4", "--seed", "1", "--quiet", "--delay", "0",
+                   "--record", str(record_path), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Final result" in run.stdout
     rows = [line.split() for line in run.stdout.splitlines() if line[:4].strip().isdigit()]
@@ -75,7 +76,7 @@ def test_demo_bots_bargain_by_default_and_say_their_offers(tmp_path: Path) -> No
 
 
 def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
-    run = _oriente("demo", "--seats", "4", "--seed", "2", "--quiet", cwd=tmp_path)
+    run = _oriente("demo", "--seats", "4", "--seed", "2", "--quiet", "--delay", "0", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     written = list((tmp_path / "records").glob("demo-*.json"))
     assert len(written) == 1 and str(written[0].relative_to(tmp_path)) in run.stdout
@@ -85,7 +86,8 @@ def test_demo_writes_to_records_by_default(tmp_path: Path) -> None:
 
 def test_replay_tells_the_game_from_each_viewpoint(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    demo = _oriente("demo", "--seats", "5", "--seed", "3", "--quiet", "--record", str(path), cwd=tmp_path)
+    demo = _oriente("demo", "--seats", "5", "--seed", "3", "--quiet", "--delay", "0",
+                    "--record", str(path), cwd=tmp_path)
     assert demo.returncode == 0
     outputs = {}
     for viewer in ("spectator", "all", "0"):
@@ -108,7 +110,8 @@ def test_bad_input_is_refused_with_a_reason(tmp_path: Path) -> None:
 
 def test_replay_catches_a_record_that_no_longer_matches(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    demo = _oriente("demo", "--seats", "4", "--seed", "4", "--quiet", "--record", str(path), cwd=tmp_path)
+    demo = _oriente("demo", "--seats", "4", "--seed", "4", "--quiet", "--delay", "0",
+                    "--record", str(path), cwd=tmp_path)
     assert demo.returncode == 0
     record = json.loads(path.read_text())
     record["result"]["scores"][0] += 1

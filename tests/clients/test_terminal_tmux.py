@@ -228,7 +228,6 @@ def test_a_person_plays_a_whole_game_in_tmux(server_url: str, tmp_path: Path) ->
     rows = [line for line in final.splitlines() if re.match(r"^\s+[1-4]\s+[0-3]\s+\d+\s+", line)]
     assert sorted(int(r.split()[1]) for r in rows) == [0, 1, 2, 3], final  # a score row per seat
     assert all("Traceback" not in s for s in tmux.screens)
-    assert time.monotonic() - started < TOTAL_S + 30
 
 
 def test_demo_play_seats_the_person_who_may_leave_at_the_first_decision(tmp_path: Path) -> None:
@@ -261,7 +260,6 @@ def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_pa
     """`oriente demo --play`: one command gives a person seat 0 in the
     terminal client against bots on a fresh server, and after the game the
     scores and the path of the record."""
-    started = time.monotonic()
     rng = random.Random(7)
     command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", "11",
                                                  "--timers", "quick", "--name", "Tester",
@@ -303,18 +301,21 @@ def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_pa
         tmux.kill()
     assert answers >= 1
     assert (tmp_path / "demo.json").is_file() and (tmp_path / "demo.sqlite").is_file()
-    assert time.monotonic() - started < TOTAL_S + 60
 
 
 DEMO_SEED = 6  # the destiny stone starts at seat 0: the person is asked to announce first
 
 
+@pytest.mark.slow
 def test_demo_play_at_80x24_a_structured_deal_done_and_the_story_so_far(tmp_path: Path) -> None:
     """`oriente demo --play` on an 80x24 terminal against negotiating bots,
     as a person: offer a bot a structured deal (a card for its promise not to
     attack) and see its answer; attack, see the fight on screen with both
     fighters, bargain, say /done and see the window close; scroll the story
-    back with PgUp and forth with PgDn."""
+    back with PgUp and forth with PgDn. Slow (about a minute: the person
+    waits out bot fights' windows); its small equivalents in the default run
+    are tests/clients/test_terminal_deals_tmux.py (a deal, /done, the window
+    closing early) and this file's whole game in tmux."""
     started = time.monotonic()
     command = " ".join(shlex.quote(a) for a in [*_oriente(), "demo", "--play", "--seats", "4", "--seed", str(DEMO_SEED),
                                                  "--timers", "quick", "--name", "Tester",
@@ -367,7 +368,6 @@ def test_demo_play_at_80x24_a_structured_deal_done_and_the_story_so_far(tmp_path
         tmux.kill()
     assert all("Traceback" not in s for s in tmux.screens)
     assert all(len(line) <= 80 for s in tmux.screens for line in s.splitlines())
-    assert time.monotonic() - started < 120, marks
 
 
 def test_a_lost_connection_shows_at_once_and_a_message_is_not_silently_held(server, tmp_path: Path) -> None:
