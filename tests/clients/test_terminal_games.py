@@ -177,3 +177,16 @@ def test_the_same_move_with_twin_tiles_is_one_move() -> None:
     assert [c.command["tile"] for c in found] == twins[:1]
     assert len(screen.find("samurai", prompt, None, 0, NAMES)) == 1
     assert len(screen.find("e", prompt, None, 0, NAMES)) == 1  # end the turn
+
+
+def test_another_seats_turn_is_not_called_yours() -> None:
+    """The waiting line named the bot's turn "your turn: build…" (a title
+    written for the asked seat), which a person reads as their own."""
+    screen = screen_for("oro")
+    assert screen is not None
+    seat, view, prompt = next(p for p in _positions("oro", 2, 3, 40) if p[2].get("topic") == "turn")
+    other = 1 - seat
+    lines = screen.decision({**prompt, "pivot": other}, view, seat, NAMES, width=80)
+    assert not screen.wants_answer({**prompt, "pivot": other}, seat)
+    assert lines[0].startswith(f"Waiting for seat {other}") and "to play its turn: build" in lines[0], lines
+    assert "your turn" not in " ".join(lines)

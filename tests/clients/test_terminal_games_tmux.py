@@ -78,7 +78,7 @@ def test_oro_opening_by_number_and_by_words_and_the_board(fast_server: str, tmp_
         # The status says what was chosen until the next decision comes; the bot answers at
         # once, so the story's line may be what the screen still shows of it.
         await tmux.wait_for(rf"You chose: give up {card}\.|\(you\) gives up {card}", 10)
-        text = await tmux.wait_for(r"your turn: build", 10)
+        text = await tmux.wait_for(r">>> YOUR DECISION #\d+: your turn: build", 10)
         build = re.search(r"build (\w+)-(\w+) with (\w+)", text)
         if build is None:  # the summary's example names the first move in words
             build = re.search(r"e\.g\. build (\w+) (\w+) (\w+)\)", text)

@@ -199,7 +199,11 @@ class GameScreen:
             return [f"Decision #{prompt.get('id')} ({title}){_clock(seconds_left)}",
                     f"Sent: {sending}. Waiting for the table..."]
         if not self.wants_answer(prompt, you):
-            return [f"Waiting for {seat_ref(pivot, names, you)}: {title} ({rule}){_clock(seconds_left)}"]
+            # A title written for the asked seat ("your turn: build…") names another's turn as its own.
+            whose = title.removeprefix("your turn: ")
+            waiting = f"Waiting for {seat_ref(pivot, names, you)}" + (
+                f" to play its turn: {whose}" if whose != title else f": {title}")
+            return [f"{waiting} ({rule}){_clock(seconds_left)}"]
         lines = [f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){_clock(seconds_left)}"]
         if pivot != you:
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. Answer now if you like: your answer "
