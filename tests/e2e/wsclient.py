@@ -14,6 +14,10 @@ from websockets.trio.client import connect
 from websockets.typing import Subprotocol
 
 SUBPROTOCOL = "oriente.v1"
+# How long a test waits for a frame by default: a guard against a hang, not a
+# budget. A shared two-core machine under a second suite can take seconds to
+# answer what takes milliseconds alone.
+HANG_GUARD = 60.0
 
 
 def pack(message: Any) -> bytes:
@@ -40,20 +44,20 @@ class Client:
         await self.ws.send(pack(message))
         return message["id"]
 
-    async def recv(self, timeout: float = 5) -> dict:
+    async def recv(self, timeout: float = HANG_GUARD) -> dict:
         with trio.fail_after(timeout):
             frame = unpack(await self.ws.recv())
         self.frames.append(frame)
         return frame
 
-    async def until(self, pred: Callable[[dict], bool], timeout: float = 10) -> dict:
+    async def until(self, pred: Callable[[dict], bool], timeout: float = HANG_GUARD) -> dict:
         with trio.fail_after(timeout):
             while True:
                 frame = await self.recv(timeout)
                 if pred(frame):
                     return frame
 
-    async def request(self, message: dict, timeout: float = 5) -> dict:
+    async def request(self, message: dict, timeout: float = HANG_GUARD) -> dict:
         """Send and wait for the reply (ok or error) naming our id."""
         cid = await self.send(message)
         return await self.until(lambda f: f.get("t") in ("ok", "error") and f.get("re") == cid, timeout)
@@ -106,7 +110,9 @@ async def play_bot(port: int, table: str, name: str, rnd: random.Random, *, log:
                     while True:
                         frame = await c.recv(timeout=30)
                         if frame["t"] == "error":
-                            assert frame["code"] == "decision/closed", frame
+                            # Too late, as a loaded machine makes a bot: the decision closed, or
+                            # the seat's silence already answered it (R10.2).
+                            assert frame["code"] in ("decision/closed", "decision/answered"), frame
                         if frame["t"] == "events":
                             last_seq = max([last_seq, *(e["seq"] for e in frame["events"] if "seq" in e)])
                             if any(e["type"] == "TableFinished" for e in frame["events"]):

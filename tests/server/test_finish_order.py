@@ -16,6 +16,7 @@ import pytest
 import trio
 
 from oriente.protocol import messages as M
+from oriente.protocol.codec import decode_any
 from oriente.server.games.oriente import OrientePort
 from oriente.server.lobby import Lobby
 from oriente.server.outbox import Outbox
@@ -67,3 +68,40 @@ async def test_the_end_is_stored_before_anyone_is_told(autojump_clock, nursery) 
     assert row is not None and row.status == "finished"
     store._told()  # and then every seat was told
     assert any(e["type"] == "TableFinished" for e in events_of(store.received))
+
+
+class AskingStore(MemoryStore):
+    """The memory store, asking the lobby for the table's record while the
+    final step is being written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lobby: Lobby | None = None
+        self.asked: list[Any] = []
+
+    async def append(self, table_id: str, records: Any, **kw: Any) -> Any:
+        if self.lobby is not None and any(
+                r.kind == "event" and decode_any(r.body).get("type") == "TableFinished" for r in records):
+            self.asked.append(await self.lobby.record(table_id))
+        return await super().append(table_id, records, **kw)
+
+
+async def test_no_record_is_served_while_the_end_is_being_written(autojump_clock, nursery) -> None:
+    """Measured before: the table said `finished` before its last step was
+    stored, so a `record` asked meanwhile (a loaded machine made the window
+    wide enough) came without the last command and without TableFinished,
+    while the replay built a moment later had them."""
+    store = AskingStore()
+    await nursery.start(store.run)
+    lobby = Lobby({"oriente": OrientePort()}, store, nursery)
+    store.lobby = lobby
+    settings, setup = lobby.settings_from(M.CreateTable(seats=4, seed=7, timers=BOTS, options={"deal": DEAL}))
+    table = await lobby.create(settings, setup)
+    outboxes = [Outbox(1000) for _ in range(4)]
+    for i, outbox in enumerate(outboxes):
+        await table.send(outbox, M.Join(id=i, table=table.id, name=f"p{i}"))
+    await trio.sleep(10)
+    assert table.status == "finished" and store.asked == [None]
+    record = await lobby.record(table.id)
+    assert record is not None and record["result"] is not None
+    assert record["events"][-1]["type"] == "GameEnded"

@@ -112,11 +112,14 @@ def browser() -> Iterator[Any]:
             pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
         pytest.skip("Chromium is not installed (apt-get install chromium); the browser tests need it")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         if os.environ.get("CI"):
             raise
         pytest.skip("Playwright for Python is not installed (pip install -e '.[test]')")
+    # `expect` waits 5 s by default, whatever the page's own timeout: a guard
+    # against a hang that a loaded two-core machine can outlast while right.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=ARGS)
         try:

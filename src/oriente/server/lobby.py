@@ -440,8 +440,10 @@ class Lobby:
     async def record(self, table_id: str) -> dict[str, Any] | None:
         """The record of an ended table, as saved at its end (or kept in memory)."""
         table = self.tables.get(table_id)
-        if table is not None and table.status in ENDED:
+        if table is not None and table.settled:
             return table.record()
+        if table is not None:
+            return None  # not ended, or its end still being stored
         body = await self.store.record(table_id)
         return decode_any(body) if body is not None else None
 

@@ -32,7 +32,7 @@ from .lobby import Lobby
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
-from .table import ENDED, AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
+from .table import AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
 
 WITHHELD = ("this table plays a tournament's duplicate board that other tables are still playing; "
             "its record and spectating open once they have all finished")
@@ -362,7 +362,7 @@ class Session:
         if await self.lobby.is_withheld(msg.table):
             raise Declined("table/withheld", WITHHELD)
         table = self.lobby.get(msg.table)
-        if table is not None and table.status not in ENDED:
+        if table is not None and not table.settled:
             raise Declined("record/not_finished", "the full record is available once the game has ended")
         record = await self.lobby.record(msg.table)
         if record is None:

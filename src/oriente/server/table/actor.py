@@ -345,6 +345,14 @@ class Table:
         """The table as the store keeps it: settings and seats."""
         return encode_meta(self.settings, self.rules, self.seats, self.rematch_next)
 
+    @property
+    def settled(self) -> bool:
+        """Whether the table has ended and its end is stored whole. The
+        status says `finished` from the moment the last step is decided, so
+        that nothing more is taken; the record is whole only once that step
+        is written, which a loaded store may take a while to do."""
+        return self.ended.is_set()
+
     def record(self) -> dict[str, Any]:
         """The game, fully revealed (`Journal.record`)."""
         return self.journal.record(table_id=self.id, game=self.settings.game, status=self.status,
