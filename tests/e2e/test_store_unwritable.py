@@ -225,8 +225,9 @@ async def test_while_the_server_runs_no_other_program_opens_its_store(tmp_path: 
 
 
 async def test_a_backup_through_the_running_server_opens_anywhere(tmp_path: Path) -> None:
-    """`oriente backup PID STORE` (docs/deploy.md): a consistent copy while
-    the server runs and plays on; another program opens the copy."""
+    """`oriente backup PORT` (docs/deploy.md): the server, asked on its admin
+    socket, writes a consistent copy while it plays on; another program
+    opens the copy."""
     import sqlite3
 
     store = tmp_path / "store.sqlite"
@@ -241,8 +242,8 @@ async def test_a_backup_through_the_running_server_opens_anywhere(tmp_path: Path
                 while seats.acts < 5:
                     await trio.sleep(0.05)
             run = await trio.to_thread.run_sync(lambda: subprocess.run(
-                [sys.executable, "-m", "oriente.cli", "backup", str(proc.pid), str(store)],
-                capture_output=True, text=True, timeout=120))
+                [sys.executable, "-m", "oriente.cli", "backup", str(port)],
+                capture_output=True, text=True, timeout=120, cwd=tmp_path.parent))
             assert run.returncode == 0, run.stderr
             assert f"{store}.backup" in run.stdout
             played = seats.acts

@@ -1,5 +1,6 @@
-"""`oriente drain` asks the server itself, on its admin socket (server/admin.py):
-no signal to whatever process has an id, and only the server's own user gets in."""
+"""`oriente drain` and `oriente backup` ask the server itself, on its admin
+socket (server/admin.py): no signal to whatever process has an id, and only
+the server's own user gets in."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ def _env(folder: Path) -> dict[str, str]:
 
 
 def _drain(*words: str, folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "oriente.cli", "drain", *words], env=_env(folder),
+    return _oriente("drain", *words, folder=folder)
+
+
+def _oriente(*words: str, folder: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "oriente.cli", *words], env=_env(folder), cwd=cwd,
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
@@ -60,13 +65,49 @@ def test_drain_never_signals_a_process_by_its_id(tmp_path: Path) -> None:
     sleeper = subprocess.Popen(["sleep", "60"])
     try:
         run = _drain(str(sleeper.pid), folder=tmp_path)
-        assert run.returncode == 1 and "no server of this user on this machine serves port" in run.stderr
+        assert _refused_as_no_server(run, sleeper.pid), run.stderr
         assert sleeper.poll() is None
     finally:
         sleeper.kill()
         sleeper.wait()
     assert _drain("0", folder=tmp_path).returncode == 2
     assert "names no port" in _drain("ws://127.0.0.1", folder=tmp_path).stderr
+
+
+def test_backup_asks_the_server_of_a_port_for_a_copy_of_its_store(server, tmp_path: Path) -> None:
+    """From another folder, by port: the copy lands beside the store, and the
+    command says where (the server's path, resolved)."""
+    _, port = server
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = _oriente("backup", f"ws://127.0.0.1:{port}", folder=tmp_path / "admin", cwd=elsewhere)
+    copy = tmp_path / "s.sqlite.backup"
+    assert run.returncode == 0, run.stderr
+    assert f"{copy.resolve()} ({copy.stat().st_size} bytes)" in run.stdout
+    assert not list(elsewhere.iterdir())
+
+
+def test_backup_never_signals_a_process_by_its_id(tmp_path: Path) -> None:
+    """`oriente backup PID STORE` used to send SIGUSR2 to any process, which
+    a `sleep` does not survive; the old form is refused in words."""
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        run = _oriente("backup", str(sleeper.pid), folder=tmp_path)
+        assert _refused_as_no_server(run, sleeper.pid), run.stderr
+        run = _oriente("backup", str(sleeper.pid), str(tmp_path / "s.sqlite"), folder=tmp_path)
+        assert run.returncode == 2 and "give the server's port alone" in run.stderr
+        assert sleeper.poll() is None
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _refused_as_no_server(run: subprocess.CompletedProcess[str], pid: int) -> bool:
+    """No server serves that number as a port (or, on a machine whose
+    process ids go past 65535, it is no port at all)."""
+    if pid > 65535:
+        return run.returncode == 2 and "is not a port" in run.stderr
+    return run.returncode == 1 and "no server of this user on this machine serves port" in run.stderr
 
 
 def socket_path_in(folder: Path, port: int) -> Path:

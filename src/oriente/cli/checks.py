@@ -41,14 +41,6 @@ def port(text: str) -> int:
     return value
 
 
-def pid(text: str) -> int:
-    """A process id (1 or more)."""
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a process id (they are 1 or more)")
-    return value
-
-
 def at_least(low: int, what: str = "") -> Callable[[str], int]:
     """A whole number of at least `low` (a count: 1; an index: 0)."""
     def check(text: str) -> int:

@@ -10,7 +10,7 @@ wire together by hand:
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
     oriente drain PORT
     oriente dev-services [--dir FOLDER]
-    oriente backup PID STORE [--timeout S]
+    oriente backup PORT [--timeout S]
     oriente play [--server URL] [--name NAME] [--resume TABLE TOKEN]
     oriente replay PATH [--as SEAT|spectator|all]
     oriente tournament create|register|play|start-round|direct|standings|export ...  (cli/tournament.py)
@@ -275,28 +275,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    """Ask a running server (SIGUSR2) for a consistent copy of its SQLite
-    store, STORE.backup, and wait until it is written. While the server
-    runs nothing else may open the store (docs/deploy.md, backups)."""
-    import signal
-    import time
+    """Ask the server of a port on this machine, through its admin socket
+    (server/admin.py), for a consistent copy of its SQLite store, written
+    beside it as STORE.backup; return once it is there. While the server
+    runs nothing else may open the store (docs/deploy.md, backups). No
+    signal to a process id: only the server answers there."""
+    import trio
 
-    dest = Path(f"{args.store}.backup")
-    before = dest.stat().st_mtime_ns if dest.exists() else None
+    from oriente.server.admin import AdminError, ask
+
+    if args.old_store is not None:
+        print("oriente backup: give the server's port alone (oriente backup PORT): the server writes the copy "
+              "beside the store it serves, as STORE.backup", file=sys.stderr)
+        return 2
+
+    async def asked() -> str | None:
+        with trio.move_on_after(args.timeout):
+            return await ask(args.port, "backup")
+        return None
+
     try:
-        os.kill(args.pid, signal.SIGUSR2)
-    except OSError as exc:
-        print(f"oriente backup: cannot signal process {args.pid}: {exc.strerror}", file=sys.stderr)
+        answer = trio.run(asked)
+    except AdminError as exc:
+        print(f"oriente backup: {exc}", file=sys.stderr)
         return 1
-    deadline = time.monotonic() + args.timeout
-    while time.monotonic() < deadline:
-        if dest.exists() and dest.stat().st_mtime_ns != before:
-            print(f"{dest} ({dest.stat().st_size} bytes): a copy of the store as it was; copy it away")
-            return 0
-        time.sleep(0.1)
-    print(f"oriente backup: no new {dest} after {args.timeout:g} s; is {args.pid} the server of {args.store} "
-          "(its log says why not)?", file=sys.stderr)
-    return 1
+    if answer is None:
+        print(f"oriente backup: no answer from the server of port {args.port} after {args.timeout:g} s "
+              "(its log says why)", file=sys.stderr)
+        return 1
+    verdict, _, rest = answer.partition(" ")
+    size, _, path = rest.partition(" ")
+    if verdict != "ok" or not size.isdigit() or not path:
+        print(f"oriente backup: the server of port {args.port} says: {rest or 'nothing (it stopped?)'}",
+              file=sys.stderr)
+        return 1
+    print(f"{path} ({size} bytes): a copy of the store as it was; copy it away")
+    return 0
 
 
 def _origin(text: str) -> str:
@@ -351,8 +365,9 @@ def cmd_dev_services(args: argparse.Namespace) -> int:
     return dev_services(args.dir)
 
 
-def _drain_port(text: str) -> int:
-    """`oriente drain`'s server: its port (8765) or address (ws://127.0.0.1:8765)."""
+def _server_port(text: str) -> int:
+    """`oriente drain`'s and `oriente backup`'s server: its port (8765) or
+    address (ws://127.0.0.1:8765)."""
     from urllib.parse import urlsplit
 
     given = text.strip()
@@ -528,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=cmd_serve)
 
     drn = sub.add_parser("drain", help="hand a server process's tables to the site's others, then stop it")
-    drn.add_argument("port", type=_drain_port, metavar="PORT",
+    drn.add_argument("port", type=_server_port, metavar="PORT",
                      help="the port of an `oriente serve --cluster` on this machine (or its address, "
                           "ws://127.0.0.1:PORT); asked through the server's admin socket")
     drn.set_defaults(func=cmd_drain)
@@ -540,8 +555,10 @@ def build_parser() -> argparse.ArgumentParser:
     dev.set_defaults(func=cmd_dev_services)
 
     bak = sub.add_parser("backup", help="have a running server copy its SQLite store to STORE.backup")
-    bak.add_argument("pid", type=checks.pid, metavar="PID", help="the process id of the `oriente serve`")
-    bak.add_argument("store", metavar="STORE", help="its --store, the SQLite file (the copy is STORE.backup)")
+    bak.add_argument("port", type=_server_port, metavar="PORT",
+                     help="the port of the `oriente serve` on this machine (or its address, ws://127.0.0.1:PORT); "
+                          "asked through the server's admin socket")
+    bak.add_argument("old_store", nargs="?", default=None, help=argparse.SUPPRESS)  # the old PID STORE form
     bak.add_argument("--timeout", type=checks.positive_seconds, default=600.0, metavar="S",
                      help="seconds to wait for the copy (default 600)")
     bak.set_defaults(func=cmd_backup)

@@ -1,4 +1,5 @@
-"""The admin socket: a running server's own door for `oriente drain`.
+"""The admin socket: a running server's own door for `oriente drain` and
+`oriente backup`.
 
 `oriente drain PID` used to send SIGUSR1 to whatever process had that id (it
 killed a `sleep`; the docs fed it `pgrep -f`, which matches more than the
@@ -10,9 +11,13 @@ Oriente server answers there. The exchange is one line each way:
 
     drain\\n      ->   ok drained N\\n   (the server then stops)
                   or   no REASON\\n      (nothing changed)
+    backup\\n     ->   ok BYTES PATH\\n  (a consistent copy of its SQLite store)
+                  or   no REASON\\n
 
-`oriente drain PORT` sends it (cli/main.py). The folder can be named with
-ORIENTE_ADMIN_DIR (tests, or several users' servers on one machine).
+`oriente drain PORT` and `oriente backup PORT` send them (cli/main.py);
+`oriente backup PID` used to signal a process id too. The folder can be
+named with ORIENTE_ADMIN_DIR (tests, or several users' servers on one
+machine).
 """
 from __future__ import annotations
 

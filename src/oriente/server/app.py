@@ -130,7 +130,7 @@ class App:
 
     async def backup(self) -> str:
         """Write a consistent copy of a SQLite store beside it, as
-        STORE.backup (`oriente backup PID`; docs/deploy.md); its path. A
+        STORE.backup (`oriente backup PORT`; docs/deploy.md); its path. A
         PostgreSQL store is backed up with PostgreSQL's tools instead."""
         backup = getattr(self.store, "backup", None)
         if backup is None:
@@ -302,10 +302,10 @@ async def _backup(app: App) -> None:
 
 
 async def serve_until_signalled(app: App, ready: Any = None, *, admin: bool = False) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully. SIGUSR2
-    writes a backup of the store (`oriente backup PID`). With `admin`, the
-    server also answers `oriente drain PORT` on its admin socket
-    (server/admin.py); SIGUSR1 drains as well."""
+    """Run until SIGTERM or SIGINT, then shut down gracefully. With
+    `admin`, the server also answers `oriente drain PORT` and `oriente
+    backup PORT` on its admin socket (server/admin.py); SIGUSR1 drains and
+    SIGUSR2 writes a backup as well, for an operator who knows the process."""
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
@@ -338,8 +338,15 @@ async def _on_signals(app: App, signals: Any, helpers: trio.Nursery) -> None:
 async def _start_admin(app: App, helpers: trio.Nursery) -> None:
     """The admin socket of this server's port, or a warning why not."""
     async def handle(request: str) -> str:
+        if request == "backup":
+            try:
+                dest = await app.backup()
+            except StoreError as exc:
+                return f"no {exc}"
+            copy = Path(dest).resolve()  # the asker may run in another folder
+            return f"ok {copy.stat().st_size} {copy}"
         if request != "drain":
-            return f"no unknown request {request[:32]!r}; this server takes: drain"
+            return f"no unknown request {request[:32]!r}; this server takes: drain, backup"
         if app.cluster is None:
             return ("no this server is not one of a site's processes (serve --cluster): its tables have "
                     "nowhere to go; stop it with Ctrl-C or SIGTERM")
