@@ -51,6 +51,8 @@ REFUSED = [
     (["tournament", "create", "--name", "x", "--show-up", "-1"], "--show-up: -1 is not a duration"),
     (["tournament", "play", "T", "--token", "e", "--delay", "-1"], "--delay: -1 is not a duration"),
     (["tournament", "direct", "T", "pause", "--token", "o", "--round", "0"], "--round: 0 is too small"),
+    (["tournament", "direct", "T", "adjudicate", "--token", "o", "--table", "0"], "--table: 0 is too small"),
+    (["tournament", "direct", "T", "begin", "--token", "o"], "start-round, pause, resume"),
 ]
 
 
@@ -72,9 +74,10 @@ def test_good_values_are_taken(tmp_path: Path) -> None:
     assert (args.port, args.host, args.bot_delay, args.store) == (0, "::1", 0.0, str(tmp_path / "s.sqlite"))
     assert build_parser().parse_args(["serve", "--store", "postgresql://u@db/o?schema=s"]).store.startswith("postgres")
     assert build_parser().parse_args(["serve", "--port", "65535"]).port == 65535
-    # The command is start-round; `direct` takes the action either way.
-    direct = build_parser().parse_args(["tournament", "direct", "T", "start-round", "--token", "o"])
-    assert direct.action == "start_round"
+    # The command is start-round; `direct` says it so and takes the protocol's start_round too.
+    for word in ("start-round", "start_round"):
+        direct = build_parser().parse_args(["tournament", "direct", "T", word, "--token", "o"])
+        assert direct.action == "start-round"
 
 
 def _oriente(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from oriente.cli.main import main
+from oriente.cli.tournament import collusion_lines
 
 
 class _Run:
@@ -75,10 +76,29 @@ def test_an_organiser_runs_an_event_from_the_command_line(server: str, tmp_path:
             break
         time.sleep(0.3)
     assert "1 of 1 rounds, finished" in standings.stdout
-    out = tmp_path / "standings.csv"
+    out = tmp_path / "exports" / "standings.csv"  # a folder not there yet: made, as /save and --record do
     assert _oriente("tournament", "export", tid, *s, "--what", "csv", "--out", str(out), cwd=tmp_path).returncode == 0
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     assert sorted(r["name"] for r in rows) == ["Aiko", "Benkei", "Chiyo", "Daisuke"]
     assert sum(float(r["points"]) for r in rows) == pytest.approx(2.0)
     records = _oriente("tournament", "export", tid, *s, "--what", "records", cwd=tmp_path)
     assert len(json.loads(records.stdout)["records"]) == 1
+    report = _oriente("tournament", "direct", tid, *s, "collusion", "--token", org, cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.startswith("Collusion report:") and "{" not in report.stdout, report.stdout
+
+
+def test_the_collusion_report_is_a_table_in_words() -> None:
+    """`direct ... collusion` printed the report as raw JSON."""
+    report = {"kinds": ["pay", "support"], "mean_per_game": 0.5, "pairs": [
+        {"from": "Aiko", "to": "Benkei", "from_id": "e1", "to_id": "e2", "games": 3, "pay": 2, "support": 4,
+         "per_game": 2.0, "stands_out": True},
+        {"from": "Chiyo", "to": "Aiko", "from_id": "e3", "to_id": "e1", "games": 3, "pay": 0, "support": 1,
+         "per_game": 0.333, "stands_out": False}]}
+    lines = collusion_lines(report)
+    assert "0.50 times per game together" in lines[0] and lines[1] == "1 pair stands out."
+    assert lines[2].split() == ["from", "to", "games", "pay", "support", "per", "game"]
+    assert lines[3].split() == ["Aiko", "Benkei", "3", "2", "4", "2.00", "STANDS", "OUT"]
+    assert lines[4].split() == ["Chiyo", "Aiko", "3", "0", "1", "0.33"]
+    assert collusion_lines({"kinds": [], "pairs": []}) == [
+        "Collusion report: in the finished games so far, no entrant helped another."]

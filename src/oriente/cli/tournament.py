@@ -7,7 +7,7 @@ command line, and a bot enters one (docs/tournaments.md, PROTOCOL.md 20).
     oriente tournament register TOURNAMENT --name NAME [--bot POLICY --token ORGANISER]
     oriente tournament play TOURNAMENT --token ENTRY [--bot POLICY]     a bot plays every table it is seated at
     oriente tournament start-round TOURNAMENT --token ORGANISER
-    oriente tournament direct TOURNAMENT ACTION --token ORGANISER [--round R] [--table T] [--ranks 1,2,3]
+    oriente tournament direct TOURNAMENT ACTION --token ORGANISER [--round R] [--table N] [--ranks 1,2,3]
                               [--entrant ID]          pause, resume, reseat, adjudicate, disqualify, ...
     oriente tournament standings TOURNAMENT
     oriente tournament export TOURNAMENT [--what csv|json|records] [--out PATH]
@@ -25,6 +25,7 @@ import random
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -38,6 +39,20 @@ BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms":
               "away_after": 3}
 PEOPLE_TIMERS = preset(DEFAULT_PRESET)  # docs/table.md T1.8
 EXPORTS = {"csv": "standings.csv", "json": "export.json", "records": "records.json"}
+
+
+# A director's actions as the command line says them (start-round, as the
+# command of that name); the protocol's are the same with `_` (start_round).
+ACTIONS = ("start-round", "pause", "resume", "reseat", "adjudicate", "disqualify", "withdraw", "finish",
+           "collusion")
+
+
+def _action(word: str) -> str:
+    """A director's action, said with `-` or `_`."""
+    action = word.strip().replace("_", "-")
+    if action not in ACTIONS:
+        raise argparse.ArgumentTypeError(f"no action {word!r}: the actions are {', '.join(ACTIONS)}")
+    return action
 
 
 def http_base(url: str) -> str:
@@ -104,11 +119,14 @@ def cmd_register(args: argparse.Namespace) -> int:
 
 
 def cmd_direct(args: argparse.Namespace) -> int:
+    # The command line says start-round, the protocol's action is start_round.
     message: dict[str, Any] = {"t": "tournament_direct", "tournament": args.tournament, "token": args.token,
-                               "action": args.action}
-    for key in ("round", "table", "entrant"):
+                               "action": args.action.replace("-", "_")}
+    for key in ("round", "entrant"):
         if getattr(args, key, None) is not None:
             message[key] = getattr(args, key)
+    if getattr(args, "table", None) is not None:
+        message["table"] = args.table - 1  # as start-round numbers them, 1 first; the protocol's index is 0 first
     if getattr(args, "ranks", None) is not None:
         message["ranks"] = args.ranks
     reply = _run(args.server, message)
@@ -125,10 +143,38 @@ def cmd_direct(args: argparse.Namespace) -> int:
         for e, points in rnd["byes"].items():
             print(f"  bye: {names[e]} ({points:g} points)")
     elif "report" in reply:
-        print(json.dumps(reply["report"], indent=1))
+        print("\n".join(collusion_lines(reply["report"])))
     else:
         print("done")
     return 0
+
+
+def collusion_lines(report: dict[str, Any]) -> list[str]:
+    """The collusion report (docs/tournaments.md TR5.5) as a person reads it:
+    a sentence on what it counts, then one row per pair that helped, the
+    most helpful first, and the pairs that stand out marked. The kinds of
+    help are the game's own words (its port names them)."""
+    kinds = [str(k) for k in report.get("kinds") or []]
+    pairs = report.get("pairs") or []
+    if not pairs:
+        return ["Collusion report: in the finished games so far, no entrant helped another."]
+    mean = float(report.get("mean_per_game") or 0)
+    marked = sum(1 for p in pairs if p.get("stands_out"))
+    lines = [f"Collusion report: who helped whom ({', '.join(kinds)}) in the games they shared, the most helpful "
+             f"pair first. The event's pairs help {mean:.2f} times per game together on average; a pair at twice "
+             f"that over two games or more stands out (docs/tournaments.md TR5.5)."]
+    lines.append(f"{marked} pair{'' if marked == 1 else 's'} stand{'s' if marked == 1 else ''} out."
+                 if marked else "No pair stands out.")
+    width = max([len("from"), len("to"), *(len(str(p.get(k, ""))) for p in pairs for k in ("from", "to"))])
+    width = min(width, 24)
+    head = f"{'from':<{width}}  {'to':<{width}}  {'games':>5}" + "".join(f"  {k:>{max(5, len(k))}}" for k in kinds)
+    lines.append(head + f"  {'per game':>8}")
+    for p in pairs:
+        row = (f"{str(p.get('from', ''))[:width]:<{width}}  {str(p.get('to', ''))[:width]:<{width}}  "
+               f"{p.get('games', 0):>5}" + "".join(f"  {p.get(k, 0):>{max(5, len(k))}}" for k in kinds)
+               + f"  {float(p.get('per_game') or 0):>8.2f}")
+        lines.append(row + ("  STANDS OUT" if p.get("stands_out") else ""))
+    return lines
 
 
 def _get(url: str) -> bytes | None:
@@ -168,9 +214,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if body is None:
         return 1
     if args.out:
-        with open(args.out, "wb") as f:
-            f.write(body)
-        print(f"wrote {args.out} ({len(body)} bytes)")
+        out = Path(args.out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(body)
+        except OSError as exc:
+            print(f"oriente tournament: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"wrote {out} ({len(body)} bytes)")
     else:
         sys.stdout.write(body.decode())
     return 0
@@ -256,19 +307,16 @@ def add_parser(sub: Any, server_url: Any) -> None:
     s = command("start-round", "seat and start the next round")
     s.add_argument("tournament")
     s.add_argument("--token", required=True, help="the organiser token")
-    s.set_defaults(func=cmd_direct, action="start_round")
+    s.set_defaults(func=cmd_direct, action="start-round")
 
-    d = command("direct", "a director's action: pause, resume, reseat, adjudicate, disqualify, withdraw, "
-                          "finish, collusion")
+    d = command("direct", "a director's action: start-round, pause, resume, reseat, adjudicate, disqualify, "
+                          "withdraw, finish, collusion (a table of who helped whom)")
     d.add_argument("tournament")
-    # The command is start-round; the action the server knows is start_round: either spelling.
-    d.add_argument("action", type=lambda word: word.replace("-", "_"),
-                   choices=("start_round", "pause", "resume", "reseat", "adjudicate", "disqualify",
-                            "withdraw", "finish", "collusion"))
+    d.add_argument("action", type=_action, metavar="ACTION", help=", ".join(ACTIONS))
     d.add_argument("--token", required=True, help="the organiser token")
     d.add_argument("--round", type=checks.at_least(1, "a round number"), default=None)
-    d.add_argument("--table", type=checks.at_least(0, "a table index"), default=None,
-                   help="the table's index in its round (0 first)")
+    d.add_argument("--table", type=checks.at_least(1, "a table's number"), default=None,
+                   help="adjudicate: the table's number in its round, as start-round prints it (1 first)")
     d.add_argument("--ranks", type=_ints, default=None, metavar="1,2,3", help="adjudicate: each seat's rank")
     d.add_argument("--entrant", default=None, help="an entrant's id (e1, e2, ...)")
     d.set_defaults(func=cmd_direct)
