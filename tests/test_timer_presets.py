@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+from oriente.cli.main import build_parser
 from oriente.cli.tournament import PEOPLE_TIMERS
 from oriente.clients.terminal import PRESETS as TERMINAL
 from oriente.clients.terminal.commands import parse_lobby_input
 from oriente.clients.terminal.render import render_lobby
+from oriente.clients.timerwords import preset_text
 from oriente.protocol.messages import Timers
 from oriente.protocol.presets import ALIASES, MIN_WINDOW_MS, TIMER_PRESETS, preset
 from oriente.server.clock import TimerSettings
@@ -39,7 +43,34 @@ def test_the_terminal_and_the_server_tables_use_the_same_presets() -> None:
     assert TIMER_PRESETS["normal"] == PEOPLE_TIMERS
     assert parse_lobby_input("create 6").arg[1] == "normal"
     lobby = "\n".join(render_lobby([], url="ws://x", name="n", width=100, height=40))
-    assert "relaxed 90/60, normal 60/45, quick 30/45" in lobby
+    assert "Quick: 30 s per decision, 45 s to negotiate, bank 30 s" in lobby
+
+
+def test_every_client_says_each_preset_in_the_same_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """The terminal's lobby said "quick 30/45", its help "30 s per decision,
+    45 s to bargain", `demo --help` the same, the page "30 s per decision,
+    45 s to negotiate, bank 30 s": one preset, three wordings. Now all say
+    the page's catalogue's words (clients/timerwords.py)."""
+    said = [preset_text(name) for name in TIMER_PRESETS]
+    assert said[2] == "Quick: 30 s per decision, 45 s to negotiate, bank 30 s"
+    lobby = "\n".join(render_lobby([], url="ws://x", name="n", width=80, height=24))
+    assert all(line in lobby for line in said), lobby
+    assert all(len(line) <= 80 for line in lobby.splitlines())
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["demo", "--help"])
+    demo_help = " ".join(capsys.readouterr().out.split())
+    assert all(line in demo_help for line in said), demo_help
+    docs = (ROOT / "docs" / "terminal.md").read_text(encoding="utf-8")
+    assert all(line in docs for line in said)
+    # The page: the same catalogue keys, filled with the same numbers.
+    source = LOBBY_JS.read_text(encoding="utf-8")
+    assert 't("lobby.timers", { s: Math.round(timers.prompt_ms / 1000), w: Math.round(timers.window_ms / 1000), ' \
+           'b: Math.round(timers.bank_ms / 1000) })' in source
+    assert "${t(`preset.${k}`)} — ${timerText(PRESETS[k])}" in source
+    # A table's list entry names its preset; the words are under the list.
+    quick = {"table": "T1", "status": "open", "seats": [None] * 4, "settings": {"timers": TIMER_PRESETS["quick"]}}
+    row = render_lobby([quick], url="ws://x", name="n", width=80, height=24)[3]
+    assert row.split()[:5] == ["1", "T1", "open", "0/4", "quick"]
 
 
 def test_the_page_builds_in_the_same_file() -> None:

@@ -347,6 +347,19 @@ def test_before_the_start_the_screen_lists_who_sat_down():
     assert "Waiting for players: 2 of 4 seats taken" in text and "seat 0: Tester (you)" in text
 
 
+def test_the_waiting_screen_says_how_to_fill_the_seats_with_bots():
+    """It said the game starts when every seat is taken, and never how to
+    get the seats taken; at 80 columns its first line was cut off too."""
+    info = {"table": "T1", "status": "open", "settings": {"seats": 4},
+            "seats": [{"seat": 0, "name": "Tester"}, None, None, None]}
+    lines = render_table(table="T1", view=None, prompt=None, you=0, names=NAMES, info=info, width=80, height=24)
+    text = " ".join(" ".join(lines).split())
+    assert "Type /bots to give the free seats to the server's bots" in text
+    assert "The game starts when every seat is taken." in text
+    spectator = " ".join(render_table(table="T1", view=None, prompt=None, you="spectator", info=info))
+    assert "/bots" not in spectator
+
+
 def test_the_end_of_the_game_shows_the_final_scores():
     view = a_view()
     view["phase"] = "over"

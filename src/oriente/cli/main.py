@@ -31,13 +31,13 @@ from typing import Any
 
 from oriente.clients.game_story import story_for
 from oriente.clients.narrate import describe_result
+from oriente.clients.timerwords import preset_text
 from oriente.games import UnknownGame, load, registered
 from oriente.games.kit.port import EVERYONE, SPECTATOR, GamePort, Viewer
 from oriente.games.kit.replay import RULES_RECORD, record_game, steps
 from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
-from oriente.protocol.presets import describe as describe_preset
 from oriente.refusal import Refusal
 
 from . import checks
@@ -482,7 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--name", default=None, help="your name with --play")
     demo.add_argument("--timers", choices=(*TIMER_PRESETS, *PRESET_ALIASES), default=DEFAULT_PRESET,
                       help="with --play: the timers for people (docs/table.md T1.8): "
-                           + "; ".join(f"{p}: {describe_preset(p)}" for p in TIMER_PRESETS)
+                           + "; ".join(preset_text(p) for p in TIMER_PRESETS)
                            + f" (default {DEFAULT_PRESET}; people means normal)")
     demo.add_argument("--watch", action="store_true",
                       help="pace the bots to a human speed and show the game in a browser until Ctrl-C")

@@ -2,7 +2,8 @@
 
 One copy of the numbers, `timer_presets.json` beside this file: the page
 builds it in (esbuild bundles the JSON), the terminal client, `oriente
-demo --play` and tournaments of people read it here. Each preset gives a
+demo --play` and tournaments of people read it here. The words for them
+are the clients' (clients/timerwords.py), the same in every client. Each preset gives a
 negotiation window of at least 45 s; a window still closes early once the
 people in the fight are done (R10.2b1).
 """
@@ -30,10 +31,4 @@ def preset(name: str) -> dict[str, Any]:
     return dict(TIMER_PRESETS[key])
 
 
-def describe(name: str) -> str:
-    """'60 s per decision, 45 s to bargain', for a lobby's help line."""
-    t = preset(name)
-    return f"{t['prompt_ms'] // 1000} s per decision, {t['window_ms'] // 1000} s to bargain"
-
-
-__all__ = ["ALIASES", "DEFAULT_PRESET", "MIN_WINDOW_MS", "TIMER_PRESETS", "describe", "preset"]
+__all__ = ["ALIASES", "DEFAULT_PRESET", "MIN_WINDOW_MS", "TIMER_PRESETS", "preset"]

@@ -32,7 +32,8 @@ from oriente.clients.progname import command_name
 from oriente.clients.quickdeals import deals_of, quick_commands, quick_options
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 from oriente.protocol.messages import DEFAULT_GAME
-from oriente.protocol.presets import ALIASES, TIMER_PRESETS, describe, preset
+from oriente.clients.timerwords import preset_text
+from oriente.protocol.presets import ALIASES, TIMER_PRESETS, preset
 
 from .commands import (
     AUTO_TOPICS,
@@ -143,6 +144,14 @@ class TableState:
         return (self.prompt.get("id"), json.dumps(choices, sort_keys=True))
 
 
+def decision_of(prompt: dict[str, Any] | None) -> tuple[Any, Any] | None:
+    """Which decision a prompt is: its id and kind (a negotiation window and
+    the support round after it are two), None when nothing is open."""
+    if not prompt:
+        return None
+    return (prompt.get("id"), prompt.get("kind"))
+
+
 class _FeedHandler(logging.Handler):
     """SDK log lines (reconnects, dropped updates) go to the status line,
     not over the screen."""
@@ -169,19 +178,44 @@ class PlayApp:
         self.tokens: dict[str, str] = {}
         self.state: TableState | None = None
         self._status_at = 0.0
+        self._status_about: Any = None  # the decision the status line is about (decision_of); None: none
         self._dirty = trio.Event()
         self._lines: trio.MemoryReceiveChannel | None = None
         term.on_key = self._key
+
+    @property
+    def account_name(self) -> str | None:
+        """The account this client is signed in to (--token), whose name the
+        server gives every seat it takes (PROTOCOL.md 19); None if none."""
+        account = getattr(self.client, "account", None)
+        return str(account["name"]) if isinstance(account, dict) and account.get("name") else None
+
+    @property
+    def shown_name(self) -> str:
+        """The name seats are taken under: the account's when signed in."""
+        return self.account_name or self.name
 
     # -- painting -----------------------------------------------------------------
 
     def dirty(self) -> None:
         self._dirty.set()
 
-    def set_status(self, text: str) -> None:
+    def set_status(self, text: str, about: Any = None) -> None:
+        """The status line. `about`: the decision it is about (decision_of
+        the prompt it answered), so that it goes when that decision does."""
         self.status = text
         self._status_at = time.monotonic()
+        self._status_about = about
         self.dirty()
+
+    def _decision_moved(self, st: TableState) -> None:
+        """A line about an answer ("You chose ...", "You are done
+        bargaining") says nothing true once its decision has closed or the
+        next one is open: it goes then, not 15 s later."""
+        if self._status_about is not None and decision_of(st.prompt) != self._status_about:
+            self.status = ""
+            self._status_about = None
+            self.dirty()
 
     def current_status(self) -> str:
         """A message stays a while, then makes room again."""
@@ -215,8 +249,9 @@ class PlayApp:
         status = self.current_status()
         if link:
             status = f"[{link}] {status}"
-        return render_lobby(self.tables, url=self.url, name=self.name, status=status, width=width,
-                            height=height, mine=self.tokens, games=games_text(self.client.welcome))
+        return render_lobby(self.tables, url=self.url, name=self.shown_name, status=status, width=width,
+                            height=height, mine=self.tokens, games=games_text(self.client.welcome),
+                            signed_in=self.account_name is not None)
 
     def _key(self, key: str) -> None:
         """PgUp and PgDn scroll the feed by half a screen."""
@@ -362,11 +397,15 @@ class PlayApp:
         elif verb == "help":
             self.set_status(f"join N, watch N, create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
                             "refresh, name NEW-NAME, quit. Games: " + games_text(self.client.welcome) + ". Timers: "
-                            + "; ".join(f"{name}: {describe(name)}" for name in TIMER_PRESETS))
+                            + "; ".join(preset_text(name) for name in TIMER_PRESETS))
         elif verb == "refresh":
             self.set_status("")
             await self._refresh()
         elif verb == "name":
+            if self.account_name is not None:
+                self.set_status(f"You are signed in as {self.account_name}: every seat you take carries the "
+                                "account's name.")
+                return None
             self.name = intent.arg
             self.set_status(f"You will join as {self.name}.")
         elif verb == "create":
@@ -376,7 +415,7 @@ class PlayApp:
                 self.set_status(f"A table of {game or DEFAULT_GAME} has {told[0]} to {told[1]} seats.")
                 return None
             try:
-                table = await self.client.create_table(seats, name=label or f"{self.name}'s table",
+                table = await self.client.create_table(seats, name=label or f"{self.shown_name}'s table",
                                                        timers=PRESETS[preset], **({"game": game} if game else {}))
             except (ServerError, Disconnected) as exc:
                 self.set_status(f"Could not create the table: {exc}")
@@ -508,6 +547,7 @@ class PlayApp:
                 if update.kind != "history":
                     st.prompt = update.prompt
                     st.prompt_at = time.monotonic()
+                    self._decision_moved(st)
                 if update.view is not None:
                     st.view = update.view
                     if st.view.get("result") and not st.result:
@@ -522,6 +562,7 @@ class PlayApp:
         if not st.ended:
             self.set_status("The connection to the table ended. /lobby to go back, /quit to leave.")
         st.prompt = None
+        self._decision_moved(st)
         self.dirty()
 
     def _note_event(self, st: TableState, e: dict[str, Any]) -> None:
@@ -553,13 +594,15 @@ class PlayApp:
 
     async def _send(self, st: TableState, cmd: dict[str, Any], label: str) -> None:
         st.sending = label
+        about = decision_of(st.prompt)
         self.dirty()
         try:
             reply = await st.watch.act(cmd)  # type: ignore[attr-defined]
             if reply is None:
                 self.set_status(f"Too late: that decision had already closed ({label}).")
             else:
-                self.set_status(f"You chose: {label}.")
+                self.set_status(f"You chose: {label}.", about)
+                self._decision_moved(st)  # the answer may have closed it already: the story tells it then
         except ServerError as exc:
             if exc.code == "decision/answered":
                 self.set_status("Your answer in this round had already become final.")
@@ -621,10 +664,13 @@ class PlayApp:
         else:
             self._moves(st, arg)
 
-    async def _deal_command(self, st: TableState, cmd: dict[str, Any], done: str) -> None:
+    async def _deal_command(self, st: TableState, cmd: dict[str, Any], done: str, about: Any = None) -> None:
+        """A command that answers no decision (a deal's, or a window's
+        Done); `about`: the decision its status line goes with."""
         try:
             await st.watch.act(cmd)  # type: ignore[attr-defined]
-            self.set_status(done)
+            self.set_status(done, about)
+            self._decision_moved(st)
         except ServerError as exc:
             self.set_status(f"Refused: {exc.message} ({exc.code})")
         except Disconnected as exc:
@@ -835,7 +881,7 @@ class PlayApp:
                 return
             nursery.start_soon(self._deal_command, st, done,
                                "You are done bargaining: the window closes once the other fighter is done too and "
-                               "every asked seat has declared.")
+                               "every asked seat has declared.", decision_of(p))
         elif verb == "say":
             if not self.client.connected:
                 self.set_status("Not sent: the connection is down (see the top line). Say it again once it is back.")

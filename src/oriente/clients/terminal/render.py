@@ -24,7 +24,8 @@ from oriente.games.oriente.rules.cards import VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
 from oriente.protocol.messages import DEFAULT_GAME
-from oriente.protocol.presets import TIMER_PRESETS
+from oriente.clients.timerwords import preset_of, preset_text
+from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 
 __all__ = [
     "DECISION_TYPES",
@@ -707,8 +708,12 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
         seats = ["This game is over."]
     else:
         taken = [s for s in (info or {}).get("seats") or [] if s]
-        seats = [f"Waiting for players: {len(taken)} of {len((info or {}).get('seats') or [])} seats taken. "
-                 "The game starts when every seat is taken."]
+        total = len((info or {}).get("seats") or [])
+        seats = _wrap(f"Waiting for players: {len(taken)} of {total} seats taken. "
+                      "The game starts when every seat is taken.", width)
+        if isinstance(you, int) and len(taken) < total:
+            seats += _wrap("Type /bots to give the free seats to the server's bots (/bots 2: two of them; "
+                           "/bots ? says what each kind of bot does), or wait for people to join.", width)
         seats += [f"  seat {s.get('seat')}: {s.get('name')}" + (" (you)" if s.get("seat") == you else "")
                   for s in taken]
     decision: list[str] = []
@@ -773,24 +778,28 @@ def narrate_update_event(event: dict, you: Any, names: Names | None = None) -> s
 # -- the lobby -------------------------------------------------------------------
 
 def _timer_text(timers: dict | None) -> str:
+    """A table's timers in the list: the preset's name (its words are below
+    the list, as the page says them), else the seconds per decision."""
     if not timers:
         return ""
     if timers.get("zero_wait"):
         return "bot timers"
-    return f"{timers.get('prompt_ms', 0) // 1000} s per decision"
+    return preset_of(timers) or f"{timers.get('prompt_ms', 0) // 1000} s per decision"
 
 
 def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "", width: int = 100,
-                 height: int = 40, mine: Iterable[str] = (), games: str = "") -> list[str]:
+                 height: int = 40, mine: Iterable[str] = (), games: str = "", signed_in: bool = False) -> list[str]:
     """The lobby: numbered tables and the commands to join, watch or create one.
-    `games`: the games the server plays, with their seats (served.games_text)."""
+    `games`: the games the server plays, with their seats (served.games_text).
+    `signed_in`: `name` is the account's, which every seat taken here gets."""
     mine = set(mine)
-    lines = [f"ORIENTE lobby | {url} | your name: {name}", "-" * min(width, 120)]
+    who = f"signed in as {name}" if signed_in else f"your name: {name}"
+    lines = [f"ORIENTE lobby | {url} | {who}", "-" * min(width, 120)]
     if not tables:
         lines.append("No tables yet. Create one: create 4 normal")
     else:
         lines.append(f"{'#':>3}  {'table':<12}  {'status':<8}  {'seats':<6}  {'timers':<17}  name / players")
-    room = max(1, height - 14)  # what the commands below leave for the list
+    room = max(1, height - 16)  # what the commands below leave for the list
     shown = tables if len(tables) <= room else tables[: room - 1]
     for i, t in enumerate(shown, 1):
         settings = t.get("settings") or {}
@@ -815,10 +824,10 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         "  watch N                    watch table N as a spectator",
         f"  create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
         *([f"                             (games: {games})"] if games else []),
-        "  timers, s per decision/to bargain: " + ", ".join(
-            f"{p} {t['prompt_ms'] // 1000}/{t['window_ms'] // 1000}" for p, t in TIMER_PRESETS.items()),
+        *(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
         "  refresh                    read the list again (it also refreshes by itself)",
-        "  name NEW-NAME              change the name you join with",
+        "  name NEW-NAME              change the name you join with" if not signed_in else
+        "  (signed in: every seat you take carries the account's name)",
         "  quit",
     ]
     if status:

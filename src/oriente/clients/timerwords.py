@@ -1,0 +1,49 @@
+"""The timers of a table in words, the same in every client (docs/table.md T1.8).
+
+The numbers are `protocol/timer_presets.json`; the words are the clients'
+catalogue's (`preset.NAME`, `lobby.timers`, `lobby.timers_bots`), which the
+page reads too. So the terminal's lobby and help, `oriente demo --help` and
+the page say each preset alike: "Quick: 30 s per decision, 45 s to
+negotiate, bank 30 s", never one client's shorthand for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from oriente.clients.narrate import catalogue
+from oriente.protocol.presets import TIMER_PRESETS
+
+__all__ = ["preset_of", "preset_text", "timers_text"]
+
+
+def _words(key: str, lang: str, **args: Any) -> str:
+    template = str(catalogue(lang)["ui"][key])
+    return re.sub(r"\{(\w+)\}", lambda m: str(args.get(m.group(1), m.group(0))), template)
+
+
+def timers_text(timers: Mapping[str, Any] | None, lang: str = "en") -> str:
+    """A table's timers as the page says them ('30 s per decision, 45 s to
+    negotiate, bank 30 s'; bots' timers as bot speed); '' for none."""
+    if not timers:
+        return ""
+    seconds = round(int(timers.get("prompt_ms", 0)) / 1000)
+    if timers.get("zero_wait"):
+        return _words("lobby.timers_bots", lang, s=seconds)
+    return _words("lobby.timers", lang, s=seconds, w=round(int(timers.get("window_ms", 0)) / 1000),
+                  b=round(int(timers.get("bank_ms", 0)) / 1000))
+
+
+def preset_of(timers: Mapping[str, Any] | None) -> str | None:
+    """The preset whose timers these are exactly, or None."""
+    if not timers:
+        return None
+    return next((name for name, preset in TIMER_PRESETS.items() if dict(timers) == preset), None)
+
+
+def preset_text(name: str, lang: str = "en") -> str:
+    """A preset by its name and its timers: 'Quick: 30 s per decision, 45 s
+    to negotiate, bank 30 s' (the page's option reads 'Quick — ...')."""
+    return f"{_words(f'preset.{name}', lang)}: {timers_text(TIMER_PRESETS[name], lang)}"
