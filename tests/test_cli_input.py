@@ -94,6 +94,14 @@ def test_a_store_under_a_missing_folder_is_said_plainly(tmp_path: Path) -> None:
     assert not (tmp_path / "no").exists()
 
 
+def test_a_record_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("a file, not a folder\n")
+    for record, said in (("notes.txt/game.json", "cannot make its folder"), (".", "is a folder")):
+        run = _oriente("demo", "--seats", "4", "--record", record, cwd=tmp_path)
+        assert run.returncode == 2 and f"--record {record}: {said}" in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr and not run.stdout
+
+
 @pytest.fixture
 def serving(tmp_path: Path):  # type: ignore[no-untyped-def]
     """`oriente serve` on tmp_path/held.sqlite, until the test ends."""

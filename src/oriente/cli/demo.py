@@ -285,8 +285,14 @@ def _demo(*, seats: int, seed: int | None, store: str, record_path: str | None, 
 
 def _finish(record: dict[str, Any], record_path: str | None, out: Callable[[str], None]) -> int:
     path = Path(record_path) if record_path else Path("records") / f"demo-{record['table']}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
+    except OSError as exc:
+        # The game was played: its scores still go to the screen, and why no record.
+        out(describe_result(record["result"], game=record.get("game", DEFAULT_GAME)))
+        print(f"oriente demo: cannot write the record to {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     out("")
     names = record.get("names") or []
     if names:

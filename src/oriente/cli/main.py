@@ -113,9 +113,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.watch and args.play:
         print("oriente demo: --watch and --play do not go together", file=sys.stderr)
         return 2
+    unwritable = args.record and _cannot_write(Path(args.record))
+    if unwritable:  # said before the game, not after it
+        print(f"oriente demo: --record {args.record}: {unwritable}", file=sys.stderr)
+        return 2
     return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
                 policy=aliases.get(args.bots, args.bots), delay=args.delay, quiet=args.quiet, play=args.play,
                 name=name, timers=args.timers, watch=args.watch, port=args.port, game=args.game, options=options)
+
+
+def _cannot_write(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (its folder is made if need
+    be), or None."""
+    if path.is_dir():
+        return "is a folder; give a file's path"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make its folder: {exc.strerror or exc}"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "cannot be written here"
+    return None
 
 
 def parse_viewer(text: str) -> Viewer:
