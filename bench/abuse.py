@@ -46,6 +46,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect

@@ -38,6 +38,7 @@ import threading
 import time
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import msgpack
 from websockets.sync.client import connect
 

@@ -41,6 +41,7 @@ import tempfile
 import time
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect

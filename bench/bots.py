@@ -63,6 +63,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
+
 from oriente.games.oriente.bots import CHARACTERS, POLICIES
 from oriente.games.oriente.bots.characters import DEFAULT
 from oriente.games.oriente.bots.selfplay import play

@@ -46,6 +46,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed

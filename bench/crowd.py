@@ -43,6 +43,7 @@ import tempfile
 import time
 from typing import Any, cast
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import _wsclient
 import server as S  # bench/server.py, beside this script
 import trio

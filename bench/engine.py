@@ -30,6 +30,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
+
 from oriente.games.oriente.rules import TABLE, GameConfig, Pass, Timeout, apply, legal, new_game, pending
 from oriente.games.oriente.rules.commands import DECISION_COMMANDS, Command
 from oriente.games.oriente.rules.state import GameState

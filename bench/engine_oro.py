@@ -33,6 +33,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
+
 from oriente import games
 from oriente.games.kit.selfplay import play
 from oriente.games.oro.rules import Command, OroConfig, OroState, apply, legal, new_game, pending

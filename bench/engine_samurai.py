@@ -31,6 +31,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import msgspec
 
 from oriente import games

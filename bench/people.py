@@ -67,6 +67,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import trio
 
 from oriente.clients import deals

@@ -80,6 +80,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import _wsclient
 import msgspec
 import trio

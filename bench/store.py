@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import trio
 
 from oriente.server.stores import LogRecord, SQLiteStore

@@ -40,6 +40,7 @@ import tempfile
 import time
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import trio
 
 from oriente.clients.sdk import Client, ServerError

@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
+
 if TYPE_CHECKING:  # playwright is imported where it runs: the test extra brings it
     from playwright.sync_api import Browser
 

@@ -108,3 +108,17 @@ def test_every_command_lines_options_exist() -> None:
             bot = (ROOT / "src/oriente/clients/js/bot.js").read_text()
             assert "npm ci" in code and all(o.lstrip("-") in bot for o in re.findall(r"node bot\.js((?: --\w+ \S+)*)",
                                                                                    code)[0].split()[::2])
+
+
+BENCHMARKS = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_"))
+
+
+@pytest.mark.parametrize("script", BENCHMARKS)
+def test_a_benchmark_run_without_the_project_says_how_to_run_it(script: str) -> None:
+    """`python bench/engine.py` outside the virtual environment printed a
+    traceback about a missing module. `-S` leaves out every installed
+    package, as a Python without the project would."""
+    run = subprocess.run([sys.executable, "-S", f"bench/{script}", "--quick"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and f"as the README does: .venv/bin/python bench/{script}" in run.stderr
