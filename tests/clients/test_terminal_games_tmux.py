@@ -117,7 +117,10 @@ def test_samurai_secret_tiles_figures_by_words_and_the_map(fast_server: str, tmp
         await tmux.type("1 1 2 3 4")
         await tmux.wait_for(r"Each number once", 10)
         await tmux.type("1 4 7 10 15")
-        await tmux.wait_for(r"You chose: helmet 2, Buddha 2, rice field 2, samurai 1, ronin 1", 10)
+        # The status says what was chosen while the choice is open; once every seat has
+        # chosen it goes, and the story's line says it.
+        await tmux.wait_for(r"You chose: helmet 2, Buddha 2, rice field 2, samurai 1, ronin 1"
+                            r"|\(you\) has chosen", 10)
         text = await tmux.wait_for(r"place a figure in a settlement", 20)
         first = re.search(r"1\) a (helmet|Buddha|rice field) in ([^\n]+?\(([A-Z]\d+)\))", text)
         if first is not None:
@@ -127,7 +130,8 @@ def test_samurai_secret_tiles_figures_by_words_and_the_map(fast_server: str, tmp
             assert example is not None, text
             figure, square = example.group(1), example.group(2).upper()
         await tmux.type(f"{figure.split()[0].lower()} {square.lower()}")
-        await tmux.wait_for(rf"You chose: an? {figure} in [^\n]*{square}", 10)
+        await tmux.wait_for(rf"You chose: an? {figure} in [^\n]*{square}|\(you\) puts an? {figure} in [^\n]*{square}",
+                            10)
         await tmux.type("/map")
         board = await tmux.wait_for(r"Enter: back to the table", 10)
         assert re.search(r"\n ?A ", board) and " O " in board, board

@@ -31,8 +31,8 @@ from oriente.clients.game_story import TableStory, story_for
 from oriente.clients.progname import command_name
 from oriente.clients.quickdeals import deals_of, quick_commands, quick_options
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
-from oriente.protocol.messages import DEFAULT_GAME
 from oriente.clients.timerwords import preset_text
+from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES, TIMER_PRESETS, preset
 
 from .commands import (

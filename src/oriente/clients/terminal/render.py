@@ -19,12 +19,12 @@ from typing import Any
 
 from oriente.clients.narrate import TABLE_EVENTS, catalogue, describe_result, narrate, narrate_table_event
 from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
+from oriente.clients.timerwords import preset_of, preset_text
 from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.games.oriente.rules.cards import VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
 from oriente.protocol.messages import DEFAULT_GAME
-from oriente.clients.timerwords import preset_of, preset_text
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 
 __all__ = [
