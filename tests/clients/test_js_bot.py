@@ -8,9 +8,12 @@ Node.js and npm on the PATH.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from ..web.nodejs import node_for
 
@@ -24,3 +27,22 @@ def test_js_bot_plays_full_games() -> None:
     proc = subprocess.run([node, "--test"], cwd=JS_DIR, env=env, timeout=TIMEOUT,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.returncode == 0, proc.stdout[-20000:]
+
+
+def test_the_bot_before_npm_ci_says_to_run_it(tmp_path: Path) -> None:
+    """`node bot.js` without `npm ci` (only the bot's README said it) ended in
+    Node's error for an import it could not resolve; it says what to run."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check the JavaScript bot")
+        pytest.skip("Node.js is not installed")
+    copy = tmp_path / "js"
+    copy.mkdir()
+    shutil.copy(JS_DIR / "bot.js", copy / "bot.js")
+    shutil.copy(JS_DIR / "package.json", copy / "package.json")
+    shutil.copytree(JS_DIR / "games", copy / "games")
+    run = subprocess.run([node, "bot.js", "--server", "ws://127.0.0.1:9", "--create", "4"], cwd=copy,
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"run npm ci in {copy}" in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr

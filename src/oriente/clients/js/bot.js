@@ -9,8 +9,20 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { decode, encode } from '@msgpack/msgpack';
-import WebSocket from 'ws';
+
+// Its two packages, loaded here so that a bot run before `npm ci` says so in one line instead of
+// Node's error for an import it cannot resolve.
+async function dependencies() {
+  try {
+    return [await import('@msgpack/msgpack'), (await import('ws')).default];
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    const here = fileURLToPath(new URL('.', import.meta.url));
+    console.error(`bot.js: its packages are not installed (${err.message.split('\n')[0]}); run npm ci in ${here} first`);
+    process.exit(1);
+  }
+}
+const [{ decode, encode }, WebSocket] = await dependencies();
 
 export const SUBPROTOCOL = 'oriente.v1';
 // The bot-table timers suggested in PROTOCOL.md section 11.
