@@ -52,6 +52,15 @@ def _peer(connection: ServerConnection) -> str:
     return str(remote[0]) if remote else ""
 
 
+def _label(connection: ServerConnection) -> str:
+    """The peer's address and port, for the logs; a client already gone (it
+    connected and left at once) has none, which is no error of the server."""
+    try:
+        return str(connection.remote_address)
+    except OSError:
+        return "(a client already gone)"
+
+
 class Transport:
     def __init__(self, session: Session, metrics: Metrics, limits: Limits = Limits(), *,
                  routes: Routes | None = None, origins: OriginPolicy | None = None,
@@ -119,7 +128,7 @@ class Transport:
     # -- one connection -------------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        outbox = Outbox(self.limits.outbox, label=str(ws.remote_address), max_bytes=self.limits.outbox_bytes)
+        outbox = Outbox(self.limits.outbox, label=_label(ws), max_bytes=self.limits.outbox_bytes)
         request = ws.request
         conn = self.session.connect(
             outbox, address=self.addresses.of(_peer(ws), request.headers.get_all("X-Forwarded-For")
