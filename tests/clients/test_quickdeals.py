@@ -6,6 +6,8 @@ person's deals, who declined and why, in words (R8.8)."""
 
 from __future__ import annotations
 
+import re
+
 from oriente.clients.quickdeals import cheapest_card, deals_of, quick_commands, quick_options
 from oriente.clients.terminal.commands import Intent, build_deal, deal_sentence, parse_table_input
 from oriente.clients.terminal.render import render_negotiation, render_table, ui_words
@@ -89,3 +91,32 @@ def test_a_counter_offer_starts_from_the_offers_own_terms() -> None:
     assert parse_table_input("/counter 7") == Intent("counter", (7, ""))
     assert parse_table_input("/decline 7 record") == Intent("decline", (7, "record"))
     assert parse_table_input("/decline 7") == Intent("decline", 7)
+
+
+def test_at_80x24_a_fight_keeps_every_seat_and_gives_the_quick_deals_one_line() -> None:
+    """Seen playing the demo at 80x24: in a window with three quick deals and
+    an answer sealed, the six seats shrank to one line and the news to two.
+    Now the window's explanation goes once the answer is sealed (the sealed
+    line says it), and the quick deals give way to one line before a seat
+    does."""
+    names = {**NAMES, 4: "Daisuke", 5: "Emi"}
+    seats = [{"seat": s, "disc": True, "pile": [41 + s], "kept": 0, "broken": 0} for s in range(6)]
+    v = {"seats": seats, "season": 2, "fight": {"attacker": 1, "defender": 0, "reinforcements": []},
+         "deals": [], "ledger": [], "workers": {"supply": 3, "square": 1}, "deck_size": 20, "bonus_size": 1}
+    legal = [{"type": "Pass", "decision": 5}, {"type": "Support", "decision": 5, "side": "attacker"},
+             {"type": "Support", "decision": 5, "side": "defender"}]
+    prompt = window(asked=[2, 3, 4, 5], early=[2, 3, 4, 5], legal=legal, sealed={"type": "Pass", "decision": 5})
+    assert len(quick_options(v, prompt, 2)) == 3
+    screen = render_table(table="T", view=v, prompt=prompt, you=2, names=names, feed=[f"news {i}" for i in range(30)],
+                          seconds_left=40, width=80, height=23, status="You chose: pass (support neither side).")
+    text = "\n".join(screen)
+    assert len(screen) <= 23 and all(len(line) <= 80 for line in screen)
+    assert all(re.search(rf"^[> ] ?{s} {names[s]}", text, re.M) for s in range(6)), text
+    assert sum(line.startswith("news ") for line in screen) >= 3, text
+    assert "Quick deals: /offer 1-3 (a taller terminal lists them)" in text
+    assert "Your sealed answer: pass (support neither side) (final when the window closes)" in " ".join(text.split())
+    assert "Declare your support now" not in text
+    assert ">>> YOUR DECISION #5: negotiation window (R10.2b) -- 40 s left" in text
+    tall = "\n".join(render_table(table="T", view=v, prompt=prompt, you=2, names=names, feed=["news"] * 30,
+                                  seconds_left=40, width=80, height=45))
+    assert "Quick deal /offer 1:" in tall and "Quick deals: /offer" not in tall

@@ -206,7 +206,7 @@ def test_r10_2d_a_seat_that_can_only_pass_gets_the_same_controls():
 
 def test_the_pivot_sees_its_time_bank_in_the_countdown():
     text = "\n".join(render_prompt(a_prompt(0, bank_ms=80_000), a_view(), 0, NAMES, seconds_left=95))
-    assert "1 min 35 s left" in text and "silence: pass; time bank 1 min 20 s." in text
+    assert "1 min 35 s left" in text and "silence: pass; time bank 1 min 20 s, counted in the time left." in text
 
 
 def test_a_seat_asked_later_may_answer_early_and_sees_its_sealed_answer():

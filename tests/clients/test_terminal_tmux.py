@@ -291,6 +291,12 @@ def test_demo_play_seats_the_person_against_bots_and_ends_with_the_record(tmp_pa
                         answers += 1
                         last, last_at = key, time.monotonic()
                 await trio.sleep(0.1)
+        # The demo's server stays up while the person reads the end: no lost
+        # connection, and /save works (it stopped with the game, and said DISCONNECTED).
+        await tmux.wait_for(r"Type /quit to leave: the demo then prints the scores", 10)
+        await tmux.type("/save")
+        end = await tmux.wait_for(r"Saved the record to records/", 30)
+        assert "DISCONNECTED" not in end and "CONNECTION LOST" not in end, end
         await tmux.type("/quit")
         await tmux.wait_for(r"Game record \(full reveal\)", 30)
         await tmux.wait_for(r"\[exited 0\]", 10)

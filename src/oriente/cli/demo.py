@@ -86,13 +86,16 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
                     ready: Callable[[str, str, str], None] | None = None,
                     watch: Callable[[dict[str, Any]], object] | None = None, port: int = 0,
                     game: str | None = None, options: dict[str, Any] | None = None,
-                    seen: dict[str, Any] | None = None, where_kept: str = "") -> dict[str, Any]:
+                    seen: dict[str, Any] | None = None, where_kept: str = "",
+                    linger: threading.Event | None = None) -> dict[str, Any]:
     """Serve one table of bots (and maybe a person at seat 0); narrate it as a
     spectator; return the finished game's record. `game` None creates the
     table without naming its game (the server's default, oriente.v1);
     `options` are the game's options for it. With `watch`, the server
     also serves the web client, says where to watch, hands the record to
-    `watch` when the game ends and keeps serving until Ctrl-C."""
+    `watch` when the game ends and keeps serving until Ctrl-C. With
+    `linger`, the server stays up after the game until it is set (the
+    person at the table is still reading the end, and may /save)."""
     rules = load(game or DEFAULT_GAME)  # the game's port (`port` is the web port)
     web = None
     if watch is not None:
@@ -149,6 +152,8 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
             record = await host.record(table)
             if seen is not None:
                 seen["over"] = True
+            if linger is not None:
+                await trio.to_thread.run_sync(linger.wait, abandon_on_cancel=True)
         if watch is not None:
             watch(record)
             print(f"The game is over; it stays at http://127.0.0.1:{app.port}/#/t/{table} "
@@ -310,6 +315,7 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     from oriente.clients.terminal import run_play
 
     ready = threading.Event()
+    left = threading.Event()  # the person has quit: the server may stop once the game is over
     where: dict[str, Any] = {}
 
     def on_ready(url: str, table: str, token: str) -> None:
@@ -321,7 +327,7 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
             where["record"] = trio.run(lambda: run_table(
                 seats=seats, seed=seed, store=store, policy=policy, delay=0.05 if timers == "quick" else 0.3,
                 out=lambda line: None, person=True, timers=timers, person_name=name, ready=on_ready, game=game,
-                options=options))
+                options=options, seen=where, linger=left))
         except BaseException as exc:
             where["error"] = exc
             ready.set()
@@ -336,7 +342,8 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
         print(f"oriente demo: the server could not start: {reason}", file=sys.stderr)
         return 1
     code = run_play(where["url"], name, (where["table"], where["token"]), resumable=False)
-    thread.join(timeout=1)
+    left.set()
+    thread.join(timeout=60 if where.get("over") else 1)  # a finished game's server stops at once
     if "record" in where:
         return _finish(where["record"], record_path, print)
     print("You left before the end. The demo's server stops with this program, so this game stops here; "

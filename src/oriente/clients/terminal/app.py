@@ -79,6 +79,8 @@ PRESETS: dict[str, dict[str, Any]] = {**{name: preset(name) for name in TIMER_PR
 _AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",
                   "revolution": "revolution"}
 STATUS_SECONDS = 15.0
+# The end of a game whose server ends with this program (oriente demo --play).
+DEMO_END = "Type /quit to leave: the demo then prints the scores and where it wrote the game's record."
 # The events that tell what became of a deal (quickdeals.deals_of).
 _DEAL_EVENTS = frozenset({"SeasonBegan", "DealProposed", "DealAccepted", "DealClosed", "DealExecuted"})
 _STATUS_ORDER = {"open": 0, "running": 1, "finished": 2}
@@ -245,7 +247,8 @@ class PlayApp:
                 feed=list(st.feed), seconds_left=st.seconds_left(time.monotonic()) if self.term.ansi else None,
                 sending=st.sending, result=st.result, status=self.current_status(), auto=sorted(st.auto),
                 width=width, height=height, scroll=st.scroll, link=link, screen=st.screen,
-                fates=deals_of(st.deal_events, st.you) if isinstance(st.you, int) else ())
+                fates=deals_of(st.deal_events, st.you) if isinstance(st.you, int) else (),
+                **({} if self.resumable else {"after_end": DEMO_END}))
         status = self.current_status()
         if link:
             status = f"[{link}] {status}"

@@ -40,7 +40,9 @@ __all__ = [
     "render_deals",
     "render_lobby",
     "render_negotiation",
+    "render_offers",
     "render_prompt",
+    "render_quick",
     "render_result",
     "render_seats",
     "render_table",
@@ -65,6 +67,9 @@ _TOPIC_TITLES = {
     "transformation": "transformation: choose the inhabitant to keep",
     "reinforcement": "you lost the fight: choose your new inhabitant",
 }
+
+# Below 110 columns, a title that would wrap the decision's first line.
+_SHORT_TITLES = {"negotiation": "negotiation window"}
 
 _PASS_LABELS = {
     "announce": "pass",
@@ -239,7 +244,7 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
     topic = prompt.get("topic", "")
     title = _TOPIC_TITLES.get(topic, topic)
     if width < 110:  # the choices below say the rest
-        title = title.split(":")[0]
+        title = _SHORT_TITLES.get(topic, title.split(":")[0])
     rule = prompt.get("rule")
     lines: list[str] = []
     fight = fight_line(view, you, names) if topic in ("negotiation", "support", "reinforcement") else None
@@ -261,7 +266,8 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
     if mine:
         early = pivot != you
         lines.append(f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){_clock(seconds_left)}")
-        if prompt.get("kind") == "window":
+        sealed = prompt.get("sealed")
+        if prompt.get("kind") == "window" and not sealed:  # once declared, the sealed line says it
             lines.append("    Declare your support now if you like: it stays sealed and becomes final when the "
                          "window closes (early, once both fighters say done and every asked seat has declared, "
                          "R10.2b1). Deals are open meanwhile.")
@@ -272,14 +278,15 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
             lines.append(f"    Your card allows only a pass here (R10.2e). The table waits for you all the same: "
                          f"an instant answer would tell everyone your card (R10.2d). "
                          f"/auto {_ONLY_PASS_AUTO[topic]} passes every such round at once, whatever your card.")
-        sealed = prompt.get("sealed")
         if sealed:
-            lines.append(f"    Your sealed answer: {choice_label(sealed, topic, names, view, you)}. "
+            final = " (final when the window closes)" if prompt.get("kind") == "window" else ""
+            lines.append(f"    Your sealed answer: {choice_label(sealed, topic, names, view, you)}{final}. "
                          "Type another number to change it.")
         lines.extend(_columns([choice_label(c, topic, names, view, you) for c in choices], width))
         bank = prompt.get("bank_ms")
         silence = f"silence: {prompt.get('silence', 'pass')}" + (
-            f"; time bank {format_seconds(bank / 1000)}" if isinstance(bank, int) and bank > 0 and not early else "")
+            f"; time bank {format_seconds(bank / 1000)}, counted in the time left"
+            if isinstance(bank, int) and bank > 0 and not early else "")
         lines.append(_cap(silence) + "." if sealed else f"Type a number (1-{len(choices)}) and press Enter; {silence}.")
         return lines
     if prompt.get("kind") == "window":
@@ -609,9 +616,17 @@ def render_negotiation(view: dict | None, prompt: dict | None, you: Any, names: 
     counter), the quick deals of the moment pre-filled from the fight (one
     /offer N each), and what became of this seat's own deals this season,
     who declined and why in words (R8.8)."""
+    offers, fates_told = render_offers(view, you, names, fates, width)
+    return offers + render_quick(view, prompt, you, names, width) + fates_told
+
+
+def render_offers(view: dict | None, you: Any, names: Names | None = None, fates: Sequence[DealFate] = (),
+                  width: int = 100) -> tuple[list[str], list[str]]:
+    """The offers waiting for this seat, and what became of its own deals
+    this season (render_negotiation's parts that never give way)."""
     names = names or {}
     if not view or not isinstance(you, int) or isinstance(you, bool):
-        return []
+        return [], []
     lines: list[str] = []
     for d in view.get("deals") or []:
         if you not in (d.get("parties") or []) or you in (d.get("accepted") or []):
@@ -622,16 +637,27 @@ def render_negotiation(view: dict | None, prompt: dict | None, you: Any, names: 
             text += f". It is {_why(d['why'], names, you)}"
         lines.extend(_wrap(text + f"  -> /accept {did} | /decline {did} [worth_less|record|...] | /counter {did}",
                            width, indent="      "))
-    options = quick_options(view, prompt, you)
-    for i, o in enumerate(options, 1):
-        to = ", ".join(seat_ref(s, names, you) for s in o.chosen)
-        more = f" (or: /offer {i} to {', '.join(str(s) for s in o.seats)})" if len(o.seats) > 1 else ""
-        lines.extend(_wrap(f"Quick deal /offer {i}: {quick_label(o, names, you)}: {card_name(o.card)} <-> {to}{more}",
-                           width, indent="      "))
+    told: list[str] = []
     shown = [d for d in fates if d.proposer == you or d.status != "open"][-3:]
     for d in shown:
         others = ", ".join(seat_ref(s, names, you) for s in d.parties if s != you)
-        lines.extend(_wrap(ui_words("mydeals.line", deal=d.deal, parties=others, state=_fate(d, names, you)),
+        told.extend(_wrap(ui_words("mydeals.line", deal=d.deal, parties=others, state=_fate(d, names, you)),
+                          width, indent="      "))
+    return lines, told
+
+
+def render_quick(view: dict | None, prompt: dict | None, you: Any, names: Names | None = None,
+                 width: int = 100) -> list[str]:
+    """The quick deals of the moment, pre-filled from the fight: one
+    /offer N each (a short screen gives them one line, render_table)."""
+    names = names or {}
+    if not view or not isinstance(you, int) or isinstance(you, bool):
+        return []
+    lines: list[str] = []
+    for i, o in enumerate(quick_options(view, prompt, you), 1):
+        to = ", ".join(seat_ref(s, names, you) for s in o.chosen)
+        more = f" (or: /offer {i} to {', '.join(str(s) for s in o.seats)})" if len(o.seats) > 1 else ""
+        lines.extend(_wrap(f"Quick deal /offer {i}: {quick_label(o, names, you)}: {card_name(o.card)} <-> {to}{more}",
                            width, indent="      "))
     return lines
 
@@ -658,6 +684,7 @@ def _header(table: str, info: dict | None, view: dict | None, you: Any, names: N
     return text
 
 
+AFTER_END = "Type /lobby to go back to the lobby, /save to keep the game's record, or /quit to leave."
 TABLE_COMMANDS = ("Commands: NUMBER | /say TEXT | /offer N | /deal ... | /accept N | /decline N | /counter N | /done | "
                   "/deals | /ledger | /piles | /cards | /help | /lobby | /quit   PgUp/PgDn: the story so far")
 
@@ -675,7 +702,8 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
                  info: dict | None = None, feed: Sequence[str] = (), seconds_left: float | None = None,
                  sending: str | None = None, result: dict | None = None, status: str = "",
                  auto: Iterable[str] = (), width: int = 100, height: int = 40, scroll: int = 0,
-                 link: str = "", screen: Any = None, fates: Sequence[DealFate] = ()) -> list[str]:
+                 link: str = "", screen: Any = None, fates: Sequence[DealFate] = (),
+                 after_end: str = AFTER_END) -> list[str]:
     """The whole table screen, at most `height` lines, each at most `width`
     characters (the input line comes below it).
 
@@ -683,14 +711,16 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
     any), the seats, the board, the open deals; then the feed, `scroll`
     lines up from its end; then the decision (with the fight it is about),
     the status and the commands. When the screen is short, the separators,
-    the commands line, the deals line and the board go first, in that
-    order, so that the seats, at least three lines of news and the whole
-    decision stay on screen (80x24 with six seats keeps them all).
+    the commands line, the deals line, the board and the quick deals (down
+    to one line) go first, in that order, so that the seats, at least three
+    lines of news and the whole decision stay on screen (80x24 with six
+    seats keeps them all, in a fight too).
 
     `screen`: another game's `games.GameScreen`, which draws the part
     above the story, the board, the decision and the result instead.
     `fates`: this seat's deals as their events tell them (quickdeals.deals_of),
-    shown under the decision with the offers and quick deals of the moment."""
+    shown under the decision with the offers and quick deals of the moment.
+    `after_end`: what to type once the game is over."""
     names = names or {}
     rule = "-" * min(width, 120)
     header = _header(table, info, view, you, names, link, screen)
@@ -717,31 +747,39 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
         seats += [f"  seat {s.get('seat')}: {s.get('name')}" + (" (you)" if s.get("seat") == you else "")
                   for s in taken]
     decision: list[str] = []
+    quick: list[str] = []
     if result:
         decision += render_result(result) if screen is None else screen.result(result)
-        decision.append("Type /lobby to go back to the lobby, /save to keep the game's record, or /quit to leave.")
+        decision.append(after_end)
     elif view and screen is not None:
         decision += screen.decision(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
     elif view:
         decision += render_prompt(prompt, view, you, names, seconds_left=seconds_left, sending=sending, width=width)
-        decision += render_negotiation(view, prompt, you, names, fates, width)
+        offers, told = render_offers(view, you, names, fates, width)
+        decision += offers + told
+        quick = render_quick(view, prompt, you, names, width)
+    tail: list[str] = []
     auto = list(auto)
     if auto:
-        decision.append("Auto-answer on (unconditional): pass every " + ", ".join(auto) + " round. /auto off to stop.")
+        tail.append("Auto-answer on (unconditional): pass every " + ", ".join(auto) + " round. /auto off to stop.")
     if status:
-        decision.append(status)
+        tail.append(status)
     decision = [part for line in decision for part in _wrap(line, width, indent="    ")]
+    tail = [part for line in tail for part in _wrap(line, width, indent="    ")]
     seated_commands = TABLE_COMMANDS if screen is None else screen.commands
     commands = _wrap(seated_commands if isinstance(you, int) else "Commands: /lobby | /quit | /help   "
                      "PgUp/PgDn: the story so far", width, indent="    ")
     lines_of = feed_lines(feed, width)
     want_feed = 6
-    parts = {"sep": 2, "commands": len(commands), "deals": len(deals), "board": len(board)}
-    fixed = 1 + len(seats) + len(decision)
-    for drop in ("sep", "commands", "deals", "board"):
+    offers_n = sum(1 for line in quick if line.startswith("Quick deal /offer "))
+    quick_short = [f"Quick deals: /offer 1{f'-{offers_n}' if offers_n > 1 else ''} (a taller terminal lists "
+                   "them)"[:width]] if quick else []
+    parts = {"sep": 2, "commands": len(commands), "deals": len(deals), "board": len(board), "quick": len(quick)}
+    fixed = 1 + len(seats) + len(decision) + len(tail)
+    for drop in ("sep", "commands", "deals", "board", "quick"):
         if height - fixed - sum(parts.values()) >= want_feed:
             break
-        parts[drop] = 0
+        parts[drop] = len(quick_short) if drop == "quick" else 0
     room = height - fixed - sum(parts.values())
     if room < 3:  # still short: the seats give way last
         seats = seats[: max(1, len(seats) - (3 - room))]
@@ -758,7 +796,8 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
     else:
         shown = lines_of[max(0, len(lines_of) - room):] if room > 0 else []
     shown += [""] * max(0, room - len(shown))
-    bottom = ([rule] if parts["sep"] else []) + decision + commands[: parts["commands"]]
+    quick = quick if parts["quick"] == len(quick) else quick_short
+    bottom = ([rule] if parts["sep"] else []) + decision + quick + tail + commands[: parts["commands"]]
     lines = top + shown + bottom
     return [line[:width] for line in lines[-height:]] if height > 0 else lines
 
