@@ -120,3 +120,31 @@ def test_at_80x24_a_fight_keeps_every_seat_and_gives_the_quick_deals_one_line() 
     tall = "\n".join(render_table(table="T", view=v, prompt=prompt, you=2, names=names, feed=["news"] * 30,
                                   seconds_left=40, width=80, height=45))
     assert "Quick deal /offer 1:" in tall and "Quick deals: /offer" not in tall
+
+
+def test_at_80x24_an_offer_keeps_the_persons_own_seat_and_the_fighters() -> None:
+    """Seen in a lobby game at 80x24: an offer of seven lines left one seat
+    on screen, seat 0's, whoever the person was; and a sealed answer in a
+    window read "nobody decides first", and an offer "for "for your ..."."""
+    names = {0: "Aiko (bot)", 1: "Benkei (bot)", 2: "Luca", 3: "Chiyo (bot)"}
+    seats = [{"seat": s, "disc": True, "pile": [41 + s], "kept": 0, "broken": 0} for s in range(4)]
+    offer = {"deal": 1, "proposer": 1, "parties": [1, 2], "accepted": [1],
+             "transfers": [{"type": "Transfer", "card": 42, "giver": 1, "receiver": 2,
+                            "consideration": "for your support of me, the defender, in this fight"}],
+             "promises": [{"type": "Promise", "promiser": 2, "promisee": 1, "text": "", "kind": "support",
+                           "attacker": 3, "defender": 1, "side": "defender", "cards": [], "by_season": None,
+                           "seat": None}],
+             "why": {"code": "buy_support", "attacker": 3, "defender": 1, "side": "defender"}}
+    v = {"seats": seats, "season": 1, "fight": {"attacker": 3, "defender": 1, "reinforcements": []},
+         "deals": [offer], "ledger": [], "workers": {"supply": 3, "square": 1}, "deck_size": 20, "bonus_size": 1}
+    legal = [{"type": "Pass", "decision": 2}, {"type": "Support", "decision": 2, "side": "attacker"},
+             {"type": "Support", "decision": 2, "side": "defender"}]
+    prompt = window(id=2, asked=[0, 2], early=[0, 2], legal=legal, sealed={"type": "Pass", "decision": 2})
+    screen = render_table(table="T", view=v, prompt=prompt, you=2, names=names, feed=[f"news {i}" for i in range(30)],
+                          seconds_left=20, width=80, height=23)
+    text = "\n".join(screen)
+    assert len(screen) <= 23 and all(len(line) <= 80 for line in screen)
+    shown = [int(m) for m in re.findall(r"^[> ] ?(\d) ", text, re.M)]
+    assert {1, 2, 3} <= set(shown) and shown == sorted(shown), text  # the person (2) and both fighters
+    assert "OFFER #1 from seat 1 (Benkei (bot))" in text and 'for "for' not in " ".join(text.split())
+    assert "decides first" not in text and "Declare your support" not in text

@@ -267,10 +267,11 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
         early = pivot != you
         lines.append(f">>> YOUR DECISION #{prompt.get('id')}: {title} ({rule}){_clock(seconds_left)}")
         sealed = prompt.get("sealed")
-        if prompt.get("kind") == "window" and not sealed:  # once declared, the sealed line says it
-            lines.append("    Declare your support now if you like: it stays sealed and becomes final when the "
-                         "window closes (early, once both fighters say done and every asked seat has declared, "
-                         "R10.2b1). Deals are open meanwhile.")
+        if prompt.get("kind") == "window":
+            if not sealed:  # once declared, the sealed line says it
+                lines.append("    Declare your support now if you like: it stays sealed and becomes final when "
+                             "the window closes (early, once both fighters say done and every asked seat has "
+                             "declared, R10.2b1). Deals are open meanwhile.")
         elif early:
             lines.append(f"    {seat_ref(pivot, names, you)} decides first. You may answer early: your answer stays "
                          "sealed (shown to nobody) and can be changed until your turn.")
@@ -473,7 +474,8 @@ def _transfer_text(t: dict, names: Names, you: Any) -> str:
     text = (f"{seat_ref(t.get('giver'), names, you)} gives {_card(t.get('card'))} "
             f"to {seat_ref(t.get('receiver'), names, you)}")
     if t.get("consideration"):
-        text += f' (for "{t["consideration"]}")'
+        said = str(t["consideration"])  # a quick deal's reads "for your support ...": not for "for ..."
+        text += f' ("{said}")' if said.startswith("for ") else f' (for "{said}")'
     return text
 
 
@@ -781,9 +783,17 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
             break
         parts[drop] = len(quick_short) if drop == "quick" else 0
     room = height - fixed - sum(parts.values())
-    if room < 3:  # still short: the seats give way last
-        seats = seats[: max(1, len(seats) - (3 - room))]
-        room = height - 1 - len(seats) - len(decision) - sum(parts.values())
+    if room < 3:  # still short: the seats give way last, the viewer's own and the fighters' the very last
+        keep = max(1, len(seats) - (3 - room))
+        if screen is None and view and len(seats) == len(view.get("seats") or []):
+            fight = view.get("fight") or {}
+            first = [s for s in (you, fight.get("attacker"), fight.get("defender")) if isinstance(s, int)]
+            order = list(dict.fromkeys([*first, *range(len(seats))]))
+            kept = sorted(i for i in order[:keep] if 0 <= i < len(seats))
+            seats = [seats[i] for i in kept]
+        else:
+            seats = seats[:keep]
+        room = height - 1 - len(seats) - len(decision) - len(tail) - sum(parts.values())
     top = [header, *seats, *board[: parts["board"]], *deals[: parts["deals"]]]
     if parts["sep"]:
         top.append(rule)
@@ -859,7 +869,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
     lines.append("-" * min(width, 120))
     lines += [
         "Commands:",
-        "  join N [SEAT]              take a seat at table N (a number above, or a table id); also: N",
+        "  join N [SEAT]              sit at table N (its number above or its id)",
         "  watch N                    watch table N as a spectator",
         f"  create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
         *([f"                             (games: {games})"] if games else []),
