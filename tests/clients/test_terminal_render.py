@@ -455,3 +455,13 @@ def test_the_ledger_tells_every_promise_and_each_seats_record():
     assert ("#1 (kept, season 1): seat 1 (bob) will support the defender, seat 0 (you), in the fight of seat 2 "
             "against seat 0") in text
     assert '#2 (open, season 2): seat 3 (dee) promises seat 0 (you) "no attack"  -> /kept 2 or /broken 2' in text
+
+
+def test_a_long_name_with_a_promise_record_keeps_the_record_whole_at_80_columns():
+    """Seen at 80x24: "Benkei (bot) ... 5 pts: 2 cards  kept 1/bro", the
+    record cut off; the cards give way to it (/piles shows them)."""
+    view = a_view()
+    names = {0: "Luca", 1: "Aiko (bot)", 2: "Benkei (bot)", 3: "Chiyo (bot)"}
+    view["seats"][2].update(pile=[41, 45], kept=1, broken=0, inhabitant=7, revealed=True)
+    line = render_seats(view, 0, names, width=80)[2]
+    assert len(line) <= 80 and line.endswith("kept 1/broken 0"), line

@@ -344,6 +344,9 @@ def _fit_pile(head: str, pile: list[int], tail: str, width: int) -> str:
         line = head + cards + tail
         if len(line) <= width:
             return line
+    bare = head.rstrip().rstrip(":") + tail  # the total and the promise record, without the cards
+    if len(bare) <= width:
+        return bare
     return (head + _plural(len(names), "card") + tail)[:width]
 
 
