@@ -39,6 +39,7 @@ GAME_AGNOSTIC = sorted([
     *(PACKAGE / "server" / "stores").glob("*.py"),
     *(PACKAGE / "server" / "cluster").glob("*.py"),
     *(PACKAGE / "games" / "kit").glob("*.py"),
+    *(PACKAGE / "fairplay").glob("*.py"),
     REGISTRY,
     PACKAGE / "legacy.py",
     PACKAGE / "protocol" / "messages.py",
@@ -125,6 +126,14 @@ def test_server_imports_nothing_from_clients_or_the_command() -> None:
     assert not bad, bad
 
 
+def test_fair_dealing_imports_neither_server_nor_clients() -> None:
+    """The server deals with `fairplay` and the clients verify with it: it
+    stands below both, beside the games' kit."""
+    bad = {str(p.relative_to(ROOT)): name for p in sorted((PACKAGE / "fairplay").glob("*.py")) for name in imports(p)
+           if _within(name, "oriente.server", "oriente.clients", "oriente.cli")}
+    assert not bad, bad
+
+
 def test_the_protocol_imports_neither_server_nor_clients() -> None:
     """(protocol/vectors/generate.py is a script that runs the server to record
     its frames; the protocol package itself is src/oriente/protocol/*.py.)"""
@@ -137,8 +146,9 @@ def test_clients_use_the_pure_rules_at_most() -> None:
     """Bots may simulate with the pure rules and policies; never the actor,
     the lobby, the transport or the stores. Verifying a record
     (sdk.verify_record) replays it through the games' ports, which are pure
-    adapters of the pure rules, and the pure dealing and verify modules."""
-    allowed = ("oriente.server.dealing", "oriente.server.verify", *declared())  # and the games' old names
+    adapters of the pure rules, and `fairplay` (dealing and verify), which the
+    server deals with."""
+    allowed = (*declared(),)  # the games' old names (oriente.server.rules...) are the games' pure code
     bad = {str(p.relative_to(ROOT)): name for p in _python_files("clients") for name in imports(p)
            if _within(name, "oriente.server", "oriente.cli") and not _within(name, *allowed)}
     assert not bad, bad

@@ -1,6 +1,6 @@
 """One replay for every record (games/kit/replay.py): records in every
 format written over time replay through their game's port to the events
-and result they hold, and verify (server/verify.py, `oriente verify`): the
+and result they hold, and verify (fairplay/verify.py, `oriente verify`): the
 table's records (of Oriente before records named their game, of Oriente,
 Oro and Samurai since) and the rules packages' own (`oro.record.v1`,
 `samurai.record.v1`, Oriente's `Game.record()`), all stored as written
@@ -20,13 +20,13 @@ import trio
 from trio.testing import MockClock
 
 from oriente import games
+from oriente.fairplay.verify import verify_record
 from oriente.games.kit.port import RulesRejection
 from oriente.games.kit.replay import ReplayError, record_game, replay, steps
 from oriente.protocol.codec import decode_any, encode
 from oriente.protocol.messages import DEFAULT_GAME
 from oriente.server.stores import MemoryStore
 from oriente.server.table import Table, TableError
-from oriente.server.verify import verify_record
 from tests.server.actor_harness import open_table
 from tests.toy_game import ToyPort
 

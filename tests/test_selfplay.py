@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from oriente import games
+from oriente.fairplay.verify import verify_record
 from oriente.games.kit.port import BotMove, GamePort
 from oriente.games.kit.replay import replay
 from oriente.games.kit.selfplay import SelfPlayError, play
 from oriente.protocol.codec import decode_any, encode
-from oriente.server.verify import verify_record
 from tests.toy_game import ToyPort
 
 PORTS: dict[str, GamePort] = {**games.all_ports(), "highcard": ToyPort()}

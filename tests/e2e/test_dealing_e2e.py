@@ -1,7 +1,7 @@
 """Who deals, over real sockets: a `create_table` that chooses its seed
 (copied from any public record, say) gets a table that is not listed and
 that tells everyone who joins `settings.seeded: true`; one that leaves the
-seed to the server stays public and unseeded (server/dealing.py)."""
+seed to the server stays public and unseeded (fairplay/dealing.py)."""
 
 from __future__ import annotations
 

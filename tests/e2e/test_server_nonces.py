@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 import trio
 
-from oriente.server import dealing
+from oriente.fairplay import dealing
+from oriente.fairplay.verify import verify_record
 from oriente.server.app import App
 from oriente.server.games import PORTS
 from oriente.server.table import nonce_token
-from oriente.server.verify import verify_record
 
 from .test_server_bots import PATIENT, _over, _play
 from .tourney import call

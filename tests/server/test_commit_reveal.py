@@ -1,4 +1,4 @@
-"""Commit and reveal (docs/table.md T7, server/dealing.py, server/verify.py):
+"""Commit and reveal (docs/table.md T7, fairplay/dealing.py, fairplay/verify.py):
 an ordinary table publishes a commitment to a secret salt before anyone
 joins; each seat's join adds a nonce; the seed is made from the salt and
 the nonces when the game starts; the record reveals them, and verifying it
@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 import trio
 
+from oriente.fairplay import dealing
+from oriente.fairplay.verify import SERVERS_CHOICE, verify_record
 from oriente.protocol import messages as M
-from oriente.server import dealing
 from oriente.server.games import PORTS
 from oriente.server.lobby import Lobby
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
-from oriente.server.verify import SERVERS_CHOICE, verify_record
 
 from .test_ended_tables import BOTS
 

@@ -1,4 +1,4 @@
-"""Who chooses a table's cards (server/dealing.py, PROTOCOL.md 3 and 12).
+"""Who chooses a table's cards (fairplay/dealing.py, PROTOCOL.md 3 and 12).
 
 Before: with a seed copied from any public record, a creator knew
 every hidden card of a public table. Now the server's CSPRNG seeds every
@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 import trio
 
+from oriente.fairplay import dealing
 from oriente.protocol import messages as M
-from oriente.server import dealing
 from oriente.server.games.oriente import OrientePort
 from oriente.server.games.oro import OroPort
 from oriente.server.lobby import Lobby

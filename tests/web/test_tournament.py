@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from oriente.server.dealing import seat_nonce
+from oriente.fairplay.dealing import seat_nonce
 
 pytestmark = pytest.mark.browser
 

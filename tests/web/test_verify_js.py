@@ -14,9 +14,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from oriente.server import dealing
+from oriente.fairplay import dealing
+from oriente.fairplay.verify import SERVERS_CHOICE, verify_record
 from oriente.server.games import PORTS
-from oriente.server.verify import SERVERS_CHOICE, verify_record
 
 from ..test_cli import _served_record
 from .nodejs import node_for

@@ -22,10 +22,10 @@ here as `sdk.deals`): build, read and value them. What each game is (its
 seat counts, options and windows) is `Client.game_info`, as the server
 describes it.
 
-The SDK speaks only the protocol (PROTOCOL.md); it never imports the server
-(game descriptions are read by the pure `games.kit.describe`; `deals.value`
-loads the pure valuation functions when it is called, and
-`DECISION_COMMANDS` the rules' one definition when it is first read).
+The SDK speaks only the protocol (PROTOCOL.md); it never imports the server.
+Besides the protocol it uses the games' pure code (game descriptions,
+`DECISION_COMMANDS`, the valuation behind `deals.value`) and `fairplay`,
+the very code the server deals with, to verify a record.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 import trio
@@ -45,8 +46,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.trio.client import connect as ws_connect
 from websockets.typing import Subprotocol
 
+from ..fairplay.dealing import seat_nonce
+from ..fairplay.verify import verify_record as _verify_record
+from ..games import PORTS
 from ..games.kit.describe import GameInfo as GameInfo  # re-exported: Client.game_info's values
 from ..games.kit.describe import GameOption as GameOption
+from ..games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from ..refusal import Refusal
 from . import deals as deals  # re-exported: sdk.deals
 
@@ -70,6 +75,9 @@ _ATTENDANCE = {"SeatAway": True, "ProxyOn": True, "SeatBack": False, "ProxyOff":
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
+
+# The command types that answer a decision for an asked seat (the rules' one definition).
+DECISION_COMMANDS = DECISION_COMMAND_TYPES
 
 
 def _decode(raw: str | bytes) -> Any:
@@ -802,17 +810,12 @@ def verify_record(record: dict[str, Any], *, commitment: str | None = None, seat
     proves (for instance that the deal was the server's to choose, when no
     seat brought a nonce of its own). The check runs here, on the player's
     machine, with the same ports the server plays through."""
-    from oriente.games import PORTS
-    from oriente.server.verify import verify_record as check
-
-    return check(record, PORTS, commitment=commitment, seat=seat, nonce=nonce).plain()
+    return _verify_record(record, PORTS, commitment=commitment, seat=seat, nonce=nonce).plain()
 
 
 def my_nonce(table: str, join_nonce: str) -> str:
     """This seat's contribution to the table's seed, as the record lists it
     (`record.commitment.nonces`), from the secret nonce its join carried."""
-    from oriente.server.dealing import seat_nonce
-
     return seat_nonce(table, join_nonce)
 
 
@@ -823,8 +826,6 @@ def origin_of(url: str) -> str | None:
     """A websocket URL's origin, scheme://host[:port] (the port left out
     when it is the scheme's default); None for anything else. The same
     host on another port is another origin (PROTOCOL.md 4, moved)."""
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(url.strip())
         port = parts.port
@@ -1075,12 +1076,3 @@ class Seat(Watch):
             yield Turn(self, prompt, update.view, early=not mine)
 
 
-def __getattr__(name: str) -> Any:
-    """`DECISION_COMMANDS`, the command types that answer a decision for an
-    asked seat: the rules' one definition, read when first asked for, so
-    that importing the SDK imports nothing of the server (PEP 562)."""
-    if name == "DECISION_COMMANDS":
-        from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
-
-        return DECISION_COMMAND_TYPES
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

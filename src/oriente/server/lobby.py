@@ -22,11 +22,11 @@ from typing import Any
 import msgspec
 import trio
 
+from ..fairplay import dealing
 from ..games.kit.port import GamePort, GameSetup, Port, SettingsError
 from ..protocol import messages as M
 from ..protocol.codec import decode_any, encode
 from ..refusal import Refusal
-from . import dealing
 from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .ids import new_id

@@ -98,7 +98,7 @@ class GameSetup:
     `config` is the game's own configuration object, handed to `start` and
     opaque to everyone else. `configured` says that the options fix hidden
     cards or random events (a configured setup): a player who asks for that
-    makes the table seeded, as with a chosen seed (`server/dealing.py`)."""
+    makes the table seeded, as with a chosen seed (`fairplay/dealing.py`)."""
 
     options: dict[str, Any]
     public: dict[str, Any]

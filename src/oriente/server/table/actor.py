@@ -32,10 +32,10 @@ from typing import Any
 
 import trio
 
+from ...fairplay import dealing
 from ...games.kit.port import SPECTATOR, TABLE_SEAT, GamePort, GameSetup, RulesRejection, rules_version
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from .. import dealing
 from ..ids import new_token
 from ..outbox import Outbox
 from ..stores import LogRecord, Store, StoreFenced

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...fairplay import dealing
 from ...games.kit.port import GamePort, GameSetup, SettingsError
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from .. import dealing
 from ..clock import TableClock, TimerSettings
 from ..ids import new_id
 from ..names import MAX_NAME, NameRefused, clean_name, looks_alike
@@ -52,7 +52,7 @@ class TableSettings:
     game's port configured them (`GameSetup.options`). `seed` and the
     options stay secret until the game ends: they may determine hidden cards;
     only the port's public part of the options is shown before. `seeded`:
-    a player chose the seed or the setup (`server/dealing.py`), which
+    a player chose the seed or the setup (`fairplay/dealing.py`), which
     everyone is shown. `commitment`: the server's commitment to the setup
     of a table it created itself, `{sha256, salt}`; the digest is shown
     from the start, the salt only in the record."""
