@@ -142,3 +142,18 @@ def _hidden(text: str) -> str:
     if parts.password is None:
         return text
     return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+
+
+def server_url(text: str) -> str:
+    """The websocket address of a server as a person may type it: 'ws://h:p'
+    as is, 'http://h:p' (what `oriente serve` prints for browsers) as
+    'ws://h:p', 'https://' as 'wss://', a bare 'h:p' or 'h' as 'ws://'."""
+    given = text.strip()
+    scheme, sep, rest = given.partition("://")
+    if not sep:
+        scheme, rest = "ws", given
+    ws = {"ws": "ws", "wss": "wss", "http": "ws", "https": "wss"}.get(scheme.lower())
+    host = rest.split("/", 1)[0]
+    if ws is None or not host or any(c.isspace() for c in rest):
+        raise ValueError(f"{text!r} is not a server address; try ws://HOST:PORT, e.g. ws://127.0.0.1:8765")
+    return f"{ws}://{rest}"

@@ -9,9 +9,11 @@ seat 0 in the terminal client and the bots take the others.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib
 import json
+import os
 import random
 import signal
 import sys
@@ -28,11 +30,14 @@ from oriente.clients.game_story import story_for
 from oriente.clients.narrate import describe_result
 from oriente.clients.progname import command_name
 from oriente.clients.sdk import Client, ServerError
-from oriente.games import load
+from oriente.clients.terminal import run_play
+from oriente.clients.web import mounts
+from oriente.games import home, load
 from oriente.games.kit.port import SPECTATOR, GamePort
 from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import DEFAULT_PRESET, preset
 from oriente.server.app import App
+from oriente.server.stores import StoreError, StoreLocked, open_store
 
 BOT_NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 # Bots answer at once, but the table still has deadlines: a stuck bot cannot hang it.
@@ -99,7 +104,6 @@ async def run_table(*, seats: int, seed: int | None, store: str, policy: str, de
     rules = load(game or DEFAULT_GAME)  # the game's port (`port` is the web port)
     web = None
     if watch is not None:
-        from oriente.clients.web import mounts
         web = mounts()
     app = App(store, port=port if watch is not None else 0, web=web)
     async with trio.open_nursery() as nursery:
@@ -210,8 +214,6 @@ def _own_store(store: str | None) -> Iterator[tuple[str, str]]:
 def store_refusal(group: BaseExceptionGroup) -> str | None:
     """One line for a store that would not open (another server holds it, a
     database out of reach), or None if the failure is something else."""
-    from oriente.server.stores import StoreError, StoreLocked
-
     found = group.subgroup(lambda exc: isinstance(exc, StoreError))
     if found is None:
         return None
@@ -236,8 +238,6 @@ def _stop_left_table(store: str, seen: dict[str, Any]) -> None:
         return
 
     async def mark() -> None:
-        from oriente.server.stores import open_store
-
         kept = open_store(store)
         async with trio.open_nursery() as nursery:
             await nursery.start(kept.run)
@@ -257,8 +257,6 @@ def _stop_left_table(store: str, seen: dict[str, Any]) -> None:
 def primer(game: str) -> str:
     """A few sentences on what `game` is and how it is won (its home's
     primer module), told before the story; empty for a game without one."""
-    from oriente.games import home
-
     try:
         module = importlib.import_module(f"{home(game)}.primer")
     except ModuleNotFoundError:
@@ -312,8 +310,6 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
                       options: dict[str, Any] | None = None) -> int:
     """The server and bots run in a background thread with their own trio
     loop; the terminal client owns the foreground (and the terminal)."""
-    from oriente.clients.terminal import run_play
-
     ready = threading.Event()
     left = threading.Event()  # the person has quit: the server may stop once the game is over
     where: dict[str, Any] = {}
@@ -349,3 +345,54 @@ def _demo_with_person(*, seats: int, seed: int | None, store: str, record_path: 
     print("You left before the end. The demo's server stops with this program, so this game stops here; "
           f"to keep a game you can come back to, run `{command_name()} serve` and `{command_name()} play`.")
     return code
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A server on the embedded store, a table of bots over websockets, the
+    game told live as a spectator sees it; then the scores and the record.
+    What the game offers (its seats, its bots, its options) is what it
+    says of itself (its port's `describe`, as `welcome.game_info` says it)."""
+    port = load(args.game or DEFAULT_GAME)  # no --game: the table names none, and plays the default (oriente.v1)
+    info = port.describe()
+    if args.seats is None:
+        args.seats = info.default_seats
+    if args.seats not in info.seats:
+        print(f"oriente demo: a table of {port.name} has {info.seats.start} to {info.seats.stop - 1} seats, "
+              f"not {args.seats}", file=sys.stderr)
+        return 2
+    if not port.policies:
+        print(f"oriente demo: {port.name} has no reference bots to play it", file=sys.stderr)
+        return 2
+    aliases = port.policy_aliases
+    if args.bots is None:
+        args.bots = port.policies[0]
+    elif args.bots not in port.policies and args.bots not in aliases:
+        print(f"oriente demo: {port.name} has no bot called {args.bots!r}; its bots are "
+              f"{', '.join(port.policies)}", file=sys.stderr)
+        return 2
+    # The options a person is offered first where that is not the game's default (a variant that shows more).
+    options = {o.name: o.suggested for o in info.options if o.suggested is not None}
+    name = (args.name or os.environ.get("USER") or "player").strip()[:32] or "player"
+    if args.watch and args.play:
+        print("oriente demo: --watch and --play do not go together", file=sys.stderr)
+        return 2
+    unwritable = args.record and _cannot_write(Path(args.record))
+    if unwritable:  # said before the game, not after it
+        print(f"oriente demo: --record {args.record}: {unwritable}", file=sys.stderr)
+        return 2
+    return demo(seats=args.seats, seed=args.seed, store=args.store, record_path=args.record,
+                policy=aliases.get(args.bots, args.bots), delay=args.delay, quiet=args.quiet, play=args.play,
+                name=name, timers=args.timers, watch=args.watch, port=args.port, game=args.game, options=options)
+
+def _cannot_write(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (its folder is made if need
+    be), or None."""
+    if path.is_dir():
+        return "is a folder; give a file's path"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make its folder: {exc.strerror or exc}"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "cannot be written here"
+    return None
