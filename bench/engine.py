@@ -1,8 +1,8 @@
 """Engine benchmark: complete random games in one process (docs/benchmarks.md).
 
 Measures the rules alone, so that a slow table can be blamed on the right
-layer. The policy is the random one of docs/benchmarks.md (`random_move`
-below): pass with probability 1/2 where passing is legal, otherwise a
+layer. The policy is the random one of docs/benchmarks.md (`random_move`,
+src/oriente/games/oriente/bots/engine_random.py): pass with probability 1/2 where passing is legal, otherwise a
 uniform pick among the other legal game commands; negotiation windows close
 by the table's timeout; no deals, no chat.
 
@@ -32,41 +32,12 @@ from dataclasses import dataclass, field
 
 import _installed  # noqa: F401  (first: says how to run it without the project installed)
 
-from oriente.games.oriente.rules import TABLE, GameConfig, Pass, Timeout, apply, legal, new_game, pending
-from oriente.games.oriente.rules.commands import DECISION_COMMANDS, Command
-from oriente.games.oriente.rules.state import GameState
+from oriente.games.oriente.bots.engine_random import random_move
+from oriente.games.oriente.rules import GameConfig, apply, new_game
 
 SEAT_COUNTS = (4, 6, 12)
 TARGET_GAMES_PER_S = 100.0  # six seats
 TARGET_US_PER_COMMAND = 20.0
-
-
-def random_move(state: GameState, rng: random.Random) -> tuple[int, Command] | None:
-    """The (seat, command) to apply next, or None once the game is over.
-
-    Only the seat the engine waits on acts; a window (a decision with no
-    pivot) waits on the clock alone, so the table's timeout moves it on."""
-    decisions = pending(state)
-    if not decisions:
-        return None
-    d = decisions[0]
-    seat = d.pivot
-    if seat is None:
-        return TABLE, Timeout(decision=d.id, pivot=None)
-    passes: list[Command] = []
-    others: list[Command] = []
-    for c in legal(state, seat):
-        if isinstance(c, Pass):
-            passes.append(c)
-        elif isinstance(c, DECISION_COMMANDS):
-            others.append(c)
-    if passes and (not others or rng.random() < 0.5):
-        return seat, passes[0]
-    if not others:
-        # Waiting on a seat that may send nothing would hang a real table
-        # until its clock ran out: a rules bug, so say so loudly.
-        raise RuntimeError(f"decision {d.id} waits on seat {seat}, which has no legal answer")
-    return seat, others[rng.randrange(len(others))]
 
 
 @dataclass

@@ -10,10 +10,14 @@ standard library's `graphlib`, which names one when there is one.
 
 A function-local import is for a dependency the server runs without:
 PostgreSQL's driver (the store and the site of many processes), Redis's
-client (the site's bus), or a module a pure game must not pull in (the
-registry's entry points load `importlib.metadata`, which imports the email
-package and sockets: tests/test_purity.py). Anything else is imported at
-the top, where a reader sees it."""
+client (the site's bus), a POSIX terminal's modules (the terminal client's
+raw mode), or a module a pure game must not pull in (the registry's entry
+points load `importlib.metadata`, which imports the email package and
+sockets: tests/test_purity.py). Anything else is imported at the top, where
+a reader sees it. The command line loads each subcommand's module by name
+(`cli/main.py`'s `command`), so that one command does not import what
+another needs: that is a choice made in one place, not an import hidden in
+a function."""
 
 from __future__ import annotations
 
@@ -28,12 +32,15 @@ PACKAGE = SRC / "oriente"
 
 # Where a function-local import is checked, and the ones allowed there,
 # (module, what it imports) -> why.
-CHECKED = ("oriente.server", "oriente.protocol", "oriente.games", "oriente.refusal", "oriente.legacy")
+CHECKED = ("oriente.server", "oriente.protocol", "oriente.games", "oriente.refusal", "oriente.legacy",
+           "oriente.fairplay", "oriente.clients", "oriente.cli")
 OPTIONAL = {
     ("oriente.server.stores", "oriente.server.stores.postgres"): "psycopg: a PostgreSQL store only",
     ("oriente.server.app", "oriente.server.cluster.node"): "psycopg and redis: a site of many processes only",
     ("oriente.server.cluster.bus", "redis"): "redis: the site's bus only",
     ("oriente.games", "importlib.metadata"): "entry points: not for a pure game's import (test_purity)",
+    ("oriente.clients.terminal.screen", "termios"): "a POSIX terminal only (the screen runs without one in tests)",
+    ("oriente.clients.terminal.screen", "tty"): "a POSIX terminal only",
 }
 
 

@@ -26,14 +26,18 @@ and `partner_value(view, deal, partner, prompt)` what it is worth to
 another seat as far as we can tell — the same functions the reference
 negotiator uses (games/oriente/bots/valuation.py: fight odds from the public
 cards and the deck, what is at stake, the seasons likely left, the
-promiser's record), imported only when called, so the SDK itself never
-loads the server. `trust(view, seat)` is the chance that a seat keeps its
+promiser's record): the games' pure code, never the server's. `trust(view, seat)` is the chance that a seat keeps its
 next promise, read from its record.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from oriente.games.oriente.bots import reputation, valuation
+from oriente.games.oriente.bots.model import read
+from oriente.games.oriente.bots.words import deal_words
+from oriente.games.oriente.narrate import OrienteNarrator
 
 Deal = dict[str, Any]
 SIDES = ("attacker", "defender")
@@ -160,8 +164,6 @@ def counters(item: dict[str, Any]) -> int | None:
 def reason_words(why: dict[str, Any], lang: str = "en") -> str:
     """A reason in words, in `lang` (en, de, fr), as the clients say it
     (the narrator's catalogue); a code it has no words for comes back as is."""
-    from oriente.games.oriente.narrate import OrienteNarrator  # the catalogues: loaded only when asked
-
     return OrienteNarrator(lang).why(why)
 
 
@@ -216,8 +218,6 @@ def promised_side(view: dict[str, Any], me: int) -> str | None:
 
 def describe(deal: Deal, speaker: int | None = None) -> str:
     """The deal in plain words; `speaker` becomes "I"."""
-    from oriente.games.oriente.bots.words import deal_words
-
     return deal_words(deal, speaker)
 
 
@@ -228,8 +228,6 @@ def value(view: dict[str, Any], deal: Deal, prompt: dict[str, Any] | None = None
     points (-inf for a promise of ours it could not keep). Pass the prompt
     (`turn.prompt`, `update.prompt`) when a fight is under way: who has
     declared is in it."""
-    from oriente.games.oriente.bots import valuation
-
     return valuation.deal_value(valuation.reading(view, prompt if prompt is not None else view.get("decision")),
                                 deal)
 
@@ -237,17 +235,12 @@ def value(view: dict[str, Any], deal: Deal, prompt: dict[str, Any] | None = None
 def partner_value(view: dict[str, Any], deal: Deal, partner: int, prompt: dict[str, Any] | None = None) -> float:
     """What `deal` is worth to `partner`, as far as the viewing seat can
     tell (its hidden card is guessed): offer what it may want."""
-    from oriente.games.oriente.bots import valuation
-
     r = valuation.reading(view, prompt if prompt is not None else view.get("decision"))
     return valuation.partner_value(r, deal, partner)
 
 
 def trust(view: dict[str, Any], seat: int) -> float:
     """The chance that `seat` keeps its next promise, from its record."""
-    from oriente.games.oriente.bots import reputation
-    from oriente.games.oriente.bots.model import read
-
     return reputation.trust(read(view), seat)
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from oriente.games.oro.narrate import describe_result
+from oriente.games.oro.rules import default_board
+
 from ..render import Names, _wrap
 from . import GameScreen
 
@@ -44,7 +47,6 @@ class OroScreen(GameScreen):
         islands = board.get("islands")
         if islands:
             return [i["name"] for i in islands]
-        from oriente.games.oro.rules import default_board
         return list(default_board().names)
 
     @staticmethod
@@ -52,7 +54,6 @@ class OroScreen(GameScreen):
         board = (view or {}).get("board") or {}
         if board.get("connections"):
             return [(a, b) for a, b in board["connections"]]
-        from oriente.games.oro.rules import default_board
         return list(default_board().ends)
 
     def island(self, view: dict[str, Any] | None, i: Any) -> str:
@@ -221,7 +222,6 @@ class OroScreen(GameScreen):
                     str(cmd.get("type")), self.label(cmd, {}, None, None, {}))
 
     def result(self, result: dict[str, Any]) -> list[str]:
-        from oriente.games.oro.narrate import describe_result
         return ["GAME OVER", *describe_result(result).splitlines()]
 
 

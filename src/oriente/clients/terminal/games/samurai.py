@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from oriente.clients.game_story import GameStory
 from oriente.clients.narrate import Label, Narrator
-from oriente.games.samurai.narrate import SamuraiNarrator
+from oriente.games.samurai.narrate import SamuraiNarrator, describe_result
+from oriente.games.samurai.rules.datafiles import default_board_data, default_tiles_data
 
 from ..render import Names, _wrap, seat_ref
 from . import GameScreen
@@ -98,7 +99,6 @@ def hex_map(view: dict[str, Any] | None) -> HexMap:
     """The view's map (the default map without a view)."""
     board = (view or {}).get("board")
     if not board:
-        from oriente.games.samurai.rules.datafiles import default_board_data
         board = default_board_data()
     key = tuple((h["id"], h["q"], h["r"], h.get("terrain", ""), h.get("name") or "") for h in board["hexes"])
     return _map_of(key)
@@ -141,7 +141,6 @@ class SamuraiScreen(GameScreen):
         tiles = ((view or {}).get("tile_set") or {}).get("tiles")
         if tiles:
             return list(tiles)
-        from oriente.games.samurai.rules.datafiles import default_tiles_data
         return list(default_tiles_data()["tiles"])
 
     def tile(self, view: dict[str, Any] | None, i: Any) -> str:
@@ -265,7 +264,6 @@ class SamuraiScreen(GameScreen):
         return ", ".join(self.tile(view, t) for t in chosen)
 
     def result(self, result: dict[str, Any]) -> list[str]:
-        from oriente.games.samurai.narrate import describe_result
         return ["GAME OVER", *describe_result(result).splitlines()]
 
 
