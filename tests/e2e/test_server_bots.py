@@ -25,6 +25,14 @@ def _over(frame: dict[str, Any]) -> bool:
     return frame["t"] == "events" and any(e["type"] == "TableFinished" for e in frame["events"])
 
 
+def _said(frame: dict[str, Any]) -> str:
+    """A frame in a few words, for a failure's message."""
+    prompt = frame.get("prompt") or {}
+    events = [e.get("type") for e in frame.get("events") or ()]
+    return (f"{frame.get('t')} re={frame.get('re')} code={frame.get('code')} events={events[-4:]} "
+            f"prompt={prompt.get('id')}/{prompt.get('topic')}/pivot {prompt.get('pivot')}")
+
+
 async def _play(c: Client, table: str, seat: int, *, answers: int | None = None) -> bool:
     """Answer this seat's decisions (a pass where it may) until the game
     ends (True), or until `answers` were given and the seat is asked again
@@ -32,7 +40,11 @@ async def _play(c: Client, table: str, seat: int, *, answers: int | None = None)
     answered: set[Any] = set()
     with trio.fail_after(60):
         while True:
-            f = await c.recv(timeout=30)
+            try:
+                f = await c.recv(timeout=30)
+            except trio.TooSlowError:
+                pytest.fail(f"seat {seat} heard nothing for 30 s; it answered {sorted(answered)}; "
+                            f"the last frames: {[_said(x) for x in c.frames[-6:]]}")
             if _over(f):
                 return True
             prompt = f.get("prompt") if f["t"] in ("events", "snapshot") else None

@@ -130,14 +130,29 @@ class BotRunner:
             await self._run(table, outbox, seat, policy)
 
     async def _enter(self, table: Table, outbox: Outbox, message: SeatBot | ResumeBot) -> bool:
-        """Send the seat's join (or resume) and wait for the table's answer."""
+        """Send the seat's join (or resume) and wait for the table's answer.
+
+        A busy server may take a while to answer (a restart recovers every
+        table at once): the bot waits as long as the table lives, and says
+        so in the log each JOIN_TIMEOUT_S, rather than giving up its seat in
+        silence and leaving the table waiting on a bot that never comes."""
         await table.send(outbox, message)
-        with trio.move_on_after(JOIN_TIMEOUT_S):
-            async for frame in outbox.receive:
-                msg = decode_any(frame)
-                if msg.get("re") == message.id:
-                    return bool(msg.get("t") == "ok")
-        return False
+        waited = 0.0
+        while True:
+            with trio.move_on_after(JOIN_TIMEOUT_S):
+                async for frame in outbox.receive:
+                    msg = decode_any(frame)
+                    if msg.get("re") == message.id:
+                        if msg.get("t") != "ok":
+                            log.warning("table %s: the bot's %s was refused: %s", table.id,
+                                        type(message).__name__, msg.get("code"))
+                        return bool(msg.get("t") == "ok")
+                return False  # the table closed the bot's outbox
+            waited += JOIN_TIMEOUT_S
+            if table.statistics().status not in ("open", "running"):
+                return False
+            log.warning("table %s: seat %s's bot still waits for the table after %.0f s", table.id,
+                        message.seat, waited)
 
     def _start(self, table: Table, outbox: Outbox, seat: int, policy: str) -> None:
         self.nursery.start_soon(self._run, table, outbox, seat, policy, name=f"bot {table.id}/{seat}")
