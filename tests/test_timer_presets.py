@@ -68,7 +68,7 @@ def test_every_client_says_each_preset_in_the_same_words(capsys: pytest.CaptureF
     source = LOBBY_JS.read_text(encoding="utf-8")
     assert 't("lobby.timers", { s: Math.round(timers.prompt_ms / 1000), w: Math.round(timers.window_ms / 1000), ' \
            'b: Math.round(timers.bank_ms / 1000) })' in source
-    assert "${t(`preset.${k}`)} — ${timerText(PRESETS[k])}" in source
+    assert "${t(`preset.${k}`)} — ${timerText(PRESETS[k], form.game)}" in source
     # A table's list entry names its preset; the words are under the list.
     quick = {"table": "T1", "status": "open", "seats": [None] * 4, "settings": {"timers": TIMER_PRESETS["quick"]}}
     row = render_lobby([quick], url="ws://x", name="n", width=80, height=24)[3]

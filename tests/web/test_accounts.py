@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 
 def test_sign_up_reload_rated_table_sign_out_and_a_wrong_password(server: Any, page: Any) -> None:
     page.goto(server.url)
-    page.fill("#account-name", "ana")
+    page.fill("#name", "ana")
     page.fill("#account-password", "correct horse")
     page.click("#sign-up")
     expect(page.locator(".account[data-signed-in]")).to_contain_text("Signed in as ana")
@@ -37,7 +37,7 @@ def test_sign_up_reload_rated_table_sign_out_and_a_wrong_password(server: Any, p
     expect(page.locator(".table-row .names")).to_contain_text("ana")
 
     page.click("#sign-out")
-    page.fill("#account-name", "ana")
+    page.fill("#name", "ana")
     page.fill("#account-password", "wrong horse")
     page.click("#sign-in")
     expect(page.locator(".toast")).to_contain_text("do not match an account")
@@ -86,7 +86,7 @@ def slow_back_off() -> Iterator[Any]:
 def test_the_account_panel_lists_sessions_and_signs_out_everywhere(slow_back_off: Any, page: Any) -> None:
     server = slow_back_off
     page.goto(server.url)
-    page.fill("#account-name", "eve")
+    page.fill("#name", "eve")
     page.fill("#account-password", "correct horse")
     page.click("#sign-up")
     expect(page.locator(".account[data-signed-in]")).to_contain_text("Signed in as eve")
@@ -111,7 +111,7 @@ def test_the_account_panel_lists_sessions_and_signs_out_everywhere(slow_back_off
     # Six wrong passwords (each click waits for the last answer: the button
     # is disabled meanwhile), then the right one waits too, and says how long.
     for i in range(6):
-        page.fill("#account-name", "eve")
+        page.fill("#name", "eve")
         page.fill("#account-password", f"wrong guess {i}")
         page.click("#sign-in")
         expect(page.locator(".toast")).to_contain_text("do not match an account")

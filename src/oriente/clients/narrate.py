@@ -52,6 +52,8 @@ __all__ = [
     "narrate",
     "narrate_table_event",
     "narrator_for",
+    "plural_key",
+    "ui_text",
 ]
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
@@ -68,6 +70,28 @@ def catalogue(lang: str) -> dict[str, Any]:
     """The shared catalogue of one language: the page's texts and the words
     every game's narration uses. A game's own words are `game_words`."""
     return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def plural_key(lang: str, key: str, n: Any) -> str:
+    """The form of `key` that the count `n` takes in `lang`: `KEY_one` for
+    the counts the catalogue's `plural_one` lists (English and German: 1;
+    French: 0 and 1), else `KEY_other`. One rule for the narrators and the
+    page's texts alike, the page's too (clients/web/src/i18n.js pluralKey)."""
+    return f"{key}_one" if n in catalogue(lang).get("plural_one", [1]) else f"{key}_other"
+
+
+def ui_text(key: str, lang: str = "en", **args: Any) -> str:
+    """One of the page's texts (the shared catalogue's "ui" part) filled
+    with `args`, as the page's translator fills it: English for a key this
+    language lacks, and the plural form the count `n` asks for where the
+    key has forms (`KEY_one`, `KEY_other`)."""
+    words, english = catalogue(lang)["ui"], catalogue("en")["ui"]
+    template = words.get(key, english.get(key))
+    if template is None and isinstance(args.get("n"), int):
+        template = words.get(plural_key(lang, key, args["n"]), english.get(plural_key("en", key, args["n"])))
+    if template is None:
+        raise KeyError(key)
+    return _FIELD.sub(lambda m: str(args.get(m.group(1), m.group(0))), str(template))
 
 
 @cache
@@ -116,7 +140,6 @@ class Narrator:
         self.lang = lang
         self.words: dict[str, str] = _narrate_words(folder, lang)
         self.en: dict[str, str] = _narrate_words(folder, "en")
-        self.one: list[int] = catalogue(lang).get("plural_one", [1])
         self.named = label is not None  # seats have names: list them one by one
         self.label = label or (lambda s: self.t("seat", n=s))
 
@@ -131,7 +154,7 @@ class Narrator:
         return _FIELD.sub(lambda m: str(args.get(m.group(1), m.group(0))), template)
 
     def plural(self, key: str, n: int, **args: Any) -> str:
-        return self.t(f"{key}_one" if n in self.one else f"{key}_other", n=n, **args)
+        return self.t(plural_key(self.lang, key, n), n=n, **args)
 
     # -- small words ----------------------------------------------------------------
 

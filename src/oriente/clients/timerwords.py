@@ -9,31 +9,33 @@ negotiate, bank 30 s", never one client's shorthand for it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from oriente.clients.narrate import catalogue
+from oriente.clients.narrate import ui_text
 from oriente.protocol.presets import TIMER_PRESETS
 
 __all__ = ["preset_of", "preset_text", "timers_text"]
 
 
 def _words(key: str, lang: str, **args: Any) -> str:
-    template = str(catalogue(lang)["ui"][key])
-    return re.sub(r"\{(\w+)\}", lambda m: str(args.get(m.group(1), m.group(0))), template)
+    return ui_text(key, lang, **args)
 
 
-def timers_text(timers: Mapping[str, Any] | None, lang: str = "en") -> str:
+def timers_text(timers: Mapping[str, Any] | None, lang: str = "en", windows: bool = True) -> str:
     """A table's timers as the page says them ('30 s per decision, 45 s to
-    negotiate, bank 30 s'; bots' timers as bot speed); '' for none."""
+    negotiate, bank 30 s'; bots' timers as bot speed); '' for none. A game
+    without negotiation windows (`windows` False: Oro, Samurai) is promised
+    no time to negotiate."""
     if not timers:
         return ""
     seconds = round(int(timers.get("prompt_ms", 0)) / 1000)
+    bank = round(int(timers.get("bank_ms", 0)) / 1000)
     if timers.get("zero_wait"):
         return _words("lobby.timers_bots", lang, s=seconds)
-    return _words("lobby.timers", lang, s=seconds, w=round(int(timers.get("window_ms", 0)) / 1000),
-                  b=round(int(timers.get("bank_ms", 0)) / 1000))
+    if not windows:
+        return _words("lobby.timers_no_window", lang, s=seconds, b=bank)
+    return _words("lobby.timers", lang, s=seconds, w=round(int(timers.get("window_ms", 0)) / 1000), b=bank)
 
 
 def preset_of(timers: Mapping[str, Any] | None) -> str | None:

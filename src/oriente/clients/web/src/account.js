@@ -99,7 +99,7 @@ function Sessions() {
   const days = mine ? Math.round((mine.expires_at - mine.last_used_at) / 86400) : 30;
   return html`<section class="sessions" aria-label=${t("account.sessions_title")}>
     <h3>${t("account.sessions_title")}</h3>
-    <p class="small muted">${t("account.sessions_note", { days })}</p>
+    <p class="small muted">${t("account.sessions_note", { n: days })}</p>
     ${rows === null ? html`<p class="muted">…</p>` : html`<ul data-ready="1">${rows.map((s) => html`<li key=${s.id} class=${s.current ? "session current" : "session"}>
       <span>${t("account.session_began", { client: clientName(s.client) || t("account.unknown_client"), when: when(s.created_at), address: place(s.address) })}</span>
       ${s.current && html` <span class="tag">${t("account.this_browser")}</span>`}
@@ -110,9 +110,11 @@ function Sessions() {
   </section>`;
 }
 
+// Signed out, the box asks only a password: the account's name is the
+// lobby's one name field ("Your name"), so a person never sees two.
 export function AccountBox() {
   const t = app.t;
-  const [name, setName] = useState("");
+  const name = app.name || "";
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState(false);
@@ -131,12 +133,10 @@ export function AccountBox() {
     setBusy(false);
   };
   return html`<form class="account" aria-label=${t("account.title")} onSubmit=${(e) => { e.preventDefault(); go("sign_in"); }}>
-    <label class="field">${t("account.name")}<input id="account-name" maxlength="24" autocomplete="username"
-      value=${name} onInput=${(e) => setName(e.target.value)} /></label>
     <label class="field">${t("account.password")}<input id="account-password" type="password" maxlength="128"
       autocomplete="current-password" value=${password} onInput=${(e) => setPassword(e.target.value)} /></label>
-    <button type="submit" id="sign-in" class="primary" disabled=${busy || !app.up}>${t("account.sign_in")}</button>
-    <button type="button" id="sign-up" disabled=${busy || !app.up} onClick=${() => go("sign_up")}>${t("account.sign_up")}</button>
+    <button type="submit" id="sign-in" class="primary" disabled=${busy || !app.up || !name.trim()}>${t("account.sign_in")}</button>
+    <button type="button" id="sign-up" disabled=${busy || !app.up || !name.trim()} onClick=${() => go("sign_up")}>${t("account.sign_up")}</button>
     <a href="#/leaderboard">${t("account.leaderboard")}</a>
     <span class="small muted">${t("account.why")}</span>
   </form>`;

@@ -43,11 +43,24 @@ export function fill(template, args) {
   return template.replace(FIELD, (m, k) => (args && k in args ? String(args[k]) : m));
 }
 
+// Plurals, one rule for the page and the narrators (Python's too,
+// clients/narrate.py plural_key): a text that depends on a count has two
+// keys, KEY_one and KEY_other, and the catalogue's `plural_one` lists the
+// counts that take the first (English and German: 1; French: 0 and 1).
+export function pluralKey(cat, key, n) {
+  return (cat.plural_one || [1]).includes(n) ? `${key}_one` : `${key}_other`;
+}
+
 // A translator for the page's own texts (the "ui" part), English as the
-// fallback for a key a language lacks.
+// fallback for a key a language lacks. A key with plural forms takes the
+// one its count `n` asks for ("nach 1 verpassten Zug", "après 2 oublis").
 export function translator(cat, en) {
   return (key, args) => {
-    const template = cat.ui[key] ?? en.ui[key] ?? key;
-    return fill(template, args);
+    let template = cat.ui[key] ?? en.ui[key];
+    if (template === undefined && args && typeof args.n === "number") {
+      const form = pluralKey(cat, key, args.n);
+      template = cat.ui[form] ?? en.ui[pluralKey(en, key, args.n)];
+    }
+    return fill(template ?? key, args);
   };
 }

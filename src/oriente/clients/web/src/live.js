@@ -11,9 +11,17 @@ import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 // Late or raced answers are normal (PROTOCOL.md 6): no need to alarm anyone.
 const BENIGN = new Set(["decision/closed", "decision/answered", "game/over"]);
 
-// A seat's name at a table, or "seat N" while nobody has it.
+const BOT_MARK = / \(bot\)$/;
+
+// A seat's name at a table, or "seat N" while nobody has it. The server
+// names its bots "Aiko (bot)"; the page says the mark in its own language.
 export function seatName(ts, s) {
-  return slotName(ts, s) ?? app.t("seat.n", { n: s });
+  return slotName(ts, s) === null ? app.t("seat.n", { n: s }) : slotLabel(ts.info.seats[s]);
+}
+
+// A taken seat's name as the page says it (a bot's mark translated).
+export function slotLabel(slot) {
+  return slot.bot && BOT_MARK.test(slot.name) ? `${slot.name.replace(BOT_MARK, "")} ${app.t("seat.bot_mark")}` : slot.name;
 }
 
 // The narrator of a table and its lines, by table id: rebuilt when the

@@ -4,10 +4,12 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { AccountBox, Badge } from "./account.js";
-import { addBots, joinTable } from "./live.js";
+import { addBots, joinTable, slotLabel } from "./live.js";
 import { gameInfo, gameName, optionInitial, optionLabel, servedGames } from "./games.js";
 import { app, botKinds, dispatch, errorText, say, seats, setName } from "./state.js";
 import { TournamentList } from "./tournament.js";
+import { OrganiseForm } from "./organise.js";
+import { UNNAMED_GAME } from "./state/table.js";
 import TIMER_PRESETS from "../../../protocol/timer_presets.json";
 
 const html = htm.bind(h);
@@ -18,10 +20,16 @@ const html = htm.bind(h);
 // fighters say they are done (R10.2b1).
 export const PRESETS = TIMER_PRESETS;
 
-export function timerText(timers) {
+// A table's timers in words; the time to negotiate only for a game that
+// has negotiation windows (welcome.game_info's `windows`): Oro and Samurai
+// have none, so none is promised.
+export function timerText(timers, game = null) {
   const t = app.t;
   if (!timers) return "";
   if (timers.zero_wait) return t("lobby.timers_bots", { s: Math.round(timers.prompt_ms / 1000) });
+  if (game !== null && !gameInfo(game).windows) {
+    return t("lobby.timers_no_window", { s: Math.round(timers.prompt_ms / 1000), b: Math.round(timers.bank_ms / 1000) });
+  }
   return t("lobby.timers", { s: Math.round(timers.prompt_ms / 1000), w: Math.round(timers.window_ms / 1000), b: Math.round(timers.bank_ms / 1000) });
 }
 
@@ -81,8 +89,8 @@ function TableRow({ info }) {
       <span class="tag game">${gameName(info.game)}</span>
       <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span>
       ${info.settings.rated && html`<span class="tag rated">${t("account.rated")}</span>`}</div>
-    <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers)}</div>
-    <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${s.name} <${Badge} account=${s.account} /></span>`)}</div>
+    <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers, info.game || UNNAMED_GAME)}</div>
+    <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${slotLabel(s)} <${Badge} account=${s.account} /></span>`)}</div>
     <div class="actions">
       ${mine ? html`<a class="button primary" href=${`#/t/${info.table}`}>${t("lobby.return")}</a>`
         : info.status === "open" && free > 0 && html`<button type="button" class="primary" onClick=${() => go(null)}>${t("lobby.join")}</button>`}
@@ -127,7 +135,7 @@ function CreateForm() {
     ${info.options.map((o) => html`<${OptionField} key=${o.name} game=${form.game} option=${o} value=${form.options[o.name] ?? optionInitial(o)}
       onChange=${(v) => set({ options: { ...form.options, [o.name]: v } })} />`)}
     <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
-      ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k])}</option>`)}</select></label>
+      ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k], form.game)}</option>`)}</select></label>
     ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select id="bots" value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
       ${Array.from({ length: form.seats }, (_, i) => i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
     <label class="field">${t("lobby.bot_kind")}<select id="bot-kind" value=${kinds.includes(form.kind) ? form.kind : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>
@@ -191,6 +199,7 @@ export function Lobby() {
         ${mine.length > 0 && html`<p class="small">${t("lobby.your_other")} ${mine.map((id) => html`<a key=${id} href=${`#/t/${id}`}>${id}</a> `)}</p>`}
         <${ById} />
         <${TournamentList} />
+        <${OrganiseForm} />
       </section>
       <${CreateForm} />
     </div>

@@ -5,7 +5,7 @@
 // A game's narrator extends `Narrator` with a method `e_TYPE` per event
 // (games/NAME/narrate.js); a game that brings none is told by
 // `GenericNarrator`, from its words alone.
-import { fill } from "./i18n.js";
+import { fill, pluralKey } from "./i18n.js";
 
 export const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 
@@ -18,7 +18,7 @@ export class Narrator {
     this.lang = catalogue.lang;
     this.words = catalogue.narrate;
     this.en = english.narrate;
-    this.one = catalogue.plural_one || [1];
+    this.catalogue = catalogue;
     this.named = label !== null;
     this.label = label || ((s) => this.t("seat", { n: s }));
   }
@@ -29,7 +29,8 @@ export class Narrator {
     return fill(template, args || {});
   }
   has(key) { return key in this.words; }
-  plural(key, n, args) { return this.t(this.one.includes(n) ? `${key}_one` : `${key}_other`, { n, ...args }); }
+  // The page's rule for plurals (i18n.js pluralKey), the same as the Python narrator's.
+  plural(key, n, args) { return this.t(pluralKey(this.catalogue, key, n), { n, ...args }); }
 
   seat(s) { return s === null || s === undefined ? this.t("nobody") : this.label(s); }
   list(items) {

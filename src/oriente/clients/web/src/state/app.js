@@ -60,7 +60,8 @@ export function reduce(state, action) {
     case "name": return { ...state, name: action.name };
     case "sound": return { ...state, sound: action.on };
     case "account": return { ...state, account: action.account };
-    case "route": return { ...state, route: action.route, dialog: null };
+    // A message belongs to the page it was said on: another page starts without it.
+    case "route": return { ...state, route: action.route, dialog: null, error: null };
     case "dialog": return { ...state, dialog: action.dialog };
     case "error": return { ...state, error: action.text };
     case "listing": return { ...state, listing: action.tables, listed: true };

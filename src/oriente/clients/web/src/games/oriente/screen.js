@@ -65,7 +65,7 @@ function Seat({ ts, view, s }) {
   return html`<section class=${classes} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
     <header>
       <${Presence} ts=${ts} s=${s} />
-      <b class="who">${slot && slot.bot ? seatName(ts, s).replace(/ \(bot\)$/, "") : seatName(ts, s)}</b>
+      <b class="who">${slot && slot.bot ? slot.name.replace(/ \(bot\)$/, "") : seatName(ts, s)}</b>
       ${s === ts.you && html`<span class="badge you">${t("seat.you")}</span>`}
       ${slot && slot.bot && html`<span class="badge bot" title=${t("seat.bot_aria", { kind: t(`bot.${slot.bot}`) })}>${t("seat.bot")}</span>`}
       ${slot && html`<${Badge} account=${slot.account} />`}
@@ -78,7 +78,8 @@ function Seat({ ts, view, s }) {
       <div class="inh">
         ${seat.empty ? html`<span class="card empty m" aria-label=${t("seat.empty")}></span>`
           : html`<${Card} card=${seat.inhabitant} mine=${s === ts.you && !seat.revealed && seat.inhabitant !== null} />`}
-        <span class="small muted">${seat.empty ? t("seat.empty") : seat.revealed ? t("seat.revealed") : t("seat.face_down")}</span>
+        <span class="small muted">${seat.empty ? t("seat.empty") : seat.revealed ? t("seat.revealed")
+          : seat.inhabitant !== null && s !== ts.you ? t("seat.face_down_seen") : t("seat.face_down")}</span>
       </div>
       <div class="pile" aria-label=${t("seat.pile_aria", { n: pile.length, points })}>
         <div class="cards">${pile.map((c) => html`<${Card} key=${c} card=${c} size="s" />`)}</div>
