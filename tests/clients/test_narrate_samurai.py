@@ -57,11 +57,14 @@ def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list
 
 
 def test_the_story_names_edo_tiles_and_the_winner() -> None:
+    """Hexes by the terminal's squares (squares.py), Edo and a village as such."""
     n = SamuraiNarrator("en")
     assert n.narrate({"type": "CapitalFilled", "hex": 62, "figures": ["helmet", "buddha", "rice"]}) == \
-        "Edo receives helmet, Buddha and rice field."
+        "Edo (I17) receives helmet, Buddha and rice field."
     assert n.narrate({"type": "TilePlaced", "seat": 1, "tile": 13, "kind": "samurai", "strength": 3, "hex": 108,
-                      "by_table": True}) == "Seat 1 places samurai 3 on hex 108 (time ran out: the table chose)."
+                      "by_table": True}) == "Seat 1 places samurai 3 on O8 (time ran out: the table chose)."
+    assert n.hex(11) == "village B18" and SamuraiNarrator("de").hex(11) == "Dorf B18"
+    assert n.hex(9999) == "hex 9999"  # an id the map does not have
     assert n.narrate({"type": "TilesDrawn", "seat": 0, "tiles": [None], "supply_left": 3}) == \
         "Seat 0 draws a tile; 3 left in the supply."
     assert n.narrate({"type": "FigureCaptured", "hex": 117, "figure": "rice", "seat": None, "influence": [2, 2]}) \

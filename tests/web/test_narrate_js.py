@@ -214,3 +214,39 @@ def test_the_page_narrates_samurai_like_python_in_every_language(tmp_path: Path)
         mismatches = [(e["type"], p, j) for (e, _), p, j in zip(events, python, page[lang], strict=True) if p != j]
         assert not mismatches, f"{lang}: {len(mismatches)} lines differ, first: {mismatches[0]}"
     assert len(events) > 1000
+
+
+SQUARES_SCRIPT = """
+import { readFileSync } from "node:fs";
+import { squares } from "%(squares)s";
+const boards = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(boards.map((hexes) => Object.fromEntries(squares(hexes)))));
+"""
+
+
+def test_the_page_names_samurai_hexes_by_the_terminals_squares(tmp_path: Path) -> None:
+    """The terminal names hexes like chess squares (K12); the page, its
+    story and the Python narrator name them by the same squares, on the
+    whole default map and on the two-seat map (Honshu alone), where the
+    rows and columns start elsewhere."""
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is missing: CI must check the page's hex names")
+        pytest.skip("Node.js is not installed; it runs the page's squares here")
+    from oriente.clients.terminal.games.samurai import HexMap
+    from oriente.games.samurai.port import SamuraiPort
+    from oriente.games.samurai.squares import squares
+
+    hexes = SamuraiPort().reference()["board"]["hexes"]
+    boards = [hexes, [h for h in hexes if h.get("part") == "honshu"]]
+    script = tmp_path / "squares.mjs"
+    script.write_text(SQUARES_SCRIPT % {"squares": (WEB / "src" / "games" / "samurai" / "squares.js").as_uri()})
+    run = subprocess.run([node, str(script)], input=json.dumps(boards), capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    page = json.loads(run.stdout)
+    for board, names in zip(boards, page, strict=True):
+        terminal = HexMap(board)
+        assert {int(k): v for k, v in names.items()} == squares(board) == {h["id"]: terminal.square(h["id"])
+                                                                         for h in board}
+    assert len(set(page[0].values())) == len(hexes)  # every hex a square of its own

@@ -9,7 +9,8 @@ checks that both tell Samurai's events in the same words.
 
 Hexes and tiles are ids into the table's map and tile set (S1.6): the
 narrator is given them (the view's `board` and `tile_set`; the defaults
-when none are given). A hex with a name (Edo) is called by it. A tile the
+when none are given). A hex is named by its square (squares.py: `K12`), a
+named one by its name too (`Edo (K12)`), a village as one. A tile the
 viewer may not know is None and is never named (S7.4).
 """
 
@@ -22,6 +23,7 @@ from typing import Any, ClassVar
 
 from oriente.clients.narrate import Label, Narrator, Viewer, _cap
 from oriente.games.samurai.rules import default_board_data, default_tiles_data
+from oriente.games.samurai.squares import squares
 
 
 class SamuraiNarrator(Narrator):
@@ -36,12 +38,21 @@ class SamuraiNarrator(Narrator):
         board = board or default_board_data()
         tiles = tiles or default_tiles_data()
         self.names = {h["id"]: h["name"] for h in board["hexes"] if h.get("name")}
+        self.villages = {h["id"] for h in board["hexes"] if h.get("terrain") == "village"}
+        self.squares = squares(board["hexes"])
         self.tiles = list(tiles["tiles"])
 
     # -- small words ----------------------------------------------------------------
 
     def hex(self, h: Any) -> str:
-        return self.names.get(h) or self.t("sam.hex", id=h)
+        """A hex as every client names it: 'Kyoto (K12)', 'village K7', 'K12'
+        (squares.py); 'hex 99' only for an id the map does not have."""
+        square = self.squares.get(h)
+        if square is None:
+            return self.t("sam.hex", id=h)
+        if h in self.names:
+            return self.t("sam.hex_named", name=self.names[h], square=square)
+        return self.t("sam.hex_village" if h in self.villages else "sam.hex_square", square=square)
 
     def figure(self, f: Any) -> str:
         return self.t(f"sam.figure.{f}")

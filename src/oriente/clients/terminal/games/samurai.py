@@ -5,8 +5,8 @@ shifted (a pointy-top grid in "odd-r" rows): rows are letters from the
 top, columns numbers from the left, so a hex is named like a chess square
 (`K12`) and the person types it (`helmet k12`). The names come from the
 map in the view (`board.hexes`, axial `q`, `r`), so another map file
-draws the same way. The story names hexes the same way (a narrator whose
-`hex` is the map's square).
+draws the same way. The squares are the game's own (games/samurai/squares.py),
+so the story, the page and this map name a hex alike.
 
 Above the story: the phase, each seat's captured figures (another seat's
 behind its screen at 3 and 4 players: '?', S7.4), your hand and supply; on
@@ -15,7 +15,6 @@ a tall terminal (or with /map, into the story) the map itself.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -24,6 +23,7 @@ from oriente.clients.game_story import GameStory
 from oriente.clients.narrate import Label, Narrator
 from oriente.games.samurai.narrate import SamuraiNarrator, describe_result
 from oriente.games.samurai.rules.datafiles import default_board_data, default_tiles_data
+from oriente.games.samurai.squares import positions, row_name
 
 from ..render import Names, _wrap, seat_ref
 from . import GameScreen
@@ -44,18 +44,14 @@ class HexMap:
 
     def __init__(self, hexes: Sequence[dict[str, Any]]) -> None:
         self.hexes = {h["id"]: h for h in hexes}
-        cols = {h["id"]: h["q"] + (h["r"] - (h["r"] & 1)) // 2 for h in hexes}
-        self.min_col = min(cols.values(), default=0)
-        self.min_row = min((h["r"] for h in hexes), default=0)
-        self.pos = {i: (self.hexes[i]["r"] - self.min_row, c - self.min_col) for i, c in cols.items()}
+        self.pos = positions(hexes)
         self.at = {p: i for i, p in self.pos.items()}
         self.rows = 1 + max((r for r, _ in self.pos.values()), default=0)
         self.cols = 1 + max((c for _, c in self.pos.values()), default=0)
 
     @staticmethod
     def _row(r: int) -> str:
-        letters = string.ascii_uppercase
-        return letters[r] if r < 26 else letters[r // 26 - 1] + letters[r % 26]
+        return row_name(r)
 
     def square(self, h: Any) -> str:
         """'K12'."""
@@ -104,19 +100,9 @@ def hex_map(view: dict[str, Any] | None) -> HexMap:
     return _map_of(key)
 
 
-class _SquareNarrator(SamuraiNarrator):
-    """Samurai's narrator naming hexes as the terminal's map does."""
-
-    def __init__(self, label: Label, view: dict[str, Any] | None) -> None:
-        super().__init__("en", label, (view or {}).get("board"), (view or {}).get("tile_set"))
-        self.map = hex_map(view)
-
-    def hex(self, h: Any) -> str:
-        return self.map.name(h)
-
-
 def _narrator_for(game: str, label: Label, view: dict[str, Any] | None) -> Narrator:
-    return _SquareNarrator(label, view)
+    # The game's narrator names hexes by the same squares as this map.
+    return SamuraiNarrator("en", label, (view or {}).get("board"), (view or {}).get("tile_set"))
 
 
 class SamuraiScreen(GameScreen):

@@ -11,14 +11,18 @@ import { Countdown, seatLabel } from "../../common.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
 import { act, goToRematch } from "../../live.js";
+import { MapFrame, nearest, useZoom } from "../../mapframe.js";
 import { answerKey, selection } from "../../state/table.js";
 import { app, dispatch } from "../../state.js";
+import { useState } from "preact/hooks";
 
 const html = htm.bind(h);
 
 const RADIUS = { small: 3.4, large: 4.6, main: 6.6 };
 const DASH = ["", "3 1.4", "0.9 1.1", "3 1 0.9 1"]; // a shape per seat besides its colour
 const GOD = { kane: "K", kanaloa: "Ka", ku: "Ku", pele: "P", lono: "L" };
+// Pixels per unit of the map's SVG at zoom 1: its smallest text (2.2 units) 12 px high.
+const UNIT = 5.6;
 const ENDING = ["Draw", "EndTurn", "Pass", "GiveUp", "Remove", "Take", "GiveBack"];
 
 const t = (key, args) => app.t(key, args);
@@ -68,7 +72,16 @@ function answersOf(ts) {
 
 // -- the archipelago --------------------------------------------------------------------
 
+// A god's name as the reference gives it (Kane), else its id.
+function godName(god) {
+  const ref = app.refs.oro;
+  const g = ref && ref.gods ? ref.gods.find((x) => x.god === god) : null;
+  return g ? g.name : god.slice(0, 1).toUpperCase() + god.slice(1);
+}
+
 function OroMap({ ts, view, selected, onSelect }) {
+  const [zoom, setZoom] = useZoom("oro");
+  const [told, setTold] = useState(null); // the connection last reached by the keyboard: said under the map
   const { islands, connections } = view.board;
   const pos = islands.map((isl, i) => isl.pos || [50 + 40 * Math.cos((2 * Math.PI * i) / islands.length), 50 + 40 * Math.sin((2 * Math.PI * i) / islands.length)]);
   const open = new Set(answersOf(ts).filter((c) => c.connection !== undefined).map((c) => c.connection));
@@ -78,12 +91,25 @@ function OroMap({ ts, view, selected, onSelect }) {
     if (s !== null) { counts[a][s] = (counts[a][s] || 0) + 1; counts[b][s] = (counts[b][s] || 0) + 1; }
   });
   const owner = (s) => seatLabel(ts, s);
+  // The connections open to a choice, by their middles: the arrow keys move between them.
+  const places = connections.map(([a, b], c) => [c, (pos[a][0] + pos[b][0]) / 2, (pos[a][1] + pos[b][1]) / 2]).filter((x) => open.has(x[0]));
+  const stop = open.has(selected) ? selected : places.length ? places[0][0] : null;
+  const onKey = (ev, c) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onSelect(selected === c ? null : c); } else if (ev.key.startsWith("Arrow")) {
+      ev.preventDefault();
+      const next = nearest(places, c, ev.key);
+      const el = next === null ? null : document.querySelector(`.oro-map [data-conn="${next}"]`);
+      if (el) { el.focus(); setTold(next); }
+    }
+  };
   const line = ([a, b], c) => {
     const s = view.bridges[c];
     const [x1, y1] = pos[a], [x2, y2] = pos[b];
     const title = s === null ? t("oro.conn_free", { conn: connName(view, c) }) : t("oro.conn_bridge", { conn: connName(view, c), name: owner(s) });
     const cls = `conn${s === null ? " free" : ` bridge s${s}`}${open.has(c) ? " open" : ""}${selected === c ? " selected" : ""}`;
-    return html`<g key=${`c${c}`} class=${cls} data-conn=${c} onClick=${open.has(c) ? () => onSelect(selected === c ? null : c) : undefined}>
+    const pick = open.has(c) ? { tabindex: c === stop ? "0" : "-1", role: "button", "aria-label": title,
+      "aria-pressed": selected === c ? "true" : "false", onKeyDown: (ev) => onKey(ev, c), onFocus: () => setTold(c) } : {};
+    return html`<g key=${`c${c}`} class=${cls} data-conn=${c} ...${pick} onClick=${open.has(c) ? () => onSelect(selected === c ? null : c) : undefined}>
       <title>${title}</title>
       <line x1=${x1} y1=${y1} x2=${x2} y2=${y2} class="hit" />
       <line x1=${x1} y1=${y1} x2=${x2} y2=${y2} class="shown" stroke-dasharray=${s === null ? undefined : DASH[s] || undefined} />
@@ -104,17 +130,35 @@ function OroMap({ ts, view, selected, onSelect }) {
       <text x=${x} y=${y + 0.9} class="places">${isl.places}</text>
       ${ctrl !== null && html`<g class=${`marker s${ctrl}`}><rect x=${x + r * 0.55} y=${y - r - 1.6} width="3.2" height="3.2" rx="0.5" />
         <text x=${x + r * 0.55 + 1.6} y=${y - r + 0.85} class="mk">${ctrl}</text></g>`}
-      ${stone && html`<g class="god"><circle cx=${x - r * 0.8} cy=${y - r * 0.8} r="1.9" />
-        <text x=${x - r * 0.8} y=${y - r * 0.8 + 0.75} class="gd">${GOD[stone] || "?"}</text><title>${stone}</title></g>`}
+      ${stone && html`<g class="god"><circle cx=${x - r * 0.8} cy=${y - r * 0.8} r="2.3" />
+        <text x=${x - r * 0.8} y=${y - r * 0.8 + 0.8} class="gd">${GOD[stone] || "?"}</text><title>${godName(stone)}</title></g>`}
     </g>`;
   };
   return html`<figure class="oro-map" aria-label=${t("oro.map")}>
-    <svg viewBox="-6 -6 112 114" role="img" aria-label=${t("oro.map")}>
-      <g class="conns">${connections.map(line)}</g>
-      <g class="islands">${islands.map(island)}</g>
-    </svg>
-    ${open.size > 0 && html`<figcaption class="small muted">${t("oro.map_hint")}</figcaption>`}
+    <${MapFrame} zoom=${zoom} setZoom=${setZoom} label=${t("oro.map")}>
+      <svg viewBox="-6 -6 112 114" width=${Math.round(112 * UNIT * zoom)} height=${Math.round(114 * UNIT * zoom)} aria-label=${t("oro.map")}>
+        <g class="conns">${connections.map(line)}</g>
+        <g class="islands">${islands.map(island)}</g>
+      </svg>
+    <//>
+    <figcaption class="small">${told !== null && open.has(told) ? html`<span class="conn-told" aria-live="polite">${connName(view, told)}</span>`
+      : open.size > 0 ? html`<span class="muted">${t("oro.map_hint")}</span>` : ""}</figcaption>
+    <${OroLegend} gods=${Boolean(view.gods)} />
   </figure>`;
+}
+
+// Every symbol of the map and the hands in words: under the map (a tap opens it) and in the reference.
+export function OroLegend({ gods = true, open = false }) {
+  return html`<details class="legend" open=${open}>
+    <summary>${t("map.legend")}</summary>
+    <p class="small">${t("oro.legend.places")}</p>
+    <p class="small">${t("oro.legend.marker")}</p>
+    <p class="small">${t("oro.legend.bridges")}</p>
+    ${gods && html`<p class="small">${t("oro.legend.gods")} ${Object.entries(GOD).map(([g, k]) => html`<span key=${g} class="sym god-sym"><b>${k}</b> ${godName(g)}</span>`)}</p>`}
+    <p class="small">${t("oro.legend.dots")}</p>
+    <p class="small">${t("oro.legend.hidden")}</p>
+    <p class="small muted">${t("map.keys")}</p>
+  </details>`;
 }
 
 // -- cards, hands, display, discard ------------------------------------------------------
@@ -251,6 +295,7 @@ export function OroReference() {
     </table>
     <h3>${t("oro.gods")}</h3>
     <ul class="kinds">${ref.gods.map((g) => html`<li key=${g.god} id=${`ref-${g.god}`}><div>
-      <h3>${g.name} <span class="muted">×${g.count} · ${g.rule}</span></h3><p>${g.text[lang] ?? g.text.en}</p></div></li>`)}</ul>
+      <h3><span class="god-letter">${GOD[g.god] || ""}</span> ${g.name} <span class="muted">×${g.count} · ${g.rule}</span></h3><p>${g.text[lang] ?? g.text.en}</p></div></li>`)}</ul>
+    <${OroLegend} open=${true} />
   </div>`;
 }

@@ -2,6 +2,7 @@
 // over the same words (the "sam.*" keys of games/samurai/words/LANG.json, merged in by i18n.js).
 // tests/web/test_narrate_js.py checks that both tell Samurai's events in the same words.
 import { Narrator, TABLE_EVENTS } from "../../narrate.js";
+import { squares } from "./squares.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const known = (xs) => xs.length > 0 && xs.every((x) => x !== null && x !== undefined);
@@ -11,10 +12,18 @@ export class SamuraiNarrator extends Narrator {
   constructor(catalogue, english, board, tiles, label = null) {
     super(catalogue, english, label);
     this.names = new Map(board.hexes.filter((h) => h.name).map((h) => [h.id, h.name]));
+    this.villages = new Set(board.hexes.filter((h) => h.terrain === "village").map((h) => h.id));
+    this.squares = squares(board.hexes);
     this.tiles = tiles.tiles;
   }
 
-  hex(h) { return this.names.get(h) || this.t("sam.hex", { id: h }); }
+  // A hex as every client names it: "Kyoto (K12)", "village K7", "K12" (squares.js).
+  hex(h) {
+    const square = this.squares.get(h);
+    if (square === undefined) return this.t("sam.hex", { id: h });
+    if (this.names.has(h)) return this.t("sam.hex_named", { name: this.names.get(h), square });
+    return this.t(this.villages.has(h) ? "sam.hex_village" : "sam.hex_square", { square });
+  }
   figure(f) { return this.t(`sam.figure.${f}`); }
   kind(kind, strength) {
     const name = this.t(`sam.kind.${kind}`);

@@ -10,7 +10,9 @@ import { h } from "preact";
 import htm from "htm";
 import { useState } from "preact/hooks";
 import { Countdown, seatLabel } from "../../common.js";
-import { act, goToRematch } from "../../live.js";
+import { act, goToRematch, narratorOf } from "../../live.js";
+import { MapFrame, nearest, useZoom } from "../../mapframe.js";
+import { positions, rowName } from "./squares.js";
 import { answerKey, selection } from "../../state/table.js";
 import { app, dispatch } from "../../state.js";
 
@@ -20,14 +22,15 @@ const FIGURES = ["helmet", "buddha", "rice"];
 const FIG_MARK = { helmet: "H", buddha: "B", rice: "R" };
 const KIND_MARK = { helmet: "H", buddha: "B", rice: "R", samurai: "S", ronin: "Ro", ship: "Sh", figure_swap: "⇄F", tile_swap: "⇄T" };
 const ENDING = ["EndTurn", "Pass"];
-const MANY = 60; // more choices than this: pick a hex on the map to see the rest
+const MANY = 60; // more choices than this on one hex: the rest below a line
+const FEW = 12; // more choices on the map than this: a hex is picked first (the map or the list), then its choices
 const R = 3.2; // the hexes' circumradius in the SVG's units
 
 const t = (key, args) => app.t(key, args);
 
-export function hexName(view, id) {
-  const hx = view.board.hexes.find((x) => x.id === id);
-  return hx && hx.name ? hx.name : t("sam.hex_id", { id });
+// A hex as the story and the terminal name it: "Kyoto (K12)", "village K7", "K12".
+export function hexName(ts, id) {
+  return narratorOf(ts).hex(id);
 }
 
 const figure = (f) => t(`sam.fig.${f}`);
@@ -46,13 +49,13 @@ export function tileName(view, i) {
 export function samChoice(ts, view, c) {
   switch (c.type) {
     case "ChooseTiles": return t("sam.choice.ChooseTiles", { tiles: c.tiles.map((i) => tileName(view, i)).join(", ") });
-    case "PlaceFigure": return t("sam.choice.PlaceFigure", { figure: figure(c.figure), hex: hexName(view, c.hex) });
-    case "PlaceTile": return t("sam.choice.PlaceTile", { tile: tileName(view, c.tile), hex: hexName(view, c.hex) });
-    case "SwapFigures": return t("sam.choice.SwapFigures", { a: figure(c.figure_a), hex_a: hexName(view, c.hex_a),
-      b: figure(c.figure_b), hex_b: hexName(view, c.hex_b) });
+    case "PlaceFigure": return t("sam.choice.PlaceFigure", { figure: figure(c.figure), hex: hexName(ts, c.hex) });
+    case "PlaceTile": return t("sam.choice.PlaceTile", { tile: tileName(view, c.tile), hex: hexName(ts, c.hex) });
+    case "SwapFigures": return t("sam.choice.SwapFigures", { a: figure(c.figure_a), hex_a: hexName(ts, c.hex_a),
+      b: figure(c.figure_b), hex_b: hexName(ts, c.hex_b) });
     case "SwapTile": {
       const there = view.tiles.find((x) => x.hex === c.hex);
-      return t("sam.choice.SwapTile", { hex: hexName(view, c.hex), moved: there ? tileName(view, there.tile) : "?", to: hexName(view, c.to) });
+      return t("sam.choice.SwapTile", { hex: hexName(ts, c.hex), moved: there ? tileName(view, there.tile) : "?", to: hexName(ts, c.to) });
     }
     case "EndTurn": return t("sam.choice.EndTurn");
     case "Pass": return t("sam.choice.Pass");
@@ -79,6 +82,10 @@ function choosing(ts) {
 
 // -- the map ----------------------------------------------------------------------------
 
+// Pixels per unit of the SVG at zoom 1: a hex (√3·R units across) 44 px
+// across, so that every label below (at least 1.55 units) is 12 px or more.
+const UNIT = 44 / (Math.sqrt(3) * R);
+
 function centre(hx) {
   return [R * Math.sqrt(3) * (hx.q + hx.r / 2), R * 1.5 * hx.r];
 }
@@ -90,44 +97,116 @@ function corners(x, y) {
   }).join(" ");
 }
 
+// Where the figures of a settlement stand in its hex: up to three, none on its name.
+function figureSpots(x, y, n) {
+  if (n === 0) return [];
+  if (n === 1) return [[x, y - 0.4]];
+  if (n === 2) return [[x - 1.1, y - 0.4], [x + 1.1, y - 0.4]];
+  return [[x - 1.1, y - 1.1], [x + 1.1, y - 1.1], [x, y + 0.7]];
+}
+
+// A hex in words, for its title (hover), the line under the map (a tap or
+// the keyboard's focus) and a screen reader: its name, its ground, what is on it.
+function hexWords(ts, view, hx, figs, tile) {
+  return [hexName(ts, hx.id), t(`sam.terrain.${hx.terrain}`),
+    figs.length ? figs.map(figure).join(", ") : "",
+    tile ? t("sam.tile_of", { tile: tileName(view, tile.tile), name: seatLabel(ts, tile.seat) }) : ""].filter(Boolean).join(" — ");
+}
+
 function SamuraiMap({ ts, view, selected, onSelect }) {
+  const [zoom, setZoom] = useZoom("samurai");
+  const [told, setTold] = useState(null); // the hex last tapped or reached by the keyboard: said under the map
   const hexes = view.board.hexes;
   const points = hexes.map(centre);
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
-  const [x0, x1, y0, y1] = [Math.min(...xs) - R - 1, Math.max(...xs) + R + 1, Math.min(...ys) - R - 1, Math.max(...ys) + R + 1];
+  // Room on the left and the top for the rows' letters and the columns' numbers.
+  const [x0, x1, y0, y1] = [Math.min(...xs) - R - 3, Math.max(...xs) + R + 1, Math.min(...ys) - R - 3, Math.max(...ys) + R + 1];
   const open = new Set(answersOf(ts).flatMap(hexesOf));
   const figuresAt = new Map(view.figures.map((f) => [f.hex, f.figures]));
   const tileAt = new Map(view.tiles.map((x) => [x.hex, x]));
+  const places = hexes.map((hx, i) => [hx.id, points[i][0], points[i][1]]).filter((p) => open.has(p[0]));
+  // One tab stop for the map: the picked hex, else the first open one; the arrows move from there.
+  const stop = open.has(selected) ? selected : places.length ? places[0][0] : null;
+  const focusHex = (id) => {
+    const el = document.querySelector(`.sam-map [data-hex="${id}"]`);
+    if (el) el.focus();
+  };
+  const onKey = (ev, id) => {
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      onSelect(selected === id ? null : id);
+    } else if (ev.key.startsWith("Arrow")) {
+      const next = nearest(places, id, ev.key);
+      ev.preventDefault();
+      if (next !== null) { focusHex(next); setTold(next); }
+    }
+  };
   const hex = (hx, i) => {
     const [x, y] = points[i];
     const tile = tileAt.get(hx.id);
     const figs = figuresAt.get(hx.id) || [];
-    const name = hx.name ? `${hx.name} (${hx.id})` : t("sam.hex_id", { id: hx.id });
-    const title = [name, t(`sam.terrain.${hx.terrain}`),
-      figs.length ? figs.map(figure).join(", ") : "",
-      tile ? t("sam.tile_of", { tile: tileName(view, tile.tile), name: seatLabel(ts, tile.seat) }) : ""].filter(Boolean).join(" — ");
-    const cls = `hex ${hx.terrain}${tile ? ` tiled s${tile.seat}` : ""}${open.has(hx.id) ? " open" : ""}${selected === hx.id ? " selected" : ""}`;
-    return html`<g key=${hx.id} class=${cls} data-hex=${hx.id}
-        onClick=${open.has(hx.id) ? () => onSelect(selected === hx.id ? null : hx.id) : undefined}>
-      <title>${title}</title>
+    const words = hexWords(ts, view, hx, figs, tile);
+    const canPick = open.has(hx.id);
+    const cls = `hex ${hx.terrain}${tile ? ` tiled s${tile.seat}` : ""}${canPick ? " open" : ""}${selected === hx.id ? " selected" : ""}`;
+    const pick = canPick ? { tabindex: hx.id === stop ? "0" : "-1", role: "button", "aria-label": words,
+      "aria-pressed": selected === hx.id ? "true" : "false",
+      onKeyDown: (ev) => onKey(ev, hx.id), onFocus: () => setTold(hx.id) } : {};
+    return html`<g key=${hx.id} class=${cls} data-hex=${hx.id} ...${pick}
+        onClick=${() => { setTold(hx.id); if (canPick) onSelect(selected === hx.id ? null : hx.id); }}>
+      <title>${words}</title>
       <polygon points=${corners(x, y)} />
-      ${tile && html`<text x=${x} y=${y + 0.2} class="tk">${KIND_MARK[tile.kind] || "?"}</text>
-        <text x=${x} y=${y + 1.9} class="ts">${tile.strength ?? ""}</text>`}
-      ${figs.map((f, k) => {
-        const fx = x + (k - (figs.length - 1) / 2) * 1.9;
-        return html`<g key=${k} class=${`fig ${f}`}><circle cx=${fx} cy=${y - 0.3} r="0.95" /><text x=${fx} y=${y + 0.2} class="fk">${FIG_MARK[f]}</text></g>`;
-      })}
+      ${hx.terrain === "village" && !tile && !figs.length && html`<circle cx=${x} cy=${y} r="0.55" class="village-dot" />`}
+      ${tile && html`<text x=${x} y=${y + 0.3} class="tk">${KIND_MARK[tile.kind] || "?"}</text>
+        <text x=${x} y=${y + 2.1} class="ts">${tile.strength ?? ""}${view.tile_set.tiles[tile.tile] && view.tile_set.tiles[tile.tile].fast ? "✦" : ""}</text>`}
+      ${figureSpots(x, y, figs.length).map(([fx, fy], k) => html`<g key=${k} class=${`fig ${figs[k]}`}>
+        <circle cx=${fx} cy=${fy} r="1.05" /><text x=${fx} y=${fy + 0.55} class="fk">${FIG_MARK[figs[k]]}</text></g>`)}
     </g>`;
   };
   // Names last, above every hex, so that no neighbour covers them.
-  const label = (hx, i) => hx.name && html`<text key=${`n${hx.id}`} x=${points[i][0]} y=${points[i][1] + R * 0.95} class="name">${hx.name}</text>`;
+  const label = (hx, i) => hx.name && html`<text key=${`n${hx.id}`} x=${points[i][0]} y=${points[i][1] + R * 0.98} class="name">${hx.name}</text>`;
+  // The squares' rulers: a row's letter at its left, a column's number at the top (squares.js).
+  const pos = positions(hexes);
+  const rows = new Map(), cols = new Map();
+  hexes.forEach((hx, i) => {
+    const [r, c] = pos.get(hx.id);
+    if (!rows.has(r)) rows.set(r, points[i][1]);
+    if (!(hx.r & 1) && !cols.has(c)) cols.set(c, points[i][0]);
+  });
+  const w = x1 - x0, hgt = y1 - y0;
+  const hovered = told !== null ? hexes.find((hx) => hx.id === told) : null;
   return html`<figure class="sam-map" aria-label=${t("sam.map")}>
-    <svg viewBox=${`${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`} role="img" aria-label=${t("sam.map")}>
-      ${hexes.map(hex)}
-      <g class="names">${hexes.map(label)}</g>
-    </svg>
-    ${open.size > 0 && html`<figcaption class="small muted">${t("sam.map_hint")}</figcaption>`}
+    <${MapFrame} zoom=${zoom} setZoom=${setZoom} label=${t("sam.map")}>
+      <svg viewBox=${`${x0.toFixed(1)} ${y0.toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`}
+          width=${Math.round(w * UNIT * zoom)} height=${Math.round(hgt * UNIT * zoom)} aria-label=${t("sam.map")}>
+        <g class="rulers" aria-hidden="true">
+          ${[...rows].map(([r, y]) => html`<text key=${`r${r}`} x=${x0 + 1.2} y=${y + 0.6} class="rule">${rowName(r)}</text>`)}
+          ${[...cols].map(([c, x]) => html`<text key=${`c${c}`} x=${x} y=${y0 + 1.9} class="rule">${c + 1}</text>`)}
+        </g>
+        ${hexes.map(hex)}
+        <g class="names" aria-hidden="true">${hexes.map(label)}</g>
+      </svg>
+    <//>
+    <figcaption class="small">
+      ${hovered ? html`<span class="hex-told" aria-live="polite">${hexWords(ts, view, hovered, figuresAt.get(hovered.id) || [], tileAt.get(hovered.id))}</span>`
+        : open.size > 0 ? html`<span class="muted">${t("sam.map_hint")}</span>` : ""}
+    </figcaption>
+    <${SamuraiLegend} />
   </figure>`;
+}
+
+// Every symbol of the map in words: under the map (a tap opens it) and in the reference.
+export function SamuraiLegend({ open = false }) {
+  const tiles = ["helmet", "buddha", "rice", "samurai", "ronin", "ship", "figure_swap", "tile_swap"];
+  return html`<details class="legend" open=${open}>
+    <summary>${t("map.legend")}</summary>
+    <p class="small">${t("sam.legend.squares")}</p>
+    <p class="small">${t("sam.legend.tiles")} ${tiles.map((k) => html`<span key=${k} class="sym"><b>${KIND_MARK[k]}</b> ${kindName(k)}</span>`)}</p>
+    <p class="small">${t("sam.legend.figures")} ${FIGURES.map((f) => html`<span key=${f} class=${`sym fig-sym ${f}`}><b>${FIG_MARK[f]}</b> ${figure(f)}</span>`)}</p>
+    <p class="small">${t("sam.legend.fast")}</p>
+    <p class="small">${t("sam.legend.terrain")} ${["sea", "land", "village", "city", "capital"].map((k) => html`<span key=${k} class=${`sym terrain ${k}`}><i aria-hidden="true"></i> ${t(`sam.terrain.${k}`)}</span>`)}</p>
+    <p class="small">${t("sam.legend.open")}</p>
+    <p class="small muted">${t("map.keys")}</p>
+  </details>`;
 }
 
 // -- tiles, screens, seats ----------------------------------------------------------------
@@ -207,6 +286,20 @@ function TilePicker({ ts, view }) {
   </div>`;
 }
 
+// The hexes open to a choice, as a list: the map's choices for a keyboard
+// or a screen reader, in the squares' order (A1, A2, … B1 …).
+function HexList({ ts, view, answers, selected, sent }) {
+  const pos = positions(view.board.hexes);
+  const ids = [...new Set(answers.flatMap(hexesOf))].filter((id) => pos.has(id))
+    .sort((a, b) => pos.get(a)[0] - pos.get(b)[0] || pos.get(a)[1] - pos.get(b)[1]);
+  const pick = (e) => dispatch({ type: "table/select", table: ts.id, value: e.target.value === "" ? null : Number(e.target.value) });
+  return html`<label class="field inline hex-list">${t("sam.pick_hex")}
+    <select id="sam-hex" value=${selected === null ? "" : String(selected)} disabled=${sent} onChange=${pick}>
+      <option value="">${t("sam.pick_hex_none")}</option>
+      ${ids.map((id) => html`<option key=${id} value=${String(id)}>${hexName(ts, id)}</option>`)}
+    </select></label>`;
+}
+
 export function SamuraiDecision({ ts }) {
   const p = ts.prompt;
   const view = ts.view;
@@ -216,10 +309,15 @@ export function SamuraiDecision({ ts }) {
       <p>${status === "open" ? t("decision.waiting_players") : status === "finished" ? t("decision.over") : t("decision.none")}</p></section>`;
   }
   const mine = p.pivot === ts.you;
-  let answers = answersOf(ts);
+  const all = answersOf(ts);
+  let answers = all;
   const hx = selection(ts);
   const narrowed = hx !== null && hx !== undefined && answers.some((c) => hexesOf(c).includes(hx));
   if (narrowed) answers = answers.filter((c) => hexesOf(c).includes(hx) || ENDING.includes(c.type));
+  // Hundreds of "tile on hex" buttons help nobody: past a few, a hex is picked first.
+  const onMap = all.filter((c) => hexesOf(c).length > 0);
+  const pickFirst = !narrowed && onMap.length > FEW;
+  if (pickFirst) answers = all.filter((c) => hexesOf(c).length === 0);
   const more = answers.length > MANY ? answers.length - MANY : 0;
   if (more) answers = answers.slice(0, MANY);
   const who = mine ? t("decision.yours") : t("decision.waiting", { name: seatLabel(ts, p.pivot) });
@@ -233,7 +331,9 @@ export function SamuraiDecision({ ts }) {
     ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: samChoice(ts, view, { type: "ChooseTiles", tiles: p.sealed }) })}</p>`}
     ${picking && !mine && html`<p class="small note">${t("decision.early")}</p>`}
     ${picking && html`<${TilePicker} ts=${ts} view=${view} />`}
-    ${narrowed && html`<p class="small">${t("sam.on_hex", { hex: hexName(view, hx) })}
+    ${pickFirst && html`<p class="small">${t("sam.pick_first")}</p>`}
+    ${onMap.length > FEW && html`<${HexList} ts=${ts} view=${view} answers=${onMap} selected=${narrowed ? hx : null} sent=${sent} />`}
+    ${narrowed && html`<p class="small">${t("sam.on_hex", { hex: hexName(ts, hx) })}
       <button type="button" class="small" onClick=${() => dispatch({ type: "table/select", table: ts.id, value: null })}>${t("sam.show_all")}</button></p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
       ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
@@ -287,5 +387,6 @@ export function SamuraiReference() {
       <tbody>${ref.players.map((row) => html`<tr key=${row.seats}><td>${row.seats}</td><td>${row.parts.join(", ")}</td><td>${row.figures_per_kind}</td></tr>`)}</tbody>
     </table>
     <p class="muted">${t("sam.ref.end")}</p>
+    <${SamuraiLegend} open=${true} />
   </div>`;
 }
