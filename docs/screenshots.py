@@ -11,7 +11,10 @@ reference, the end of a game (in English, German and French), a replay
 seen by everyone, Oro: a table with the gods variant after a few turns
 (wide, in German, and on a phone) and its reference, and Samurai: the
 secret tile choice, a table after a few turns (wide, in German, and on a
-phone) and its reference (`docs/screenshots.py samurai` takes these alone).
+phone) and its reference (`docs/screenshots.py samurai` takes these alone);
+a person's screens (`follow`): the phone's decision in view, Samurai and Oro
+at 1280x800 with their symbols explained, a tournament organised in the
+page, the lobby in French.
 """
 
 from __future__ import annotations
@@ -124,6 +127,86 @@ def samurai_shots(browser: Any, url: str) -> None:
     phone.close()
 
 
+def follow_shots(browser: Any, url: str) -> None:
+    """A person's screens: a phone keeping the decision and its timer in
+    view (and its story a tap away), Samurai and Oro at 1280x800 with their
+    symbols explained, a tournament organised in the page, and the lobby in
+    French (`docs/screenshots.py follow` takes these alone)."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                device_scale_factor=2)
+    page = phone.new_page()
+    create(page, url, "Mika", 4, 3, "relaxed", "On the train")
+    wait_for_choice(page)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "phone-decision-in-view.png"))
+    page.locator("#phone-story").tap()
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "phone-story.png"))
+    phone.close()
+
+    small = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = small.new_page()
+    create(page, url, "Luca", 3, 2, "relaxed", "Three daimyo", game="samurai")
+    page.wait_for_selector(".sam-pick button.tile")
+    for k in (12, 13, 14, 15, 16):
+        page.locator(".sam-pick button.tile").nth(k).click()
+    page.locator(".sam-pick button.primary").click()
+    page.wait_for_selector(".decision.mine #sam-hex", timeout=60_000)
+    page.locator(".sam-map .zoom-in").focus()
+    page.keyboard.press("Tab")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.locator(".sam-map details.legend summary").click()
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "samurai-board.png"))
+    page.screenshot(path=str(OUT / "samurai-board-full.png"), full_page=True)
+
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    form = page.locator("form.create")
+    form.locator("#game").select_option("oro")
+    form.locator("#gods").check()
+    form.locator("#seats").select_option("3")
+    form.locator("#timers").select_option("relaxed")
+    form.locator("#bots").select_option("2")
+    form.get_by_role("button").last.click()
+    page.wait_for_selector(".oro-seat.me")
+    play_oro_turns(page, 4)
+    wait_for_choice(page)
+    page.locator(".oro-map details.legend summary").click()
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "oro-board.png"))
+
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    page.locator("#organise summary").click()
+    page.fill("#organise-name", "Sunday Cup")
+    page.locator("#organise-rounds").select_option("2")
+    page.locator("#organise-size").select_option("4")
+    page.locator("#organise-timers").select_option("bots")
+    page.screenshot(path=str(OUT / "tournament-create.png"))
+    page.click("#organise-create")
+    page.wait_for_selector("#organiser")
+    for name in ("Aiko", "Benkei", "Chiyo", "Daigo"):
+        page.fill("#organise-bot-name", name)
+        page.click("#organise-add-bot")
+        page.wait_for_selector(f"#standings >> text={name}")
+    page.click("#organise-start")
+    page.wait_for_selector(".round-table >> text=played", timeout=120_000)
+    time.sleep(0.5)
+    page.screenshot(path=str(OUT / "tournament-organiser.png"), full_page=True)
+
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    page.select_option("#lang", "fr")
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "lobby-fr.png"), full_page=True)
+    page.select_option("#lang", "en")
+    small.close()
+
+
 def wait_for_choice(page: Any, timeout: float = 60) -> bool:
     end = time.time() + timeout
     while time.time() < end:
@@ -152,7 +235,7 @@ def build_deal(page: Any) -> None:
 
 
 def main() -> None:
-    """All the screenshots; `samurai` as the argument: Samurai's alone."""
+    """All the screenshots; `samurai` or `follow` as the argument: those alone."""
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
@@ -161,6 +244,10 @@ def main() -> None:
         proc, url = start_server(str(Path(tmp) / "shots.sqlite"), 0.4)
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         try:
+            if only in (None, "follow"):
+                follow_shots(browser, url)
+            if only == "follow":
+                return
             samurai_shots(browser, url)
             if only == "samurai":
                 return

@@ -6,6 +6,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { seatLabel } from "./common.js";
+import { PhoneBar } from "./phone.js";
 import { gameName, gameUi } from "./games.js";
 import { chat, fillWithBots, joinTable, lineOf } from "./live.js";
 import { waitsOnMe } from "./state/table.js";
@@ -102,6 +103,7 @@ export function TablePage({ ts }) {
         ${panel ? html`<${panel.Panel} ts=${ts} />` : html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />`}
       </aside>
     </div>
+    <${PhoneBar} />
   </main>`;
 }
 
@@ -110,7 +112,7 @@ function Waiting({ ts }) {
   const info = ts.info;
   const free = info.seats.filter((s) => s === null).length;
   return html`<div class="waiting">
-    <span>${t("table.waiting", { free, seats: info.settings.seats })}</span>
+    <span>${t("table.waiting", { n: free, seats: info.settings.seats })}</span>
     ${ts.seated && free > 0 && botKinds(info.game).length > 0 && html`<button type="button" onClick=${() => fillWithBots(ts)}>${t("table.fill_bots")}</button>`}
     ${!ts.seated && free > 0 && html`<button type="button" class="primary" onClick=${() => joinTable(ts.id)}>${t("lobby.join")}</button>`}
   </div>`;

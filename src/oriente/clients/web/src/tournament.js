@@ -6,6 +6,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
+import { OrganiserPanel, organised } from "./organise.js";
 import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 
 const html = htm.bind(h);
@@ -95,7 +96,7 @@ export function TournamentPage({ id }) {
       played: state.rounds_played, rounds: config.rounds })}${state.finished ? ` · ${t("tournament.finished")}` : ""}</p>
     ${you ? html`<section class="you" id="tournament-you" aria-live="polite">
         <h2>${t("tournament.you", { name: entrantName(state, you.entrant) })}</h2>
-        ${you.table ? html`<p>${t("tournament.next_table", { round: you.round, seat: you.seat + 1 })}
+        ${you.table ? html`<p>${t("tournament.next_table", { round: you.round, seat: t("seat.n", { n: you.seat }) })}
             <a class="button primary" id="tournament-table" href=${`#/t/${you.table}`}>${t("tournament.sit_down")}</a></p>`
           : you.bye !== undefined ? html`<p>${t("tournament.bye", { round: you.round, points: you.bye })}</p>`
             : html`<p class="muted">${t(state.finished ? "tournament.over" : "tournament.waiting")}</p>`}
@@ -108,18 +109,20 @@ export function TournamentPage({ id }) {
           onInput=${(e) => setPasted(e.target.value)} /></label>
           <button type="submit" disabled=${!pasted.trim()}>${t("tournament.use_token")}</button></form>
       </section>`}
+    ${organised.get(id) && html`<${OrganiserPanel} id=${id} state=${state} />`}
     <h2>${t("tournament.standings")}</h2>
-    <table class="board" id="standings"><thead><tr><th>#</th><th>${t("account.name")}</th><th>${t("tournament.points")}</th>
-      <th>${t("account.games")}</th><th>${t("tournament.wins")}</th><th>${t("tournament.sos")}</th>
+    <table class="board" id="standings"><thead><tr><th>#</th><th>${t("account.name")}</th><th title=${t("tournament.points_help")}>${t("tournament.points")}</th>
+      <th>${t("account.games")}</th><th>${t("tournament.wins")}</th><th title=${t("tournament.sos_help")}>${t("tournament.sos")}</th>
       ${board && html`<th>${t("tournament.board_score")}</th>`}</tr></thead>
       <tbody>${state.standings.map((r) => html`<tr key=${r.id} class=${you && r.id === you.entrant ? "mine" : ""}>
         <td>${r.rank === null ? "–" : r.rank}</td><td>${r.name}${r.status !== "active" ? html` <span class="muted small">(${t(`tournament.${r.status}`)})</span>` : ""}</td>
         <td>${r.points.toFixed(2)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.sos.toFixed(2)}</td>
         ${board && html`<td>${(r.board_score || 0).toFixed(2)}</td>`}</tr>`)}</tbody></table>
-    <p class="small">${t("tournament.downloads")}
-      <a href=${`/tournament/${id}/standings.csv`} download>CSV</a> ·
-      <a href=${`/tournament/${id}/export.json`} download>JSON</a> ·
-      <a href=${`/tournament/${id}/records.json`} download>${t("tournament.records")}</a></p>
+    <p class="small muted" id="standings-note">${t("tournament.standings_note")}</p>
+    <p class="small downloads">${t("tournament.download")}:
+      <a href=${`/tournament/${id}/standings.csv`} download>${t("tournament.download_standings")}</a> ·
+      <a href=${`/tournament/${id}/export.json`} download>${t("tournament.download_all")}</a> ·
+      <a href=${`/tournament/${id}/records.json`} download>${t("tournament.download_records")}</a></p>
   </main>`;
 }
 
