@@ -56,7 +56,7 @@ import{a as Me,b as Ce,c as Le,d as De,e as ze}from"./chunks/ZUNGCWQ7.js";import
       </section>`}
     ${W.get(s)&&S`<${je} id=${s} state=${o} />`}
     <h2>${e("tournament.standings")}</h2>
-    <table class="board" id="standings"><thead><tr><th>#</th><th>${e("account.name")}</th><th title=${e("tournament.points_help")}>${e("tournament.points")}</th>
+    <table class="board" id="standings"><thead><tr><th>#</th><th>${e("result.player")}</th><th title=${e("tournament.points_help")}>${e("tournament.points")}</th>
       <th>${e("account.games")}</th><th>${e("tournament.wins")}</th><th title=${e("tournament.sos_help")}>${e("tournament.sos")}</th>
       ${$&&S`<th>${e("tournament.board_score")}</th>`}</tr></thead>
       <tbody>${o.standings.map(f=>S`<tr key=${f.id} class=${u&&f.id===u.entrant?"mine":""}>
@@ -64,10 +64,9 @@ import{a as Me,b as Ce,c as Le,d as De,e as ze}from"./chunks/ZUNGCWQ7.js";import
         <td>${f.points.toFixed(2)}</td><td>${f.games}</td><td>${f.wins}</td><td>${f.sos.toFixed(2)}</td>
         ${$&&S`<td>${(f.board_score||0).toFixed(2)}</td>`}</tr>`)}</tbody></table>
     <p class="small muted" id="standings-note">${e("tournament.standings_note")}</p>
-    <p class="small downloads">${e("tournament.download")}:
-      <a href=${`/tournament/${s}/standings.csv`} download>${e("tournament.download_standings")}</a> ·
-      <a href=${`/tournament/${s}/export.json`} download>${e("tournament.download_all")}</a> ·
-      <a href=${`/tournament/${s}/records.json`} download>${e("tournament.download_records")}</a></p>
+    <p class="small downloads">${`${e("tournament.download")}: `}<a href=${`/tournament/${s}/standings.csv`} download>${e("tournament.download_standings")}</a>${" · "}<a
+      href=${`/tournament/${s}/export.json`} download>${e("tournament.download_all")}</a>${" · "}<a
+      href=${`/tournament/${s}/records.json`} download>${e("tournament.download_records")}</a></p>
   </main>`}function at(){let s=r.t,[e,t]=b(null);return I(()=>{r.up&&r.net.request({t:"list_tournaments"}).then(n=>t(n.tournaments)).catch(()=>t([]))},[r.up]),!e||e.length===0?null:S`<section class="tournaments"><h2>${s("tournament.title")}</h2><ul>
     ${e.map(n=>S`<li key=${n.tournament}><a href=${`#/tournament/${n.tournament}`}>${n.name}</a>
       <span class="muted small"> ${s("tournament.summary",{game:s(`game.${n.game}`),format:s(`tournament.format_${n.format}`),played:n.played,rounds:n.rounds})}${n.finished?` · ${s("tournament.finished")}`:""}</span></li>`)}</ul></section>`}var ot={relaxed:{prompt_ms:9e4,window_ms:6e4,bank_ms:12e4,bank_refill_ms:3e4,zero_wait:!1,away_after:2},normal:{prompt_ms:6e4,window_ms:45e3,bank_ms:12e4,bank_refill_ms:3e4,zero_wait:!1,away_after:2},quick:{prompt_ms:3e4,window_ms:45e3,bank_ms:3e4,bank_refill_ms:1e4,zero_wait:!1,away_after:3}};var m=_.bind(T),K=ot;function ee(s,e=null){let t=r.t;return s?s.zero_wait?t("lobby.timers_bots",{s:Math.round(s.prompt_ms/1e3)}):e!==null&&!R(e).windows?t("lobby.timers_no_window",{s:Math.round(s.prompt_ms/1e3),b:Math.round(s.bank_ms/1e3)}):t("lobby.timers",{s:Math.round(s.prompt_ms/1e3),w:Math.round(s.window_ms/1e3),b:Math.round(s.bank_ms/1e3)}):""}async function rt(){try{let s=[],e=null;do{let t=await r.net.request({t:"list_tables",cursor:e,limit:200});s=s.concat(t.tables),e=t.next??null}while(e&&s.length<1e3);w({type:"listing",tables:s})}catch{}}async function Ct(s){let e={t:"create_table",seats:s.seats,name:s.name.trim().slice(0,64),public:!s.private,timers:K[s.preset],proxy_after:s.proxy?Number(s.proxy):null,game:s.game,options:Object.fromEntries(R(s.game).options.map(o=>[o.name,s.options[o.name]??fe(o)])),rated:!!(s.rated&&r.account)},t;try{t=await r.net.request(e)}catch(o){return C(M(o)),null}let n=await X(t.table,0,t.info&&t.info.settings?t.info.settings.commitment??null:null);if(!n)return null;let i=P(s.game),a=i.includes(s.kind)?s.kind:i[0];return s.bots>0&&a&&!e.rated&&await Xe(t.table,n.token,a,Math.min(s.bots,s.seats-1)),t.table}function Lt(){let s=r.t;return m`<label class="field namebox">${s("lobby.your_name")}

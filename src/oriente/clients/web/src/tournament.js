@@ -111,7 +111,7 @@ export function TournamentPage({ id }) {
       </section>`}
     ${organised.get(id) && html`<${OrganiserPanel} id=${id} state=${state} />`}
     <h2>${t("tournament.standings")}</h2>
-    <table class="board" id="standings"><thead><tr><th>#</th><th>${t("account.name")}</th><th title=${t("tournament.points_help")}>${t("tournament.points")}</th>
+    <table class="board" id="standings"><thead><tr><th>#</th><th>${t("result.player")}</th><th title=${t("tournament.points_help")}>${t("tournament.points")}</th>
       <th>${t("account.games")}</th><th>${t("tournament.wins")}</th><th title=${t("tournament.sos_help")}>${t("tournament.sos")}</th>
       ${board && html`<th>${t("tournament.board_score")}</th>`}</tr></thead>
       <tbody>${state.standings.map((r) => html`<tr key=${r.id} class=${you && r.id === you.entrant ? "mine" : ""}>
@@ -119,10 +119,9 @@ export function TournamentPage({ id }) {
         <td>${r.points.toFixed(2)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.sos.toFixed(2)}</td>
         ${board && html`<td>${(r.board_score || 0).toFixed(2)}</td>`}</tr>`)}</tbody></table>
     <p class="small muted" id="standings-note">${t("tournament.standings_note")}</p>
-    <p class="small downloads">${t("tournament.download")}:
-      <a href=${`/tournament/${id}/standings.csv`} download>${t("tournament.download_standings")}</a> ·
-      <a href=${`/tournament/${id}/export.json`} download>${t("tournament.download_all")}</a> ·
-      <a href=${`/tournament/${id}/records.json`} download>${t("tournament.download_records")}</a></p>
+    <p class="small downloads">${`${t("tournament.download")}: `}<a href=${`/tournament/${id}/standings.csv`} download>${t("tournament.download_standings")}</a>${" · "}<a
+      href=${`/tournament/${id}/export.json`} download>${t("tournament.download_all")}</a>${" · "}<a
+      href=${`/tournament/${id}/records.json`} download>${t("tournament.download_records")}</a></p>
   </main>`;
 }
 

@@ -8,7 +8,7 @@
 // 20 tiles (S2.3, S7.2). A hex picked on the map narrows the choices to it.
 import { h } from "preact";
 import htm from "htm";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { Countdown, seatLabel } from "../../common.js";
 import { act, goToRematch, narratorOf } from "../../live.js";
 import { MapFrame, nearest, useZoom } from "../../mapframe.js";
@@ -127,6 +127,11 @@ function SamuraiMap({ ts, view, selected, onSelect }) {
   const places = hexes.map((hx, i) => [hx.id, points[i][0], points[i][1]]).filter((p) => open.has(p[0]));
   // One tab stop for the map: the picked hex, else the first open one; the arrows move from there.
   const stop = open.has(selected) ? selected : places.length ? places[0][0] : null;
+  // A hex picked in the list (or on the map) is scrolled into the map's frame.
+  useEffect(() => {
+    const el = selected === null ? null : document.querySelector(`.sam-map [data-hex="${selected}"]`);
+    if (el && el.scrollIntoView) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [selected]);
   const focusHex = (id) => {
     const el = document.querySelector(`.sam-map [data-hex="${id}"]`);
     if (el) el.focus();
