@@ -14,10 +14,10 @@ from trio.testing import wait_all_tasks_blocked
 
 from oriente.protocol import messages as M
 from oriente.server.games.oriente import OrientePort
-from oriente.server.lobby import Lobby
+from oriente.server.lobby import QUIET_S, Lobby
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
-from oriente.server.table import Table
+from oriente.server.table import Disconnected, Table
 
 from .actor_harness import drain, events_of
 from .broken_port import BrokenPort
@@ -80,6 +80,31 @@ async def test_a_finished_table_comes_back_from_the_store_after_its_linger(autoj
         await trio.sleep(LINGER_S + 1)
         assert lobby.get(table.id) is None, "it lingers again, then goes"
         assert await lobby.find("no-such-table") is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_finished_table_nobody_follows_leaves_memory_at_once(autojump_clock) -> None:
+    """Its record, replay and rematch come from the store, so an ended
+    table stays in memory only while somebody follows it: once its last
+    watcher has gone it goes too, long before the linger would end; a
+    table somebody still watches stays for the linger."""
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby({"oriente": OrientePort()}, store, nursery, linger_s=600.0)
+        table, seats = await ended_table(lobby)
+        assert table.statistics().watchers == 4
+        for outbox in seats[:3]:
+            await table.send(None, Disconnected(outbox))
+        await trio.sleep(30)
+        assert lobby.get(table.id) is table, "one seat still looks at the final scores"
+        await table.send(None, Disconnected(seats[3]))
+        await wait_all_tasks_blocked()
+        assert lobby.get(table.id) is table, "a request that found it may still be on its way"
+        await trio.sleep(QUIET_S + 0.1)
+        assert lobby.get(table.id) is None, "nobody follows it: it left memory"
+        again = await lobby.find(table.id)
+        assert again is not None and again.record() == table.record(), "served from the store"
         nursery.cancel_scope.cancel()
 
 

@@ -166,9 +166,10 @@ class BotRunner:
             log.exception("table %s: the bot at seat %d failed and stopped", table.id, seat)
         finally:
             self.running -= 1
-            if not bot.finished:  # after the end a table records nothing more
-                with trio.CancelScope(shield=True), trio.move_on_after(2):
-                    await table.send(None, Disconnected(outbox))
+            # Gone, also after the end (which logs no presence then): a
+            # finished table nobody follows leaves memory at once (lobby).
+            with trio.CancelScope(shield=True), trio.move_on_after(2):
+                await table.send(None, Disconnected(outbox))
 
 
 class _Bot:

@@ -60,6 +60,9 @@ MAX_TABLE_NAME = 64
 # lets it go it is brought back on demand (`find`), so resume, spectate and
 # record work for it whenever they come (PROTOCOL.md 5).
 LINGER_S = 60.0
+# An ended table that nobody follows leaves memory after this long without
+# a message (`Lobby._linger`).
+QUIET_S = 5.0
 
 
 class LobbyError(Refusal):
@@ -318,8 +321,8 @@ class Lobby:
 
     async def _host(self, table: Table) -> None:
         """Run a table's actor; once its game has ended (or failed) and
-        lingered, stop it and forget it, so ended games do not pile up in
-        memory. The actor ends a failing table itself (Table._fail); should
+        lingered while somebody follows it, stop it and forget it, so ended
+        games do not pile up in memory. The actor ends a failing table itself (Table._fail); should
         even that fail, the error stops here, with this table: an exception
         out of this task would cancel every table of the server."""
         try:
@@ -334,13 +337,32 @@ class Lobby:
                 if table.status == "abandoned" and self.tables.get(table.id) is table:
                     self._leave(table)  # gone for everyone new; its actor answers what is in flight
                 await self._settle(table)
-                await trio.sleep(self.linger_s)
+                await self._linger(table)
                 nursery.cancel_scope.cancel()
         except Exception:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
             if self.tables.get(table.id) is table:
                 self._leave(table)
+
+    async def _linger(self, table: Table) -> None:
+        """An ended table stays in memory while somebody still follows it
+        (the final scores, a rematch), for `linger_s` at most; once nobody
+        does, and nothing has reached it for QUIET_S, it goes, since its
+        record, replay and rematch are served from the store (`find`): a
+        finished game costs the process no memory while nobody looks at it."""
+        with trio.move_on_after(self.linger_s):
+            while True:
+                change = table.changed()
+                if table.statistics().watchers:
+                    await change.wait()
+                    continue
+                # Nobody follows it: it goes after QUIET_S without a message
+                # (a request that found it in memory is on its way to it).
+                with trio.move_on_after(QUIET_S):
+                    await change.wait()
+                    continue
+                return
 
     async def _settle(self, table: Table) -> None:
         """A finished game's results for its seats' accounts: ranks, promises

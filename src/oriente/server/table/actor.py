@@ -163,7 +163,8 @@ class Table:
         return TableStatistics(status=self.status, seats=self.seats.statistics(), result=self.play.result,
                                seq=self.seq, log_bytes=self.journal.bytes, paused=self.durable.paused,
                                unattended_since=self.seats.unattended_since,
-                               commitment=self.settings.commitment["sha256"] if self.settings.commitment else None)
+                               commitment=self.settings.commitment["sha256"] if self.settings.commitment else None,
+                               watchers=len(self.viewers.subscribers))
 
     def seat_of(self, token: str) -> int | None:
         """The seat `token` holds here, or None."""

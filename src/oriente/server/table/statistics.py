@@ -28,7 +28,9 @@ class TableStatistics:
     """One table now. `seats`: None for a free seat. `unattended_since`:
     since when (trio time) no client has held a seat of this open table,
     None while one does (T6.1). `paused`: its store refuses its writes
-    (T4.4). `commitment`: the digest of its setup shown to anyone (T7.1)."""
+    (T4.4). `commitment`: the digest of its setup shown to anyone (T7.1).
+    `watchers`: the connections that follow it now (seats and spectators,
+    the server's bots included)."""
 
     status: str
     seats: tuple[SeatStatistics | None, ...]
@@ -38,6 +40,7 @@ class TableStatistics:
     paused: bool
     unattended_since: float | None
     commitment: str | None
+    watchers: int = 0
 
     @property
     def free(self) -> list[int]:
