@@ -128,6 +128,12 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+def set_pace(page: Any, ms: int) -> None:
+    """The gap between two drawn steps in this browser (pace.js), from the
+    next page load on: 0 draws every step at once."""
+    page.context.add_init_script(f"localStorage.setItem('oriente.pace', '{ms}');")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """Keep each phase's report on the test, so that `page` knows at its
@@ -143,6 +149,12 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     the test fails, the page as it was is saved (a screenshot and its text)
     and the failure's report says where."""
     context = browser.new_context(viewport={"width": 1400, "height": 950})
+    # A table is drawn at a person's pace by default (pace.js: a step every
+    # 0.8 s). Tests that are not about pace see every step at once, as a
+    # demo that is not about pace runs with --delay 0; a test about pace
+    # sets its own gap (`set_pace`).
+    context.add_init_script("if (localStorage.getItem('oriente.pace') === null) "
+                            "localStorage.setItem('oriente.pace', '0');")
     pg = context.new_page()
     pg.errors = []
     pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))

@@ -85,12 +85,12 @@ def test_a_person_plays_a_whole_game_by_clicking(server: Any, page: Any) -> None
     # Chat with markup stays text; nothing a player typed ran as script.
     page.fill("#chat-input", f"gg {MARKUP}")
     page.keyboard.press("Enter")
-    expect(feed).to_contain_text(f"gg {MARKUP}")
+    expect(page.locator(".chat-pane")).to_contain_text(f"gg {MARKUP}")  # chat has a pane of its own
     page.get_by_role("tab", name=re.compile("Deals")).click()
     expect(page.locator(".ledger")).to_contain_text("kept")
     expect(page.locator(".ledger")).to_contain_text(f"I defend you {MARKUP}")
     assert page.evaluate("typeof window.__x") == "undefined"
-    assert page.locator(".feed img, .seat img, .deals img").count() == 0
+    assert page.locator(".feed img, .chat-pane img, .seat img, .deals img").count() == 0
 
     # A rematch: the same settings at a new table, the person at its own
     # seat; the server's bots fill the seats the others have not taken yet.

@@ -9,6 +9,7 @@ import htm from "htm";
 import { Countdown, seatLabel } from "./common.js";
 import { act, goToRematch } from "./live.js";
 import { fill } from "./i18n.js";
+import { choiceKey } from "./keys.js";
 import { answerKey } from "./state/table.js";
 import { app } from "./state.js";
 import { CardsCheck } from "./verify.js";
@@ -66,9 +67,9 @@ export function GenericDecision({ ts }) {
     ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: commandLabel(ts.game, p.sealed) })}</p>`}
     ${!mine && answers.length > 0 && html`<p class="small note">${t("decision.early")}</p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
-      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class="choice" data-key=${i + 1}
+      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class="choice" data-key=${choiceKey(i)}
           disabled=${sent && mine} onClick=${() => act(ts, c)}>
-        ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}<span>${commandLabel(ts.game, c)}</span></button>`)}
+        ${choiceKey(i) && html`<kbd aria-hidden="true">${choiceKey(i)}</kbd>`}<span>${commandLabel(ts.game, c)}</span></button>`)}
     </div>`}
     ${p.silence && html`<p class="small muted">${t("decision.silence", { what: word(`${ts.game}.silence.${p.topic}`, p.silence) })}</p>`}
   </section>`;

@@ -5,6 +5,9 @@
 // language, computed once.
 import { GenericNarrator } from "./narrate.js";
 import { gameUi } from "./games.js";
+import { remember } from "./mygames.js";
+import { drawWith, drop, flush, take } from "./pace.js";
+import { autoAnswer } from "./settings.js";
 import { answerKey, slotName } from "./state/table.js";
 import { app, dispatch, errorText, newNonce, say, seats } from "./state.js";
 
@@ -57,6 +60,7 @@ export function lineOf(ts, e) {
 
 // Send an answer to the open decision (a command of its `legal` list).
 export async function act(ts, cmd) {
+  flush(ts.id); // the person acts on the table as it is now
   const now = app.tables.get(ts.id) || ts;
   if (now.prompt && cmd.decision === now.prompt.id) dispatch({ type: "table/sent", table: ts.id, key: answerKey(now) });
   try {
@@ -81,11 +85,23 @@ export async function chat(ts, text) {
 export function onFrame(f) {
   if (!f.table || !app.tables.has(f.table)) return;
   if (f.t !== "snapshot" && f.t !== "events") return;
-  dispatch({ type: "table/frame", table: f.table, frame: f, at: performance.now() });
+  take(f.table, f, performance.now()); // drawn at the page's pace (pace.js)
+}
+
+// One frame drawn: into the store, then what the game's screen keeps of each step.
+function drawFrame(f, at) {
+  if (!app.tables.has(f.table)) return;
+  dispatch({ type: "table/frame", table: f.table, frame: f, at });
   const ts = app.tables.get(f.table);
   app.net.seen(ts.id, ts.seq);
   if (f.t === "snapshot") bringNonce(ts);
+  remember(ts); // its line in "my games" (mygames.js)
+  const ui = gameUi(ts.game);
+  if (ui.onStep) ui.onStep(ts);
+  // Once the frames drawn together are all in: a round the person passes at once.
+  queueMicrotask(() => autoAnswer(app.tables.get(f.table)));
 }
+drawWith(drawFrame, (id) => app.tables.get(id) || null);
 
 // A seat this browser holds by its token alone (a tournament's reserved
 // seat) brings its own share of the seed once the page has seen the
@@ -122,6 +138,7 @@ export function enterTable(id) {
     app.net.request(msg).catch((err) => {
       if (err.code === "auth/bad_token") {
         seats.drop(id);
+        drop(id);
         dispatch({ type: "tables/forget", table: id });
         app.net.unsubscribe(id);
         enterTable(id);
@@ -135,6 +152,7 @@ export function enterTable(id) {
 
 export function leaveTable(id) {
   if (!app.tables.has(id)) return;
+  drop(id);
   dispatch({ type: "tables/forget", table: id });
   app.net.unsubscribe(id);
   app.net.request({ t: "unsubscribe", table: id }).catch(() => {});

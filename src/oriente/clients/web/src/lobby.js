@@ -11,6 +11,7 @@ import { TournamentList } from "./tournament.js";
 import { OrganiseForm } from "./organise.js";
 import { UNNAMED_GAME } from "./state/table.js";
 import TIMER_PRESETS from "../../../protocol/timer_presets.json";
+import { MyGames } from "./mygames.js";
 
 const html = htm.bind(h);
 
@@ -184,7 +185,6 @@ export function Lobby() {
     return () => clearInterval(id);
   }, [app.up]);
   const tables = [...app.listing].sort((a, b) => ["open", "running", "finished"].indexOf(a.status) - ["open", "running", "finished"].indexOf(b.status));
-  const mine = Object.keys(seats.all()).filter((id) => !tables.some((x) => x.table === id));
   return html`<main class="lobby page">
     <section class="intro">
       ${app.account ? null : html`<${NameBox} />`}
@@ -196,7 +196,7 @@ export function Lobby() {
         <h2>${t("lobby.tables")}</h2>
         ${app.listed ? (tables.length ? html`<ul class="tables" data-ready="1">${tables.map((x) => html`<${TableRow} key=${x.table} info=${x} />`)}</ul>`
           : html`<p class="muted" data-ready="1">${t("lobby.none")}</p>`) : html`<p class="muted">${t("lobby.loading")}</p>`}
-        ${mine.length > 0 && html`<p class="small">${t("lobby.your_other")} ${mine.map((id) => html`<a key=${id} href=${`#/t/${id}`}>${id}</a> `)}</p>`}
+        <${MyGames} />
         <${ById} />
         <${TournamentList} />
         <${OrganiseForm} />

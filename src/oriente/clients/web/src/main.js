@@ -21,8 +21,11 @@ function parseRoute() {
   const hash = location.hash.replace(/^#/, "");
   let m = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
   if (m) return { page: "table", id: m[1] };
-  m = /^\/r\/([A-Za-z0-9_-]+)(?:\?as=(\w+))?$/.exec(hash);
-  if (m) return { page: "replay", id: m[1], as: m[2] || null };
+  m = /^\/r\/([A-Za-z0-9_-]+)(?:\?([\w=&]*))?$/.exec(hash);
+  if (m) {
+    const q = new URLSearchParams(m[2] || ""); // ?as=VIEWER&seq=N: a replay seen by VIEWER, at the step of event N
+    return { page: "replay", id: m[1], as: q.get("as") || null, seq: q.has("seq") ? Number(q.get("seq")) : null };
+  }
   m = /^\/tournament\/([A-Za-z0-9_-]+)$/.exec(hash);
   if (m) return { page: "tournament", id: m[1] };
   m = /^\/leaderboard(?:\/(\w+))?$/.exec(hash);
@@ -136,7 +139,7 @@ function App() {
   // A table or a replay is drawn once the page has the folders of the games the server plays.
   if ((r.page === "table" || r.page === "replay") && !app.games) page = html`<p class="page">…</p>`;
   else if (r.page === "table") page = html`<${TablePage} ts=${app.tables.get(r.id)} />`;
-  else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} />`;
+  else if (r.page === "replay") page = html`<${ReplayPage} id=${r.id} as=${r.as} seq=${r.seq} />`;
   else if (r.page === "leaderboard") page = html`<${LeaderboardPage} game=${r.game} />`;
   else if (r.page === "tournament") page = html`<${TournamentPage} id=${r.id} />`;
   else page = html`<${Lobby} />`;

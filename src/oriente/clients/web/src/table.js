@@ -1,57 +1,24 @@
 // The table page, whatever the game: its head (name, game, seat, waiting
 // for players), the game's own components (games.js: its stage, decision
 // and end, or the generic ones), the story so far and the chat, and any
-// panels the game adds beside them (Oriente's deals).
+// panels the game adds beside them (Oriente's deals). The decision comes
+// first in the page's order (Tab reaches it before the table's cards; the
+// layout still draws it beside the table), and at the end the ranking
+// comes before the table.
 import { h } from "preact";
 import htm from "htm";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { seatLabel } from "./common.js";
 import { PhoneBar } from "./phone.js";
 import { gameName, gameUi } from "./games.js";
-import { chat, fillWithBots, joinTable, lineOf } from "./live.js";
+import { isChoiceKey } from "./keys.js";
+import { fillWithBots, joinTable } from "./live.js";
+import { ChatPane, Feed } from "./log.js";
 import { waitsOnMe } from "./state/table.js";
+import { TableSettings } from "./settings.js";
 import { app, botKinds, errorText } from "./state.js";
 
 const html = htm.bind(h);
-
-// -- the story and the chat ------------------------------------------------------------
-
-export function Feed({ ts, events }) {
-  const ref = useRef(null);
-  const stick = useRef(true);
-  const list = events || ts.events;
-  useEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  });
-  const onScroll = () => {
-    const el = ref.current;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-  };
-  const shown = list.filter((e) => e.type !== "TableFinished");
-  const last = shown.length ? lineOf(ts, shown[shown.length - 1]) : "";
-  return html`<div class="feed" ref=${ref} onScroll=${onScroll} tabindex="0" aria-label=${app.t("feed.aria")}>
-    <ol>
-      ${shown.map((e) => html`<li key=${e.seq} class=${e.type === "Chat" ? "chat" : e.type === "DealProposed" || e.type === "DealExecuted" ? "deal" : ""}>${lineOf(ts, e)}</li>`)}
-    </ol>
-    <div class="sr-only" aria-live="polite">${last}</div>
-  </div>`;
-}
-
-function ChatBox({ ts }) {
-  const [text, setText] = useState("");
-  const send = async (ev) => {
-    ev.preventDefault();
-    const value = text.trim();
-    if (value && (await chat(ts, value))) setText("");
-  };
-  if (!ts.seated) return html`<p class="small muted">${app.t("chat.spectator")}</p>`;
-  return html`<form class="chatbox" onSubmit=${send}>
-    <label class="sr-only" for="chat-input">${app.t("chat.label")}</label>
-    <input id="chat-input" maxlength="500" value=${text} onInput=${(e) => setText(e.target.value)} placeholder=${app.t("chat.placeholder")} />
-    <button type="submit">${app.t("chat.send")}</button>
-  </form>`;
-}
 
 export function TablePage({ ts }) {
   const t = app.t;
@@ -60,8 +27,8 @@ export function TablePage({ ts }) {
     const onKey = (ev) => {
       if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      if (/^[1-9]$/.test(ev.key)) {
-        const button = document.querySelector(`.decision .choices button[data-key="${ev.key}"]`);
+      if (isChoiceKey(ev.key)) {
+        const button = document.querySelector(`.decision .choices button[data-key="${ev.key.toLowerCase()}"]`);
         if (button && !button.disabled) { button.click(); ev.preventDefault(); }
       }
     };
@@ -85,12 +52,9 @@ export function TablePage({ ts }) {
       <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
       ${settings.seeded && html`<span class="tag seeded" title=${t("table.seeded_help")}>${t("table.seeded")}</span>`}
       ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
+      ${info.status !== "finished" && html`<${TableSettings} ts=${ts} />`}
     </div>
-    <div class="table-main">
-      <div class="stage">
-        <${Stage} ts=${ts} view=${view} />
-        <${Result} ts=${ts} view=${view} />
-      </div>
+    <div class="table-main decision-first">
       <aside class="side">
         <${Decision} ts=${ts} />
         ${panels.length > 0 && html`<div class="tabs" role="tablist">
@@ -100,8 +64,12 @@ export function TablePage({ ts }) {
               ${t(`tab.${x.key}`)}${count ? ` (${count})` : ""}</button>`;
           })}
         </div>`}
-        ${panel ? html`<${panel.Panel} ts=${ts} />` : html`<${Feed} ts=${ts} /><${ChatBox} ts=${ts} />`}
+        ${panel ? html`<${panel.Panel} ts=${ts} />` : html`<${Feed} ts=${ts} /><${ChatPane} ts=${ts} />`}
       </aside>
+      <div class="stage">
+        <${Result} ts=${ts} view=${view} />
+        <${Stage} ts=${ts} view=${view} />
+      </div>
     </div>
     <${PhoneBar} />
   </main>`;

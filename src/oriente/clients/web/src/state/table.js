@@ -18,6 +18,7 @@ export function newTable(id) {
     sentFor: null, // the answerKey() last answered from this page
     selected: null, // {key, value}: a place picked on the table's map, for the answer `key`
     missing: null, // the error that refused to show the table
+    fresh: [], // the events of the step drawn last (a live frame's): what changed, marked until the next step
   });
 }
 
@@ -65,12 +66,13 @@ function takeEvent(ts, e) {
 function takeFrame(ts, f, at) {
   if (f.t === "snapshot") {
     return { ...ts, you: f.you, info: f.table_info, view: f.view, prompt: f.prompt, promptAt: at,
-             seq: Math.max(ts.seq, f.seq), loaded: true };
+             seq: Math.max(ts.seq, f.seq), loaded: true, fresh: [] };
   }
   if (f.t === "events") {
     let next = { ...ts, events: [...ts.events] };
     for (const e of f.events) next = takeEvent(next, e);
     if (!f.history) {
+      next.fresh = f.events.filter((e) => e.seq > ts.seq);
       next.prompt = f.prompt;
       next.promptAt = at;
       if (f.view) next.view = f.view;

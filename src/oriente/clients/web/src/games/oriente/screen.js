@@ -4,6 +4,11 @@
 import { h } from "preact";
 import htm from "htm";
 import { Card, cardRef } from "./cards.js";
+import { changesOf, ICONS } from "./changes.js";
+import { hopelessClaim } from "./claims.js";
+import { tieBreaks } from "./ranking.js";
+import { choiceKey } from "../../keys.js";
+import { autoTopics, setAutoTopic } from "../../settings.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
 import { MyDeals, Offers, QuickDeal } from "./negotiate.js";
@@ -11,8 +16,12 @@ import { Countdown, seatLabel } from "../../common.js";
 import { act, goToRematch, narratorOf, seatName } from "../../live.js";
 import { answerKey } from "../../state/table.js";
 import { app } from "../../state.js";
+import { cap } from "../../narrate.js";
 
 const html = htm.bind(h);
+
+// The rounds a person may pass at once, whatever the card (R10.2d): settings.js.
+export const AUTO_PASS = ["privilege", "support", "revolution"];
 
 // Oriente's answers to a decision (its deal commands left out: deals.js).
 const DECISIONS = new Set(["Announce", "Pass", "Claim", "Support", "Join", "Choose", "Done"]);
@@ -43,7 +52,15 @@ function Presence({ ts, s }) {
   return html`<span class=${`presence p-${cls}`} title=${label} aria-label=${label}>${glyph}<span class="plabel">${label}</span></span>`;
 }
 
-function Seat({ ts, view, s }) {
+// What the last step did to a seat, marked until the next step (changes.js).
+function Changes({ marks }) {
+  if (!marks || !marks.length) return null;
+  return html`<ul class="changes" aria-label=${app.t("change.aria")}>
+    ${marks.map((m, i) => html`<li key=${i} class=${`change ${m.kind}`}><span aria-hidden="true">${ICONS[m.kind]}</span> ${app.t(`change.${m.kind}`, m.args)}</li>`)}
+  </ul>`;
+}
+
+function Seat({ ts, view, s, marks = null, arrived = null }) {
   const t = app.t;
   const seat = view ? view.seats[s] : null;
   const slot = ts.info && ts.info.seats ? ts.info.seats[s] : null;
@@ -52,7 +69,9 @@ function Seat({ ts, view, s }) {
   const fight = view && view.fight;
   const role = fight ? (fight.attacker === s ? "attacker" : fight.defender === s ? "defender" : null) : null;
   const published = p && p.published ? p.published.find(([x]) => x === s) : null;
-  const asked = p && (p.asked || []).includes(s);
+  // Asked until it has answered: a published answer shows instead, and this page knows its own (sealed or sent).
+  const answered = s === ts.you && ts.prompt && (ts.prompt.sealed || ts.sentFor === answerKey(ts));
+  const asked = p && (p.asked || []).includes(s) && !answered;
   const pile = seat ? seat.pile : [];
   const points = pile.reduce((sum, c) => sum + (cardRef().value(c) || 0), 0);
   let known = null;
@@ -61,7 +80,8 @@ function Seat({ ts, view, s }) {
     if (others.length) known = t("seat.known_to", { list: others.map((x) => seatLabel(ts, x)).join(", ") });
     else if (s === ts.you) known = t("seat.only_you");
   }
-  const classes = ["seat", s === ts.you ? "me" : "", pivot ? "pivot" : "", role || "", view && view.announcer === s ? "announcer" : ""].join(" ");
+  const classes = ["seat", s === ts.you ? "me" : "", pivot ? "pivot" : "", role || "", view && view.announcer === s ? "announcer" : "",
+    marks && marks.length ? "changed" : ""].join(" ");
   return html`<section class=${classes} aria-label=${t("seat.aria", { name: seatLabel(ts, s), n: s })}>
     <header>
       <${Presence} ts=${ts} s=${s} />
@@ -74,6 +94,7 @@ function Seat({ ts, view, s }) {
       ${seat && html`<span class=${`badge disc ${seat.disc ? "held" : "used"}`} title=${seat.disc ? t("seat.disc") : t("seat.no_disc")}
                           aria-label=${seat.disc ? t("seat.disc") : t("seat.no_disc")}>${seat.disc ? "⬤" : "◯"}</span>`}
     </header>
+    <${Changes} marks=${marks} />
     ${seat && html`<div class="hand">
       <div class="inh">
         ${seat.empty ? html`<span class="card empty m" aria-label=${t("seat.empty")}></span>`
@@ -82,7 +103,9 @@ function Seat({ ts, view, s }) {
           : seat.inhabitant !== null && s !== ts.you ? t("seat.face_down_seen") : t("seat.face_down")}</span>
       </div>
       <div class="pile" aria-label=${t("seat.pile_aria", { n: pile.length, points })}>
-        <div class="cards">${pile.map((c) => html`<${Card} key=${c} card=${c} size="s" />`)}</div>
+        <div class="cards">${pile.map((c) => (arrived && arrived.has(c)
+          ? html`<span key=${c} class="arrived" title=${t("change.arrived")}><${Card} card=${c} size="s" /></span>`
+          : html`<${Card} key=${c} card=${c} size="s" />`))}</div>
         <span class="pts">${t("seat.points", { n: points })}</span>
       </div>
     </div>`}
@@ -130,7 +153,8 @@ export function Ring({ ts, view }) {
   const base = ts.seated ? ts.you : 0;
   const [be, side, top] = LAYOUT[n] || [0, Math.floor((n - 1) / 3), n - 1 - 2 * Math.floor((n - 1) / 3)];
   const at = (k) => (base + k) % n;
-  const seat = (k) => { const s = at(k); return html`<${Seat} key=${s} ts=${ts} view=${view} s=${s} />`; };
+  const { marks, arrived } = changesOf(ts.fresh, (a) => actionLabel(ts, a));
+  const seat = (k) => { const s = at(k); return html`<${Seat} key=${s} ts=${ts} view=${view} s=${s} marks=${marks.get(s)} arrived=${arrived} />`; };
   const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);
   const bottom = [...range(1, be + 1).reverse(), 0, ...range(n - be, n).reverse()];
   const left = range(be + 1, be + 1 + side).reverse();
@@ -212,6 +236,11 @@ export function Decision({ ts }) {
   const context = p.topic === "privilege" && view && view.announcer !== null && view.announcer !== undefined && view.action
     ? t("decision.context_privilege", { name: seatLabel(ts, view.announcer), action: actionLabel(ts, view.action) }) : null;
   const help = canAnswer ? choiceHelp(ts, answers, p.topic) : [];
+  // R4.3c: a claim that could not count as things stand says so before it is chosen (own view and public piles only).
+  const hopeless = mine && canAnswer ? hopelessClaim(view, p, me, (c) => cardRef().rank(c)) : null;
+  // A round whose only answer is a pass: the unconditional auto-pass is offered (R10.2d, R10.2e).
+  const onlyPass = mine && answers.length === 1 && answers[0].type === "Pass" && AUTO_PASS.includes(p.topic)
+    && !autoTopics().has(p.topic);
   // The head stays on screen while the panel scrolls (a deal being built,
   // on a phone too): the countdown is never out of sight.
   return html`<section class=${`decision${mine ? " mine" : ""}`} aria-label=${t("decision.aria")}>
@@ -226,12 +255,17 @@ export function Decision({ ts }) {
       ${early && html`<p class="small note">${t(p.kind === "window" ? "decision.early_window" : "decision.early")}</p>`}
       ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: choiceLabel(ts, p.sealed, p.topic) })}</p>`}
       <div class="choices" role="group" aria-label=${t("decision.choices")}>
-        ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
-            disabled=${sent && mine} onClick=${() => act(ts, c)}>
-          ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}
+        ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}${c.type === "Claim" && hopeless ? " hopeless" : ""}`}
+            data-key=${choiceKey(i)} disabled=${sent && mine} onClick=${() => act(ts, c)}
+            aria-describedby=${c.type === "Claim" && hopeless ? "hopeless-claim" : undefined}>
+          ${choiceKey(i) && html`<kbd aria-hidden="true">${choiceKey(i)}</kbd>`}
           ${c.type === "Choose" ? html`<${Card} card=${c.card} size="s" />` : ""}
-          <span>${choiceLabel(ts, c, p.topic)}</span></button>`)}
+          <span>${choiceLabel(ts, c, p.topic)}</span>${c.type === "Claim" && hopeless ? html` <span class="warn" aria-hidden="true">⚠</span>` : ""}</button>`)}
       </div>
+      ${hopeless && answers.some((c) => c.type === "Claim") && html`<p class="small warning" id="hopeless-claim" role="note">
+        ⚠ ${t("decision.hopeless_claim", { name: seatLabel(ts, hopeless.announcer), mine: hopeless.mine, theirs: hopeless.theirs })}</p>`}
+      ${onlyPass && html`<p class="small note only-pass">${t("decision.only_pass")}
+        <button type="button" class="link" onClick=${() => setAutoTopic(p.topic, true)}>${t(`decision.auto_offer.${p.topic}`)}</button></p>`}
       ${help.length > 0 && html`<details class="help" open>
         <summary>${t("decision.help")}</summary>
         <dl>${help.map(([term, text]) => html`<div key=${term}><dt>${term}</dt><dd>${text}</dd></div>`)}</dl>
@@ -244,25 +278,46 @@ export function Decision({ ts }) {
 
 // -- the end ---------------------------------------------------------------------------
 
+// The end, ranking first: each seat's rank, points and the cards they come
+// from (its score pile and its inhabitant, R9.3), then every tie on points
+// and the card that broke it (R9.4), then the way on (rematch, replay).
 export function Result({ ts, view }) {
   const t = app.t;
   const r = (view && view.result) || (ts.info && ts.info.result);
   if (!r) return null;
   const order = r.scores.map((_, s) => s).sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+  const ties = tieBreaks(r);
+  const scored = (s) => {
+    const pile = view && view.seats && view.seats[s] ? [...(view.seats[s].pile || [])] : [];
+    const inh = r.inhabitants[s];
+    const cards = inh !== null && inh !== undefined && cardRef().kind(inh) !== "geisha" ? [...pile, inh] : pile;
+    return cards.sort((x, y) => (cardRef().value(y) || 0) - (cardRef().value(x) || 0));
+  };
+  const nth = (k) => t("result.nth", { n: k + 1 });
   return html`<section class="result" aria-label=${t("result.aria")}>
     <h2>${t("result.title")}</h2>
-    <p>${narratorOf(ts).reason(r.reason)}</p>
-    <table>
-      <thead><tr><th>${t("result.rank")}</th><th>${t("result.player")}</th><th>${t("result.score")}</th><th>${t("result.inhabitant")}</th></tr></thead>
-      <tbody>${order.map((s) => html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td>${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td><td>${r.scores[s]}</td>
-        <td>${r.inhabitants[s] !== null ? html`<${Card} card=${r.inhabitants[s]} size="s" />` : "–"}</td></tr>`)}</tbody>
+    <table class="ranking">
+      <thead><tr><th>${t("result.rank")}</th><th>${t("result.player")}</th><th>${t("result.score")}</th><th>${t("result.breakdown")}</th></tr></thead>
+      <tbody>${order.map((s) => {
+        const cards = scored(s);
+        return html`<tr key=${s} class=${s === ts.you ? "me" : ""}><td class="rank">${r.ranks[s]}</td><td>${seatLabel(ts, s)}</td>
+          <td class="points">${r.scores[s]}</td>
+          <td class="breakdown">${cards.length ? html`<span class="cards">${cards.map((c) => html`<${Card} key=${c} card=${c} size="s" />`)}</span>
+            <span class="sum small">${cards.map((c) => cardRef().value(c) || 0).join(" + ")}${r.inhabitants[s] !== null ? ` (${t("result.with_inhabitant")})` : ""}</span>`
+            : html`<span class="muted small">–</span>`}</td></tr>`;
+      })}</tbody>
     </table>
+    ${ties.length > 0 && html`<ul class="ties small">${ties.map((x, i) => html`<li key=${i}>${x.shared
+      ? t("result.tie_shared", { a: seatLabel(ts, x.ahead), b: seatLabel(ts, x.behind), total: x.total })
+      : x.b === null ? t("result.tie_runs_out", { a: seatLabel(ts, x.ahead), b: seatLabel(ts, x.behind), total: x.total, nth: nth(x.at) })
+        : t("result.tie_card", { a: seatLabel(ts, x.ahead), b: seatLabel(ts, x.behind), total: x.total, nth: nth(x.at), va: x.a, vb: x.b })}</li>`)}</ul>`}
+    <p>${cap(narratorOf(ts).reason(r.reason))}.</p>
     ${ts.rematch && html`<p class="rematch-note" role="status">${t("result.rematch_offered", { name: seatLabel(ts, ts.rematch.seat) })}</p>`}
     <p class="actions">
       ${ts.seated ? html`<button type="button" class="primary" onClick=${() => goToRematch(ts)}>
           ${t(ts.rematch ? "result.join_rematch" : "result.rematch")}</button>`
         : ts.rematch && html`<a class="button primary" href=${`#/t/${ts.rematch.table}`}>${t("result.join_rematch")}</a>`}
-      <a class="button" href=${`#/r/${ts.id}`}>${t("result.replay")}</a>
+      <a class="button" href=${`#/r/${ts.id}${ts.seated ? `?as=${ts.you}` : ""}`}>${t("result.replay")}</a>
       <a class="button" href="#/">${t("nav.lobby")}</a>
     </p>
     <${CardsCheck} ts=${ts} />

@@ -8,6 +8,7 @@
 import { h } from "preact";
 import htm from "htm";
 import { Countdown, seatLabel } from "../../common.js";
+import { choiceKey } from "../../keys.js";
 import { Badge } from "../../account.js";
 import { CardsCheck } from "../../verify.js";
 import { act, goToRematch } from "../../live.js";
@@ -250,9 +251,9 @@ export function OroDecision({ ts }) {
     ${narrowed && html`<p class="small">${t("oro.on_conn", { conn: connName(view, conn) })}
       <button type="button" class="small" onClick=${() => dispatch({ type: "table/select", table: ts.id, value: null })}>${t("oro.show_all")}</button></p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
-      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
+      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${choiceKey(i)}
           disabled=${sent} onClick=${() => { dispatch({ type: "table/select", table: ts.id, value: null }); act(ts, c); }}>
-        ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}<span>${oroChoice(ts, view, c)}</span></button>`)}
+        ${choiceKey(i) && html`<kbd aria-hidden="true">${choiceKey(i)}</kbd>`}<span>${oroChoice(ts, view, c)}</span></button>`)}
     </div>`}
     <p class="small muted">${t("decision.silence", { what: silence !== `oro.silence.${p.topic}` ? silence : p.silence })}</p>
   </section>`;

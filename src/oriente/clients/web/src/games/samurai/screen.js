@@ -10,6 +10,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { Countdown, seatLabel } from "../../common.js";
+import { choiceKey } from "../../keys.js";
 import { act, goToRematch, narratorOf } from "../../live.js";
 import { MapFrame, nearest, useZoom } from "../../mapframe.js";
 import { positions, rowName } from "./squares.js";
@@ -341,9 +342,9 @@ export function SamuraiDecision({ ts }) {
     ${narrowed && html`<p class="small">${t("sam.on_hex", { hex: hexName(ts, hx) })}
       <button type="button" class="small" onClick=${() => dispatch({ type: "table/select", table: ts.id, value: null })}>${t("sam.show_all")}</button></p>`}
     ${answers.length > 0 && html`<div class="choices" role="group" aria-label=${t("decision.choices")}>
-      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${i + 1}
+      ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}`} data-key=${choiceKey(i)}
           disabled=${sent} onClick=${() => { dispatch({ type: "table/select", table: ts.id, value: null }); act(ts, c); }}>
-        ${i < 9 && html`<kbd aria-hidden="true">${i + 1}</kbd>`}<span>${samChoice(ts, view, c)}</span></button>`)}
+        ${choiceKey(i) && html`<kbd aria-hidden="true">${choiceKey(i)}</kbd>`}<span>${samChoice(ts, view, c)}</span></button>`)}
     </div>`}
     ${more > 0 && html`<p class="small muted">${t("sam.more", { n: more })}</p>`}
     <p class="small muted">${t("decision.silence", { what: silence !== `sam.silence.${p.topic}` ? silence : p.silence })}</p>
