@@ -108,3 +108,44 @@ def test_a_person_offers_the_prefilled_deal_and_answers_a_bots_offer_in_tmux(ser
                   and any(e["type"] == "NegotiationClosed" for e in f["events"]))
     assert not any(e["type"] == "TimedOut" for e in closed["events"])
     assert frames[-1]["prompt"]["deadline_ms"] > 0
+
+
+# The server's own bots (`/bots`, the default character) in a fight of
+# their making: seat 3 holds the destiny stone and attacks the person at
+# once; seats 1 and 2, asked to support, offer the person their support for
+# its Treasure 2 (the same deal as tests/web/test_deal_in_seconds.py's).
+BOTS_FIRST = [19, 30, 10, 3, 5]
+BOTS_DEAL = {"deck": BOTS_FIRST + [c for c in range(41) if c not in BOTS_FIRST], "treasures": [41, 45, 49, 52],
+             "stone_holder": 3}
+
+
+def test_a_server_bots_offer_reaches_the_person_in_tmux_who_accepts_it(server: Any, tmp_path: Path) -> None:  # noqa: F811
+    url = server[0]
+    port = int(url.rsplit(":", 1)[1])
+    command = " ".join(shlex.quote(a) for a in [*_oriente(), "play", "--server", url, "--name", "Luca"])
+    tmux = Tmux(command, tmp_path, size=(120, 45))
+    seen: dict[str, str] = {}
+
+    async def scenario() -> None:
+        table = await scripted.create(port, seats=4, name="a bot's offer", deal=BOTS_DEAL, timers=preset("normal"))
+        await tmux.wait_for(r"ORIENTE lobby", 20)
+        await tmux.type(f"join {table}")
+        await tmux.wait_for(r"you are seat 0 \(Luca\)", 20)
+        await tmux.type("/bots")  # the server's default character takes the three free seats
+        offer = await tmux.wait_for(r"OFFER #(\d+) from seat 1 \(Aiko \(bot\)\)", 30)
+        seen["offer"] = offer
+        number = re.search(r"OFFER #(\d+) from seat 1", offer).group(1)  # type: ignore[union-attr]
+        await tmux.type(f"/accept {number}")
+        seen["accepted"] = await tmux.wait_for(rf"Deal #{number} is carried out", 20)
+        await tmux.type("/done")
+        seen["supported"] = await tmux.wait_for(r"(?i)seat 1 \(Aiko \(bot\)\) supports the defender", 30)
+        await tmux.type("/quit")
+        await tmux.wait_for(r"\[exited 0\]", 20)
+
+    try:
+        trio.run(scenario)
+    finally:
+        tmux.kill()
+        (tmp_path / "screens.txt").write_text("\n\n".join(f"== {k}\n{v}" for k, v in seen.items()), encoding="utf-8")
+    assert all("Traceback" not in s for s in tmux.screens)
+    assert "It is support of the defender, seat 0 (you)" in re.sub(r"\s+", " ", seen["offer"])

@@ -184,3 +184,48 @@ def test_the_countdown_stays_in_sight_on_a_phone_while_a_deal_is_built(server: A
         page.screenshot(path=str(tmp_path / "phone-building.png"))
     finally:
         context.close()
+
+
+# A fight among the server's own bots (add_bots, the default character): the
+# bonus card, then the inhabitants of seats 0-3; seat 3 holds the destiny
+# stone and attacks the person (seat 0) at once, and seats 1 and 2, asked to
+# support, each offer the person their support for its Treasure 2 (R8,
+# bargain.py's support sold). The bots play from their own frames, so it is
+# the policies that make the offer, not a script.
+BOTS_FIRST = [19, 30, 10, 3, 5]
+BOTS_DEAL = {"deck": BOTS_FIRST + [c for c in range(41) if c not in BOTS_FIRST], "treasures": [41, 45, 49, 52],
+             "stone_holder": 3}
+BOT_ATTACKER = 3
+
+
+def test_a_server_bot_offers_the_person_a_deal_in_the_decision_panel(server: Any, page: Any, tmp_path: Path) -> None:
+    frames = frames_of(page)
+    table = server.call(lambda: scripted.create(server.port, seats=4, name="a bot's offer", deal=BOTS_DEAL,
+                                                timers=preset("normal")))
+    sit_down(page, server, table, "Luca")
+    page.get_by_role("button", name="Fill the empty seats with bots").click()  # the server's default character
+    decision = page.locator(".decision")
+
+    # Chiyo attacks; Aiko's offer reaches the decision panel, with the ways to answer it.
+    offer = decision.locator("li.offer", has_text="from Aiko (bot)")
+    expect(offer).to_contain_text("Luca (you) gives Treasure 2 to Aiko (bot)")
+    expect(offer).to_contain_text("Aiko (bot) supports the defender, Luca (you)")
+    for name in ("Accept", "Decline", "Counter"):
+        expect(offer.get_by_role("button", name=name, exact=True)).to_be_visible()
+    page.screenshot(path=str(tmp_path / "a-bots-offer.png"), full_page=True)
+    offer.get_by_role("button", name="Accept", exact=True).click()
+    mine = decision.locator("section.mydeals")
+    expect(mine).to_contain_text(re.compile(r"Deal #\d+ \(Aiko \(bot\)\): carried out"))
+
+    # The person is done; the bot keeps the promise it was paid for.
+    decision.get_by_role("button", name=re.compile("Done bargaining")).click()
+    expect(page.locator(".feed")).to_contain_text("Aiko (bot) supports the defender")
+    page.get_by_role("tab", name=re.compile("Deals")).click()
+    expect(page.locator(".ledger")).to_contain_text("kept")
+
+    # The offer was the bot's own: proposed by seat 1 to the person, in the fight of the stone holder.
+    proposed = [e for f in frames if f.get("t") == "events" for e in f["events"] if e["type"] == "DealProposed"]
+    theirs = [e for e in proposed if e["proposer"] == 1 and PERSON in e["parties"]]
+    assert theirs and theirs[0]["why"] == {"code": "sell_support", "attacker": BOT_ATTACKER, "defender": PERSON,
+                                           "side": "defender"}, proposed
+    assert page.errors == []

@@ -34,8 +34,11 @@ made to it again (MIN_ACCEPT), while one it keeps taking may ask more of it
 
 The memo (a dict the caller keeps for the seat, like its rng) holds the
 keys of the offers made, the offers still unanswered and every seat's
-answers, so a declined offer is never made twice and the number of offers
-per fight and season is bounded.
+answers, so a declined offer is never made twice, and how many we made:
+at most MAX_PER_DECISION while one decision is open (a fight's window, an
+announcement) and MAX_PER_SEASON a season, counter-offers included and
+payments we owe left out, however often we are refused. The rules allow
+40 a season (R8.7); a person reads every offer made to them.
 """
 
 from __future__ import annotations
@@ -64,6 +67,15 @@ SELL_MARGIN = 0.5  # points we ask above what a promise costs us
 PEACE_MARGIN = 0.3
 CARD_MARGIN = 0.5
 MAX_OPEN = 3  # our open proposals at once, at most (the table may allow fewer, R8.6)
+# Our proposals while one decision is open (a fight's window, an
+# announcement) and in one season, payments of our promises aside: the
+# rules allow 40 a season (R8.7), but a person at the table reads every one
+# addressed to them, and a bot whose word is doubted could otherwise send a
+# dozen in one window. Self-play seldom needs more (mixed tables: 90 % of a
+# seat's decisions with a proposal had at most 2, none more than 6; no
+# season more than 7).
+MAX_PER_DECISION = 3
+MAX_PER_SEASON = 10
 
 PARTNER_SLACK = 1.0  # points: we offer what the partner, by our reading, values at no less than minus this
 LEARNED_SLACK = 3.0  # ... plus this much times the share of such offers it took
@@ -99,14 +111,33 @@ def open_limit(r: Reading) -> int:
     return min(MAX_OPEN, limit)
 
 
-def may_propose(r: Reading) -> bool:
+def may_propose(r: Reading, memo: dict | None = None) -> bool:
     """Whether one more proposal may go out now: fewer open than the cap,
     and, where the prompt says so, proposals left this season (R8.7; the
-    prompt's `deal` capability, absent from old frames)."""
+    prompt's `deal` capability, absent from old frames); and, given our
+    memo, fewer of ours in this decision and this season than our own caps
+    (MAX_PER_DECISION, MAX_PER_SEASON), which a payment we owe ignores."""
     if len(my_open(r)) >= open_limit(r):
         return False
     capability = (r.prompt or {}).get("deal")
-    return not isinstance(capability, dict) or capability.get("propose", True) is not False
+    if isinstance(capability, dict) and capability.get("propose", True) is False:
+        return False
+    if memo is None:
+        return True
+    in_season, in_decision = sent(r, memo)
+    return in_season < MAX_PER_SEASON and in_decision < MAX_PER_DECISION
+
+
+def _decision_key(r: Reading) -> tuple:
+    return r.b.season, (r.prompt or {}).get("id")
+
+
+def sent(r: Reading, memo: dict) -> tuple[int, int]:
+    """How many proposals we made (payments aside) this season, and while
+    the decision now open is open."""
+    counts = memo.get("sent") or {}
+    season, _ = key = _decision_key(r)
+    return counts.get(("season", season), 0), counts.get(key, 0)
 
 
 def my_open(r: Reading) -> list[dict]:
@@ -154,9 +185,15 @@ def _signature(deal: dict) -> tuple:
     return transfers, promises
 
 
-def remember(memo: dict, offer: Offer) -> None:
-    """Note an offer just made, to learn later whether its partner took it."""
+def remember(memo: dict, offer: Offer, r: Reading | None = None) -> None:
+    """Note an offer just made, to learn later whether its partner took it,
+    and count it against our caps (`may_propose`; a payment is not counted)."""
     made(memo).add(offer.key)
+    if r is not None and offer.kind != "pay":
+        counts = memo.setdefault("sent", {})
+        key = _decision_key(r)
+        counts[key] = counts.get(key, 0) + 1
+        counts[("season", key[0])] = counts.get(("season", key[0]), 0) + 1
     memo.setdefault("pending", {})[offer.key] = {"sig": _signature(offer.deal), "id": None, "kind": offer.kind,
                                                  "partner": offer.partner}
 
@@ -210,23 +247,30 @@ def slack(memo: dict, kind: str, partner: int) -> float:
 
 
 def plan(r: Reading, memo: dict) -> Offer | None:
-    """The next proposal to make, or None (nothing pays, or too many open)."""
+    """The next proposal to make, or None (nothing pays, or too many open):
+    a payment we owe first, whatever our own caps; then, within them, the
+    rest."""
     if not may_propose(r):
         return None
-    for step in (_payment, _buy_support, _sell_support, _peace, _buy_card):
+    paying = _payment(r, memo)
+    if paying is not None:
+        return paying
+    if not may_propose(r, memo):
+        return None
+    for step in (_buy_support, _sell_support, _peace, _buy_card):
         got = step(r, memo)
         if got is not None:
             return got
     return None
 
 
-def still_good(r: Reading, offer: Offer) -> bool:
+def still_good(r: Reading, offer: Offer, memo: dict | None = None) -> bool:
     """Whether an offer planned at an earlier call may still be made: every
     card where it says, and worth making to us now."""
     deal = offer.deal
     if any(t["card"] not in r.b.pile[t["giver"]] for t in deal.get("transfers") or ()):
         return False
-    if not may_propose(r):
+    if not may_propose(r, None if offer.kind == "pay" else memo):
         return False
     value = deal_value(r, deal)
     return value != NEVER and value >= 0.0
@@ -242,7 +286,7 @@ def fight_business(r: Reading, memo: dict) -> bool:
     for d in my_open(r):
         if any(p.get("kind") == "support" and (p.get("attacker"), p.get("defender")) == key for p in d["promises"]):
             return True
-    return may_propose(r) and _buy_support(r, memo) is not None
+    return may_propose(r, memo) and _buy_support(r, memo) is not None
 
 
 def _willing(memo: dict, kind: str, partner: int) -> bool:
@@ -337,7 +381,7 @@ def counter_offer(r: Reading, deal: dict, memo: dict) -> Offer | None:
     we may open one more proposal."""
     partner = deal["proposer"]
     key = ("counter", deal["deal"])
-    if key in made(memo) or not _willing(memo, "counter", partner) or not may_propose(r):
+    if key in made(memo) or not _willing(memo, "counter", partner) or not may_propose(r, memo):
         return None
     better = counter(r, deal)
     return None if better is None else Offer(key, better, partner, deal["deal"])

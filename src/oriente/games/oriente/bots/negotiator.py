@@ -125,7 +125,7 @@ def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None
     r = reading(view, prompt, character, lifetime_record(memo))
     bargain.observe(r, memo)
     planned = memo.pop("deferred", None)
-    if planned is not None and not bargain.still_good(r, planned):
+    if planned is not None and not bargain.still_good(r, planned, memo):
         planned = None
     if planned is None:
         planned = bargain.plan(r, memo)
@@ -135,7 +135,7 @@ def offer(view: dict, prompt: dict | None, rng: random.Random, memo: dict | None
     if seal is not None:
         memo["deferred"] = planned  # the partner may take it at once: our sealed answer must say so first
         return seal
-    bargain.remember(memo, planned)
+    bargain.remember(memo, planned, r)
     return planned.deal
 
 
@@ -185,7 +185,7 @@ def _answer_deals(r: Reading, legal: list[dict], memo: dict) -> dict | None:
                         if seal is not None:
                             countered.discard(did)  # our sealed answer first, then the counter-offer
                             return seal
-                        bargain.remember(memo, better)
+                        bargain.remember(memo, better, r)
                         return better.deal
                 return {**declines[did], "why": why.decline(r, deal)}  # R8.8: every decline says why
         elif did in withdraws and deal["proposer"] == b.me and _stale(r, deal):
