@@ -17,6 +17,11 @@ to 3. The person, in `oriente play`:
 The time from the window's opening to the proposal is measured on the
 server's clock, from a bot's frames (a window's prompt carries the time
 left, `deadline_ms`), and reported; the steps are what is asserted.
+
+And with the server's own bots (`/bots`, the default character): a bot's
+offer, made by its policy from its own frames, reaches the person under
+the decision; the person accepts it with `/accept N` and the bot keeps the
+promise it was paid for.
 """
 
 from __future__ import annotations

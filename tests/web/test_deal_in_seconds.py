@@ -25,6 +25,12 @@ asserted is the steps: one click, nothing typed.
 
 On a phone (390x844) the decision's head, with the countdown, stays on
 screen while the person scrolls down to the full builder.
+
+And with the server's own bots (`add_bots`, the page's button, the default
+character) rather than scripted ones: a configured deal in which a bot
+attacks the person at once and the two others, asked to support, offer
+the person their support for its card; the offer appears in the decision
+panel, the person accepts it, and the bot keeps its word.
 """
 
 from __future__ import annotations
