@@ -43,7 +43,7 @@ def test_season_scores_and_runs_of_passes() -> None:
     told = story.tell([{"type": "PrivilegePassed", "seat": s} for s in (1, 2, 4)]
                       + [{"type": "PrivilegePassed", "seat": 5, "voided_claim": True}])
     assert told[0] == "Seats 1, 2 and 4 do not claim privilege."
-    assert told[1].startswith("Seat 5 does not claim privilege. (Its equal-rank claim")
+    assert told[1].startswith("Seat 5 does not claim privilege. (Their equal-rank claim")
     # A screen merges a run that goes on over several frames; a printed story cannot.
     screen = Story(None)
     assert screen.tell([{"type": "PrivilegePassed", "seat": 1}], merge=True) == ["Seat 1 does not claim privilege."]

@@ -25,7 +25,7 @@ def _words(key: str, lang: str, **args: Any) -> str:
 def timers_text(timers: Mapping[str, Any] | None, lang: str = "en", windows: bool = True) -> str:
     """A table's timers as the page says them ('30 s per decision, 45 s to
     negotiate, bank 30 s'; bots' timers as bot speed); '' for none. A game
-    without negotiation windows (`windows` False: Oro, Samurai) is promised
+    without negotiation windows (`windows` False) is promised
     no time to negotiate."""
     if not timers:
         return ""

@@ -22,8 +22,8 @@ const html = htm.bind(h);
 export const PRESETS = TIMER_PRESETS;
 
 // A table's timers in words; the time to negotiate only for a game that
-// has negotiation windows (welcome.game_info's `windows`): Oro and Samurai
-// have none, so none is promised.
+// has negotiation windows (welcome.game_info's `windows`): a game without
+// them is promised none.
 export function timerText(timers, game = null) {
   const t = app.t;
   if (!timers) return "";
