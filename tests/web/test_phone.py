@@ -31,7 +31,8 @@ def test_phone_keeps_timer_and_decision_in_view_and_the_story_a_tap_away(server:
         form.locator("#timers").select_option("relaxed")
         form.locator("#bots").select_option("3")
         form.get_by_role("button", name="Create").click()
-        expect(page.locator(".decision.mine")).to_be_visible(timeout=30_000)
+        # A decision this seat may answer: its own turn, or a negotiation window open to everyone.
+        expect(page.locator(".decision .choices button").first).to_be_visible(timeout=30_000)
         expect(page.locator(".decision .countdown").first).to_be_visible()
         total = page.evaluate("document.documentElement.scrollHeight")
         assert total > 1.5 * HEIGHT, "the table fits a phone's screen: nothing to scroll past"
