@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oriente.server.policies import POLICIES, bargain, characters, negotiator, reputation, valuation
-from oriente.server.policies.model import read
+from oriente.server.policies.model import attacking, read
 from oriente.server.policies.selfplay import play
 from oriente.server.rules import (
     TABLE,
@@ -462,3 +462,29 @@ def test_words_say_a_deal_plainly():
     assert words.deal_words(deal) == (
         "seat 1 gives seat 4 a Nofu (1); seat 4 will support the defender, seat 1, in the fight of seat 0 against "
         "seat 1; seat 3 will not attack seat 1 this season.")
+
+
+def test_a_promise_of_peace_is_never_taken_while_our_attack_is_announced():
+    """Seat 0 has announced its attack on seat 1; seat 1 offers its card
+    for seat 0's promise not to attack it this season. The attack becomes
+    final unless somebody claims over it (R10.2a), and its fulfilment
+    breaks the promise (R8.6): the bot cannot keep it, so it is worth
+    NEVER and the offer is declined, not taken and broken at once."""
+    state, _ = configured_game(5, FIGHT, stone=0)
+    apply(state, 0, Announce(decision=decision(state).id, action=Action(kind=ActionKind.ATTACK, target=1)))
+    assert decision(state).topic is Topic.PRIVILEGE
+    apply(state, 1, ProposeDeal(
+        transfers=(Transfer(card=state.pile[1][0], giver=1, receiver=0, consideration="for your peace"),),
+        promises=(Promise(promiser=0, promisee=1, text="I will not attack you", kind=PromiseKind.NO_ATTACK,
+                          seat=1),)))
+    v, p = view(state, 0), decision_view(state, 0)
+    offer = v["deals"][0]
+    assert attacking(valuation.reading(v, p).b, 1)
+    assert valuation.deal_value(valuation.reading(v, p), offer) == valuation.NEVER
+    for character in characters.CHARACTERS.values():
+        v, p = view(state, 0), decision_view(state, 0)
+        answers = [negotiator.choose(v, p, random.Random(0), {}, character=character)]
+        assert not any(a is not None and a["type"] == "AcceptDeal" for a in answers), (character, answers)
+    v, p = view(state, 0), decision_view(state, 0)
+    answer = HEURISTIC.choose(v, p, random.Random(0), {})
+    assert answer is None or answer["type"] != "AcceptDeal", answer

@@ -75,7 +75,7 @@ import random
 from oriente.games.oriente.rules.cards import GEISHA, KIND, NINJAS, RANK, SHOGUN, VALUE, Kind, is_treasure
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 
-from .model import Board, fight_deltas, fight_odds, read, utility, weights
+from .model import Board, attacking, fight_deltas, fight_odds, read, utility, weights
 
 DECISION_TYPES = DECISION_COMMAND_TYPES  # the commands that answer a decision; deal commands are not chosen here
 
@@ -608,6 +608,8 @@ def _deal_value(b: Board, deal: dict, w: list[float]) -> float:
                     return float("-inf")  # not this fight, no disc, or already promised
                 value -= _disc_value(b, _my_actions(b), w) + 0.5
             elif kind == "no_attack":
+                if attacking(b, p.get("seat")):
+                    return float("-inf")  # our announced attack on that seat would break it at once
                 value -= 0.5
             else:
                 return float("-inf")  # free text or payments: not promises we make

@@ -390,3 +390,15 @@ def fight_deltas(b: Board, attacker: int, defender: int, odds: FightOdds) -> dic
     delta[attacker] += pl * (m - a_val)
     delta[defender] += pl * a_val
     return delta
+
+
+def attacking(b: Board, target: int) -> bool:
+    """Whether we attack `target` this season already: our announced or
+    claimed attack on it is open (it becomes final unless somebody claims
+    over it: R10.2a), or we fight it now. A promise not to attack it could
+    not be kept (it is broken when the attack is fulfilled, R8.6)."""
+    fight = b.fight
+    if fight is not None and fight.get("attacker") == b.me and fight.get("defender") == target:
+        return True
+    action = b.action or {}
+    return b.announcer == b.me and action.get("kind") == "attack" and action.get("target") == target

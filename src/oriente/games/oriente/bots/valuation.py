@@ -46,7 +46,7 @@ from oriente.games.oriente.rules.cards import NINJAS, VALUE
 
 from . import heuristic, reputation
 from .characters import DEFAULT, Character, Record
-from .model import Board, fight_deltas, fight_odds, read, utility, weights
+from .model import Board, attacking, fight_deltas, fight_odds, read, utility, weights
 
 SUPPORT_RATE = 0.3  # chance that an undecided seat supports each side (as in heuristic.py)
 SPITE = 1.0
@@ -366,6 +366,8 @@ def promise_value(r: Reading, p: dict) -> float:
         if kind == "support":
             return -support_cost(r, p["attacker"], p["defender"], p["side"])
         if kind == "no_attack":
+            if attacking(b, p["seat"]):
+                return NEVER  # our attack on that seat is announced: the promise would break itself
             cost = peace_cost(b, p["seat"], r.w, r.attack_value(p["seat"]))
             return -r.promise_cost(cost)
         if kind == "pay":
