@@ -186,6 +186,7 @@ def follow_shots(browser: Any, url: str) -> None:
     page.locator("#organise-rounds").select_option("2")
     page.locator("#organise-size").select_option("4")
     page.locator("#organise-timers").select_option("bots")
+    page.locator("#organise-create").scroll_into_view_if_needed()
     page.screenshot(path=str(OUT / "tournament-create.png"))
     page.click("#organise-create")
     page.wait_for_selector("#organiser")

@@ -140,3 +140,35 @@ def test_no_negotiation_timer_for_games_without_windows(server: Any, page: Any) 
     expect(row).to_contain_text("s per decision")
     expect(row).not_to_contain_text("negotiate")
     assert page.errors == []
+
+
+def test_oro_connection_by_keyboard_narrows_the_choices(server: Any, page: Any) -> None:
+    """Oro's map is one Tab stop too: the arrows move between the
+    connections a bridge may go on, Enter picks one and the decision
+    narrows to it."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    create_in_lobby(page, server.url, "oro", 2, 1)
+    mine = page.locator(".decision.mine")
+    for _ in range(6):  # the card given up (O2), then the person's turns until a bridge may be built
+        expect(mine.locator(".choices button:enabled").first).to_be_visible(timeout=20_000)
+        if page.locator(".oro-map .conn.open").count():
+            break
+        mine.locator(".choices button").first.click()
+        page.wait_for_timeout(200)
+    assert page.locator(".oro-map .conn.open").count() > 1
+    page.locator(".oro-map .zoom-in").focus()
+    page.keyboard.press("Tab")
+    first = page.evaluate("document.activeElement.dataset.conn")
+    assert first is not None, "Tab did not reach the map's connections"
+    for key in ("ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp"):
+        page.keyboard.press(key)
+        if page.evaluate("document.activeElement.dataset.conn") != first:
+            break
+    picked = page.evaluate("document.activeElement.dataset.conn")
+    assert picked is not None and picked != first
+    told = page.locator(".oro-map .conn-told").inner_text()
+    page.keyboard.press("Enter")
+    expect(mine).to_contain_text(f"Choices on {told}")
+    buttons = mine.locator(".choices button")
+    assert all(told in buttons.nth(k).inner_text() for k in range(buttons.count()))
+    assert page.errors == []
