@@ -6,6 +6,7 @@ import htm from "htm";
 import { Card, cardRef } from "./cards.js";
 import { changesOf, ICONS } from "./changes.js";
 import { hopelessClaim } from "./claims.js";
+import { breaksPromise, promisedPeace, promisedSupport } from "./promises.js";
 import { tieBreaks } from "./ranking.js";
 import { choiceKey } from "../../keys.js";
 import { autoTopics, setAutoTopic } from "../../settings.js";
@@ -238,6 +239,11 @@ export function Decision({ ts }) {
   const help = canAnswer ? choiceHelp(ts, answers, p.topic) : [];
   // R4.3c: a claim that could not count as things stand says so before it is chosen (own view and public piles only).
   const hopeless = mine && canAnswer ? hopelessClaim(view, p, me, (c) => cardRef().rank(c)) : null;
+  // R8.6: the word this seat gave that an answer here keeps or breaks, said before it is chosen.
+  const support = canAnswer && view && answers.some((c) => c.type === "Support") ? promisedSupport(view, me) : null;
+  const peace = canAnswer && view ? promisedPeace(view, me) : new Map();
+  const breaks = (c) => (support || peace.size > 0) && breaksPromise(c, support, peace);
+  const peaceAtStake = [...peace.keys()].filter((s) => answers.some((c) => c.action && c.action.kind === "attack" && c.action.target === s));
   // A round whose only answer is a pass: the unconditional auto-pass is offered (R10.2d, R10.2e).
   const onlyPass = mine && answers.length === 1 && answers[0].type === "Pass" && AUTO_PASS.includes(p.topic)
     && !autoTopics().has(p.topic);
@@ -255,13 +261,15 @@ export function Decision({ ts }) {
       ${early && html`<p class="small note">${t(p.kind === "window" ? "decision.early_window" : "decision.early")}</p>`}
       ${p.sealed && html`<p class="small sealed">${t("decision.sealed", { answer: choiceLabel(ts, p.sealed, p.topic) })}</p>`}
       <div class="choices" role="group" aria-label=${t("decision.choices")}>
-        ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}${c.type === "Claim" && hopeless ? " hopeless" : ""}`}
+        ${answers.map((c, i) => html`<button type="button" key=${JSON.stringify(c)} class=${`choice ${c.type.toLowerCase()}${c.type === "Claim" && hopeless ? " hopeless" : ""}${breaks(c) ? " breaks" : ""}${support && c.type === "Support" && c.side === support.side ? " promised" : ""}`}
             data-key=${choiceKey(i)} disabled=${sent && mine} onClick=${() => act(ts, c)}
             aria-describedby=${c.type === "Claim" && hopeless ? "hopeless-claim" : undefined}>
           ${choiceKey(i) && html`<kbd aria-hidden="true">${choiceKey(i)}</kbd>`}
           ${c.type === "Choose" ? html`<${Card} card=${c.card} size="s" />` : ""}
-          <span>${choiceLabel(ts, c, p.topic)}</span>${c.type === "Claim" && hopeless ? html` <span class="warn" aria-hidden="true">⚠</span>` : ""}</button>`)}
+          <span>${choiceLabel(ts, c, p.topic)}</span>${c.type === "Claim" && hopeless ? html` <span class="warn" aria-hidden="true">⚠</span>` : ""}${support && c.type === "Support" && c.side === support.side ? html` <span class="tag promised">${t("decision.your_promise")}</span>` : ""}${breaks(c) ? html` <span class="warn" title=${t("decision.breaks_promise")}>⚠ ${t("decision.breaks_promise")}</span>` : ""}</button>`)}
       </div>
+      ${support && html`<p class="small warning promise-note" role="note">${t("decision.promised_support", { name: seatLabel(ts, support.promisee), side: t(`side.${support.side}`) })}</p>`}
+      ${peaceAtStake.length > 0 && html`<p class="small warning promise-note" role="note">${t("decision.promised_peace", { names: peaceAtStake.map((s) => seatLabel(ts, s)).join(", ") })}</p>`}
       ${hopeless && answers.some((c) => c.type === "Claim") && html`<p class="small warning" id="hopeless-claim" role="note">
         ⚠ ${t("decision.hopeless_claim", { name: seatLabel(ts, hopeless.announcer), mine: hopeless.mine, theirs: hopeless.theirs })}</p>`}
       ${onlyPass && html`<p class="small note only-pass">${t("decision.only_pass")}
