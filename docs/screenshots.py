@@ -73,10 +73,10 @@ def play_samurai_turns(page: Any, turns: int) -> None:
     five tiles picked, figures placed, then each turn one tile and the end."""
     for _ in range(turns):
         end = time.time() + 60
-        while time.time() < end and not page.locator(".sam-pick button.tile").count() \
-                and not page.locator(".decision.mine .choices button").count():
+        while time.time() < end and not page.locator(".sam-pick button.tile:not(.picked)").count() \
+                and not page.locator(".decision.mine .choices button:enabled, .decision.mine #sam-hex:enabled").count():
             time.sleep(0.2)
-        if page.locator(".sam-pick button.tile").count():
+        if page.locator(".sam-pick button.tile").count() and not page.locator(".sam-pick button.tile.picked").count():
             tiles = page.locator(".sam-pick button.tile")
             for k in (12, 13, 14, 15, 16):  # samurai, ronin, ships: the all-round tiles
                 tiles.nth(k).click()
@@ -86,7 +86,15 @@ def play_samurai_turns(page: Any, turns: int) -> None:
         else:
             buttons = page.locator(".decision.mine .choices button")
             labels = [buttons.nth(k).inner_text() for k in range(buttons.count())]
-            pick = next((k for k, label in enumerate(labels) if "End the turn" in label), 0)
+            hexes = page.locator(".decision.mine #sam-hex:enabled")
+            if not any("End the turn" in label for label in labels) and hexes.count():
+                # Many choices on the map: a hex first (as a person picks one), then its first choice.
+                hexes.select_option(index=1 + len(labels) % max(1, hexes.locator("option").count() - 1))
+                time.sleep(0.3)
+                buttons = page.locator(".decision.mine .choices button")
+                labels = [buttons.nth(k).inner_text() for k in range(buttons.count())]
+            pick = next((k for k, label in enumerate(labels) if "End the turn" in label),
+                        next((k for k, label in enumerate(labels) if " on " in label or " in " in label), 0))
             buttons.nth(pick).click()
         time.sleep(0.6)
 
@@ -211,7 +219,7 @@ def follow_shots(browser: Any, url: str) -> None:
 def wait_for_choice(page: Any, timeout: float = 60) -> bool:
     end = time.time() + timeout
     while time.time() < end:
-        if page.locator(".decision.mine .choices button").count():
+        if page.locator(".decision.mine .choices button:enabled, .decision.mine #sam-hex:enabled").count():
             return True
         time.sleep(0.2)
     return False
