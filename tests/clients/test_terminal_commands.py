@@ -13,6 +13,7 @@ from oriente.clients.terminal.commands import (
     resolve_card,
     resolve_seat,
 )
+from oriente.clients.terminal.render import choice_label
 
 NAMES = {0: "Tester", 1: "bob", 2: "cy", 3: "bobby"}
 
@@ -181,3 +182,20 @@ def test_a_deal_between_others_needs_you_among_its_parties():
 def test_deals_that_cannot_be_proposed(spec):
     with pytest.raises(DealError):
         build_deal(spec, a_view(), 0, NAMES)
+
+
+def test_a_choice_says_whether_it_keeps_or_breaks_the_seats_promise() -> None:
+    """R8.6: the support round marks the promised side and warns on every
+    other answer; an attack on a seat promised peace this season warns too."""
+    view = {"season": 1, "fight": {"attacker": 2, "defender": 3}, "ledger": [
+        {"status": "open", "promiser": 0, "promisee": 3, "kind": "support", "attacker": 2, "defender": 3,
+         "side": "defender", "season": 1},
+        {"status": "open", "promiser": 0, "promisee": 1, "kind": "no_attack", "seat": 1, "season": 1}]}
+    assert choice_label({"type": "Support", "side": "defender"}, "support", None, view, 0).endswith(" (promised)")
+    assert choice_label({"type": "Support", "side": "attacker"}, "support", None, view, 0).endswith(" (breaks promise)")
+    assert choice_label({"type": "Pass"}, "support", None, view, 0).endswith(" (breaks promise)")
+    attack = {"type": "Announce", "action": {"type": "Action", "kind": "attack", "target": 1}}
+    assert choice_label(attack, "announce", None, view, 0).endswith(" (breaks promise)")
+    other = {"type": "Announce", "action": {"type": "Action", "kind": "attack", "target": 2}}
+    assert "promise" not in choice_label(other, "announce", None, view, 0)
+    assert "promise" not in choice_label({"type": "Support", "side": "attacker"}, "support", None, view, 1)

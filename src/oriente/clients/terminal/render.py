@@ -17,6 +17,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from oriente.clients.deals import open_promises, promised_side
 from oriente.clients.narrate import TABLE_EVENTS, catalogue, describe_result, narrate, narrate_table_event
 from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
 from oriente.clients.timerwords import preset_of, preset_text
@@ -149,9 +150,34 @@ def action_label(action: dict | None, names: Names | None = None, you: Any = Non
     return str(kind) + (f" {ref}" if t is not None else "")
 
 
+def promise_mark(cmd: dict, view: dict | None, you: Any) -> str:
+    """What answering `cmd` does to the seat's word (R8.6), said before it
+    is chosen: ' (promised)' for the side it promised to support in the
+    fight under way, ' (breaks promise)' for any other answer there, or for
+    an attack on a seat it promised peace this season; '' otherwise."""
+    if not view or not isinstance(you, int) or isinstance(you, bool):
+        return ""
+    kind = cmd.get("type")
+    if kind in ("Support", "Pass") and view.get("fight"):
+        side = promised_side(view, you)
+        if side is not None:
+            return " (promised)" if kind == "Support" and cmd.get("side") == side else " (breaks promise)"
+    action = cmd.get("action") or {}
+    if kind in ("Announce", "Claim") and action.get("kind") == "attack" and any(
+            e.get("seat") == action.get("target") and e.get("season", view.get("season")) == view.get("season")
+            for e in open_promises(view, you, "no_attack")):
+        return " (breaks promise)"
+    return ""
+
+
 def choice_label(cmd: dict, topic: str | None = None, names: Names | None = None, view: dict | None = None,
                  you: Any = None) -> str:
-    """One legal command in words, as the person picks it."""
+    """One legal command in words, as the person picks it, with what it
+    does to a promise of the seat's (`promise_mark`)."""
+    return _choice_words(cmd, topic, names, view, you) + promise_mark(cmd, view, you)
+
+
+def _choice_words(cmd: dict, topic: str | None, names: Names | None, view: dict | None, you: Any) -> str:
     kind = cmd.get("type")
     if kind == "Pass":
         return _PASS_LABELS.get(topic or "", "pass")
