@@ -10,7 +10,7 @@ import { cardRef } from "./cards.js";
 // The icon of each kind of mark (the words are the catalogue's "change.KIND").
 export const ICONS = {
   announced: "❢", claimed: "♛", pre_empted: "↩", passed: "·", fulfilled: "✔", gained: "+", lost: "−",
-  new_inhabitant: "▣", attacks: "⚔", defends: "◈", supports: "✋", won: "★", beaten: "✖", joined: "✊",
+  new_inhabitant: "▣", attacks: "⚔", defends: "◈", supports: "☝", won: "★", beaten: "✖", joined: "⚐",
   deal: "⇌", incited: "⚑", succession: "⇄", revolution: "⚡",
 };
 

@@ -1,6 +1,8 @@
 // How Oriente's log is grouped and marked (log.js draws it): a group per
 // season, within it a group per fight from the defender's reveal to the
-// result, and an icon per kind of event.
+// result, and an icon per kind of event: symbols the common text fonts
+// draw (DejaVu, Liberation), never an emoji that a machine without an emoji
+// font shows as an empty box (tests/web/test_log_icons.py).
 import { seatLabel } from "../../common.js";
 import { app } from "../../state.js";
 
@@ -8,9 +10,9 @@ export const ICONS = {
   GameStarted: "▶", SeasonBegan: "☀", Passed: "·", Announced: "❢", PrivilegeRoundOpened: "♛", PrivilegePassed: "·",
   Fulfilled: "✔", BonusAwarded: "✚", IncomeDrawn: "✚", SuccessionDone: "⇄", CreditTaken: "✚", TradeDone: "⇄",
   Incited: "⚑", Assassinated: "☠", InhabitantDrawn: "▣", TransformationBegan: "✦", TransformationDone: "✦",
-  FightBegan: "⚔", NegotiationDone: "✋", NegotiationClosed: "■", SupportDeclared: "✋", SupportersRevealed: "◉",
-  ReinforcementTurned: "▣", FightResolved: "★", ReinforcementTaken: "▣", RevolutionRoundOpened: "✊",
-  RevolutionAnswered: "✊", RevolutionResolved: "⚡", SeasonEnded: "☾", GeishaDrawn: "❀", GameEnded: "⚑",
+  FightBegan: "⚔", NegotiationDone: "✓", NegotiationClosed: "■", SupportDeclared: "☝", SupportersRevealed: "◉",
+  ReinforcementTurned: "▣", FightResolved: "★", ReinforcementTaken: "▣", RevolutionRoundOpened: "⚐",
+  RevolutionAnswered: "⚐", RevolutionResolved: "⚡", SeasonEnded: "☾", GeishaDrawn: "❀", GameEnded: "⚑",
   DealProposed: "✉", DealAccepted: "✍", DealClosed: "✖", DealExecuted: "⇌", PromiseSettled: "⚖",
 };
 
