@@ -66,6 +66,13 @@ def test_samurai_hex_by_keyboard_narrows_the_choices_and_a_turn_asks_for_a_hex_f
     mine.locator("#sam-hex").select_option(index=1)
     expect(mine).to_contain_text("Choices on")
     assert 1 <= mine.locator(".choices button.placetile").count() <= 5  # the tiles of a hand, on that hex
+    mine.locator(".choices button.placetile").first.click()
+    mine.get_by_role("button", name="End the turn").click()
+    expect(page.locator(".feed")).to_contain_text(re.compile(r"Turn \d+: Aiko"))
+    # A turn's end is told by the next turn's line: the story has no empty line for it.
+    empty = page.evaluate("[...document.querySelectorAll('.feed li')].filter((li) => "
+                          "!li.classList.contains('group') && li.innerText.replace(/[•·\\s]/g, '') === '').length")
+    assert empty == 0, f"{empty} empty lines in the story"
     assert page.errors == []
 
 

@@ -69,7 +69,8 @@ export function Feed({ ts, events, link = null }) {
   const ref = useRef(null);
   const [pinned, setPinned] = useState(true);
   const pin = useRef(true);
-  const list = (events || ts.events).filter((e) => !UNLOGGED.has(e.type));
+  // An event its narrator tells in no words (Samurai's end of a turn) makes no empty line.
+  const list = (events || ts.events).filter((e) => !UNLOGGED.has(e.type) && lineOf(ts, e) !== "");
   const ui = gameUi(ts.game);
   const icon = (e) => (ui.logIcon ? ui.logIcon(e) : null);
   const group = ui.logGroup ? (e) => ui.logGroup(ts, e) : null;
