@@ -816,6 +816,10 @@ async def _accounts(book: Book, s: Session) -> None:
     frames = await eve.send({"t": "join", "id": 6, "table": table["table"], "name": "ignored"})
     book.server("server/ok/join_signed_in", expect(frames, "ok", "snapshot")[0],
                 "A signed-in join: the seat takes the account's name and card.")
+    frames = await eve.send({"t": "my_tables", "id": 10, "tables": [table["table"]]}, "client/my_tables",
+                            "A person's own tables: those a client keeps the ids of, and the signed-in account's.")
+    book.server("server/ok/my_tables", expect(frames, "ok")[0],
+                "Each table's information, and `you`: the account's seat there (null: none).")
     frames = await eve.send({"t": "leaderboard", "id": 7, "game": "oriente", "limit": 10}, "client/leaderboard",
                             "The best rated accounts of one game.")
     book.server("server/ok/leaderboard", expect(frames, "ok")[0], "No rated game has ended here yet.")

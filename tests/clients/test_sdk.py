@@ -934,3 +934,14 @@ async def test_a_tournament_seat_brings_the_entrants_own_nonce(app: App) -> None
             assert seat.seat not in record["commitment"]["supplied"]
             assert (await seat.verify())["ok"] is True
             break
+
+
+async def test_my_tables_gives_the_kept_tables_that_exist(app):
+    """PROTOCOL.md 3, my_tables: the SDK asks with the ids it kept and gets
+    each existing table's information, `you` null for a signed-out client."""
+    url = url_of(app)
+    table = await new_table(url, 4, timers=PATIENT)
+    with trio.fail_after(10):
+        async with Client.connect(url) as client:
+            mine = await client.my_tables([table, "gone-table"])
+    assert [(x["table"], x["status"], x["you"]) for x in mine] == [(table, "open", None)]

@@ -79,6 +79,7 @@ def test_table_input_not_understood_says_why(line):
 
     ("name Ana Maria", Intent("name", "Ana Maria")),
     ("refresh", Intent("refresh")),
+    ("mine", Intent("mine")),  # one's own tables (PROTOCOL.md 3, my_tables)
     ("q", Intent("quit")),
 ])
 def test_lobby_input(line, intent):

@@ -53,6 +53,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "tournament_direct": {"t": "tournament_direct", "id": 28, "tournament": "T1", "token": "tok",
                           "action": "adjudicate", "round": 1, "table": 0, "ranks": [1, 2, 3, 4], "entrant": None},
     "list_tournaments": {"t": "list_tournaments", "id": 29},
+    "my_tables": {"t": "my_tables", "id": 30, "tables": ["XAEha4bFs9xk"], "limit": 20},
 }
 
 

@@ -547,6 +547,16 @@ class Client:
                 break
         return tables if most is None else tables[:most]
 
+    async def my_tables(self, tables: list[str] | None = None, *, limit: int = 20) -> list[dict[str, Any]]:
+        """One's own tables (PROTOCOL.md 3, my_tables): the information of
+        each of `tables` (ids kept from earlier games) that exists and,
+        signed in, of every table where the account holds a seat; each with
+        `you`, the account's seat there (None: none)."""
+        reply = await self.request({"t": "my_tables", "tables": list(tables or []), "limit": limit})
+        for info in reply["tables"]:
+            self._note(info.get("table") if isinstance(info, dict) else None, info)
+        return list(reply["tables"])
+
     async def create_table(self, seats: int, **settings: Any) -> str:
         """Settings as in PROTOCOL.md 3: name, public, seed, timers,
         auto_start, proxy_after, game (the server's default when left out:

@@ -303,13 +303,22 @@ class ListTournaments(_Msg, tag="list_tournaments"):
     pass
 
 
+class MyTables(_Msg, tag="my_tables"):
+    """A person's tables (PROTOCOL.md 3, my_tables): those of `tables` (the
+    ids a client keeps, at most MY_TABLES_ASKED) that exist, and, signed in,
+    those where the account holds a seat, at most `limit` in all."""
+
+    tables: list[str] = msgspec.field(default_factory=list)
+    limit: int = 20
+
+
 ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
     | Act | Back | Chat | GetRecord | AddBots | Rematch
     | SignUp | SignIn | SignOut | BotToken | Tokens | RevokeToken | Leaderboard | Profile
     | Sessions | SignOutEverywhere
     | TournamentCreate | TournamentRegister | TournamentWatch | TournamentWithdraw | TournamentDirect
-    | ListTournaments
+    | ListTournaments | MyTables
 )
 
 TournamentMessage = (

@@ -34,6 +34,19 @@ from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
 from .table import AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
 
+# How many tables one my_tables may name (PROTOCOL.md 3), and answer with at most.
+MY_TABLES_ASKED = 50
+
+
+def _seat_of(info: dict[str, Any], account: str | None) -> int | None:
+    """The seat the account holds in a table's information, or None."""
+    if account is None:
+        return None
+    for slot in info.get("seats") or []:
+        if slot and (slot.get("account") or {}).get("id") == account:
+            return int(slot["seat"])
+    return None
+
 WITHHELD = ("this table plays a tournament's duplicate board that other tables are still playing; "
             "its record and spectating open once they have all finished")
 
@@ -285,6 +298,8 @@ class Session:
                 if msg.client:
                     conn.client = msg.client
                 outbox.put(encode(M.ok(msg.id, server=self.server_name, protocol=M.SUBPROTOCOL)))
+            case M.MyTables():
+                outbox.put(encode(M.ok(msg.id, tables=await self._my_tables(conn, msg))))
             case M.ListTables():
                 tables, after = self.lobby.listing_page(msg.cursor, msg.limit)
                 if self.cluster is not None and after is None:
@@ -324,6 +339,28 @@ class Session:
         await table.send(conn.outbox, message)
 
     # -- the lobby ---------------------------------------------------------------------
+
+    async def _my_tables(self, conn: Conn, msg: M.MyTables) -> list[dict[str, Any]]:
+        """PROTOCOL.md 3, my_tables: the table information of each asked table
+        that exists (a client's own list: an id is all it takes to watch a
+        table anyway), then the tables in this process where the signed-in
+        account holds a seat; each with `you`, the account's seat there
+        (null where the account holds none, or none is signed in)."""
+        if len(msg.tables) > MY_TABLES_ASKED or msg.limit < 1:
+            raise Refusal("message/invalid", f"my_tables: at most {MY_TABLES_ASKED} tables, and a limit of 1 or more")
+        account = conn.account.id if conn.account is not None else None
+        limit = min(msg.limit, MY_TABLES_ASKED)
+        found: dict[str, dict[str, Any]] = {}
+        for table_id in dict.fromkeys(msg.tables):
+            table = await self.lobby.find(table_id)
+            if table is not None:
+                found[table.id] = table.info()
+        if account is not None:
+            for table in list(self.lobby.tables.values()):
+                if table.id not in found and _seat_of(table.info(), account) is not None:
+                    found[table.id] = table.info()
+        return [{**info, "you": _seat_of(info, account)} for info in list(found.values())[:limit]]
+
 
     async def _create_table(self, conn: Conn, msg: M.CreateTable, frame: bytes | str) -> None:
         refusal = await self._creation_refused(conn)

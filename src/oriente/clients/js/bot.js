@@ -104,6 +104,17 @@ export function request(server, msg, timeoutMs = 10000, { token = null } = {}) {
   });
 }
 
+/**
+ * A person's or a bot account's own tables (PROTOCOL.md 3, my_tables): the table
+ * information of each of `tables` (ids kept from earlier games) that exists and,
+ * signed in with `token`, of every table where the account holds a seat; each with
+ * `you`, the account's seat there (null: none). Resolves with the list.
+ */
+export async function myTables(server, { tables = [], limit = 20, token = null } = {}) {
+  const ok = await request(server, { t: 'my_tables', tables, limit }, 10000, { token });
+  return ok.tables;
+}
+
 /** Create a public zero-wait bot table of `game`; resolves with its id. */
 export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = DEFAULT_GAME,
                                             options = {}, rated = false } = {}) {

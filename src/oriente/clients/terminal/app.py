@@ -351,6 +351,28 @@ class PlayApp:
 
     # -- lobby --------------------------------------------------------------------------
 
+    async def _mine(self) -> None:
+        """`mine`: the tables this client sat at and, signed in, the
+        account's, as the server has them now (PROTOCOL.md 3, my_tables)."""
+        try:
+            tables = await self.client.my_tables(list(self.tokens)[-50:])
+        except ServerError as exc:
+            self.set_status(f"Refused: {exc.message} ({exc.code})")
+            return
+        if not tables:
+            self.set_status("No tables of yours: join or create one.")
+            return
+        words = []
+        for t in tables:
+            result = t.get("result") or {}
+            ranks = result.get("ranks") if isinstance(result, dict) else None
+            seat = t.get("you")
+            seat_note = f", seat {seat}" if isinstance(seat, int) else ""
+            rank_note = (f", rank {ranks[seat]}" if isinstance(seat, int) and isinstance(ranks, list)
+                         and seat < len(ranks) else "")
+            words.append(f"{t.get('table')} ({t.get('status')}{seat_note}{rank_note})")
+        self.set_status("Your tables: " + "; ".join(words) + ". join ID goes back to one.")
+
     async def _refresh(self) -> None:
         try:
             tables = await self.client.list_tables(most=1000)
@@ -399,11 +421,14 @@ class PlayApp:
             self.set_status(intent.arg)
         elif verb == "help":
             self.set_status(f"join N, watch N, create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
-                            "refresh, name NEW-NAME, quit. Games: " + games_text(self.client.welcome) + ". Timers: "
+                            "refresh, mine (your tables), name NEW-NAME, quit. Games: "
+                            + games_text(self.client.welcome) + ". Timers: "
                             + "; ".join(preset_text(name) for name in TIMER_PRESETS))
         elif verb == "refresh":
             self.set_status("")
             await self._refresh()
+        elif verb == "mine":
+            await self._mine()
         elif verb == "name":
             if self.account_name is not None:
                 self.set_status(f"You are signed in as {self.account_name}: every seat you take carries the "

@@ -201,6 +201,8 @@ def parse_lobby_input(line: str, games: Sequence[str] = ()) -> Intent:
         return Intent("refresh")
     if verb in ("h", "help", "?"):
         return Intent("help")
+    if verb in ("m", "mine", "my"):
+        return Intent("mine")
     if verb in ("j", "join", "sit"):
         if not args or len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
             return Intent("error", "Usage: join N [SEAT]")

@@ -2,9 +2,13 @@
 // saw of each (game, name, how it stands, and at the end the seat's rank
 // and points), kept in the browser as the page draws them, with a way back
 // to the table and to its replay from the seat. The seat tokens themselves
-// stay where they are (state.js `seats`); this is only their record.
+// stay where they are (state.js `seats`); this is only their record. The
+// server says how each stands now, and adds the signed-in account's own
+// tables, through one request (PROTOCOL.md 3, my_tables); a server that
+// does not know it leaves the list as this browser saw it.
 import { h } from "preact";
 import htm from "htm";
+import { useEffect, useState } from "preact/hooks";
 import { gameName } from "./games.js";
 import { app, seats } from "./state.js";
 
@@ -16,26 +20,66 @@ export function myGames() {
   try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
 }
 
+// A table's line, from its information (a snapshot's, or my_tables') and the seat held there.
+function entryOf(info, seat, result) {
+  const r = result || info.result || null;
+  const mine = typeof seat === "number";
+  return {
+    table: info.table, game: info.game || "oriente", name: (info.settings && info.settings.name) || "", seat,
+    status: info.status, seats: info.settings ? info.settings.seats : null,
+    rank: mine && r && Array.isArray(r.ranks) ? r.ranks[seat] ?? null : null,
+    score: mine && r && Array.isArray(r.scores) ? r.scores[seat] ?? null : null,
+  };
+}
+
 // A table drawn: its line in "my games", when this browser holds a seat there.
 export function remember(ts) {
   if (!ts.seated || !ts.info || !seats.get(ts.id)) return;
-  const r = ts.info.result || (ts.view && ts.view.result) || null;
-  const entry = {
-    table: ts.id, game: ts.game, name: ts.info.settings.name || "", seat: ts.you, status: ts.info.status,
-    seats: ts.info.settings.seats, rank: r && Array.isArray(r.ranks) ? r.ranks[ts.you] ?? null : null,
-    score: r && Array.isArray(r.scores) ? r.scores[ts.you] ?? null : null,
-  };
+  keep(entryOf({ ...ts.info, table: ts.id, game: ts.game }, ts.you, ts.info.result || (ts.view && ts.view.result)));
+}
+
+function keep(entry) {
   const all = myGames();
-  const old = all.find((x) => x.table === ts.id);
+  const old = all.find((x) => x.table === entry.table);
   if (old && ["table", "game", "name", "seat", "status", "seats", "rank", "score"].every((k) => old[k] === entry[k])) return;
-  const next = [{ ...entry, at: old ? old.at : Date.now() }, ...all.filter((x) => x.table !== ts.id)].slice(0, KEEP);
+  // A table seen again keeps its place (newest first by when it was first seen).
+  const next = old ? all.map((x) => (x === old ? { ...entry, at: old.at } : x)) : [{ ...entry, at: Date.now() }, ...all].slice(0, KEEP);
   try { localStorage.setItem(KEY, JSON.stringify(next)); } catch (e) { /* full: the list stays as it was */ }
+}
+
+// How the server says this browser's and the account's tables stand now (my_tables), asked again now and then.
+function useTold() {
+  const [told, setTold] = useState([]);
+  useEffect(() => {
+    if (!app.net || !app.up) return undefined;
+    let gone = false;
+    const ask = () => {
+      const ids = [...new Set([...myGames().map((g) => g.table), ...Object.keys(seats.all())])].slice(0, 50);
+      app.net.request({ t: "my_tables", tables: ids, limit: 50 }).then((ok) => {
+        if (gone) return;
+        for (const info of ok.tables || []) {
+          const held = seats.get(info.table);
+          const seat = held && typeof held.seat === "number" ? held.seat : info.you;
+          if (typeof seat === "number") keep(entryOf(info, seat, null));
+        }
+        setTold(ok.tables || []);
+      }, () => {}); // a server without my_tables: the list as this browser saw it
+    };
+    ask();
+    const timer = setInterval(ask, 5000);
+    return () => { gone = true; clearInterval(timer); };
+  }, [app.up, app.account]);
+  return told;
 }
 
 export function MyGames() {
   const t = app.t;
+  const told = useTold();
   const held = seats.all();
   const games = myGames();
+  for (const info of told) { // the account's tables this browser never sat at
+    if (!games.some((g) => g.table === info.table) && typeof info.you === "number") games.push({ ...entryOf(info, info.you, null), at: Date.now() });
+  }
   const known = new Set(games.map((g) => g.table));
   const bare = Object.keys(held).filter((id) => !known.has(id)); // seats taken before this list was kept
   if (!games.length && !bare.length) return null;
