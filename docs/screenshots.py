@@ -14,11 +14,15 @@ secret tile choice, a table after a few turns (wide, in German, and on a
 phone) and its reference (`docs/screenshots.py samurai` takes these alone);
 a person's screens (`follow`): the phone's decision in view, Samurai and Oro
 at 1280x800 with their symbols explained, a tournament organised in the
-page, the lobby in French.
+page, the lobby in French; following a table (`pace`): a season's recap with
+the last step marked and the grouped log, a claim that cannot count, the
+end's ranking above the fold with its ties named, the replay from the
+person's seat, and "my games".
 """
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -37,6 +41,103 @@ def start_server(store: str, delay: float) -> tuple[subprocess.Popen, str]:
     assert proc.stdout is not None
     port = int(proc.stdout.readline().split("ws://127.0.0.1:")[1].split()[0])
     return proc, f"http://127.0.0.1:{port}/"
+
+
+def configured(url: str, name: str, seats: int, deal: dict[str, Any], timers: str = "relaxed") -> str:
+    """A table dealt from a configured deck (docs/rules.md R2.8), made over the
+    protocol as a bot's author would (the SDK): its id."""
+    import trio
+
+    from oriente.clients.sdk import Client
+    from oriente.protocol.presets import preset
+
+    async def make() -> str:
+        async with Client.connect(url.replace("http://", "ws://").rstrip("/")) as client:
+            return await client.create_table(seats=seats, name=name, timers=preset(timers), options={"deal": deal})
+    return trio.run(make)
+
+
+def sit_with_bots(page: Any, url: str, table: str, name: str) -> None:
+    """Join a table by its link and fill the other seats with the server's bots."""
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    page.fill("#name", name)
+    page.goto(f"{url}#/t/{table}")
+    page.locator(".waiting").get_by_role("button", name="Join").click()
+    page.get_by_role("button", name="Fill the empty seats with bots").click()
+    page.wait_for_selector(".seat.me")
+
+
+def rest_of(first: list[int]) -> list[int]:
+    return first + [c for c in range(41) if c not in first]
+
+
+def pass_when_asked(page: Any, wait: float = 0.3) -> None:
+    """Pass the person's open decision if it has a pass (announcing nothing)."""
+    passes = page.locator(".decision.mine .choices button.pass:not([disabled])")
+    if passes.count():
+        with contextlib.suppress(Exception):  # answered or gone meanwhile
+            passes.first.click(timeout=2_000)
+    time.sleep(wait)
+
+
+def pace_shots(browser: Any, url: str) -> None:
+    """Following a table: a season's recap with the last step marked on the
+    seats and the log grouped by season and fight, a claim that cannot count
+    said before it is chosen, the end's ranking above the fold at 1280x800
+    with its ties named, the replay opened from the person's seat, and "my
+    games" in the lobby (`docs/screenshots.py pace` takes these alone)."""
+    wide = browser.new_context(viewport={"width": 1440, "height": 1000}, device_scale_factor=1)
+    page = wide.new_page()
+    create(page, url, "Ana", 4, 3, "relaxed", "Season's end")
+    page.locator(".table-settings summary").click()
+    for topic in ("privilege", "support", "revolution"):
+        page.locator(f"input[name=auto-{topic}]").check()
+    page.locator(".table-settings summary").click()
+    end = time.time() + 180
+    while time.time() < end and not page.locator(".recap").count():
+        pass_when_asked(page)
+    page.wait_for_selector(".recap")
+    page.screenshot(path=str(OUT / "season-recap.png"), full_page=True)
+    page.locator(".log-wrap").screenshot(path=str(OUT / "log.png"))
+    end = time.time() + 240  # until a fight's result is the step on screen: the winner's capture marked
+    while time.time() < end:
+        if page.locator(".seat.changed .change.won").count():
+            page.locator(".ring").screenshot(path=str(OUT / "change-marked.png"))
+            break
+        pass_when_asked(page, 0.02)
+    wide.close()
+
+    small = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = small.new_page()
+    # Equal ranks and as many score cards: the person's claim would not count (R4.3c).
+    table = configured(url, "Equal ranks", 4, {"deck": rest_of([25, 7, 8, 26, 27, 28, 29, 40]),
+                                               "treasures": [41, 45, 49, 52], "stone_holder": 1})
+    sit_with_bots(page, url, table, "Ana")
+    page.wait_for_selector(".decision.mine .choice.hopeless", timeout=120_000)
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "hopeless-claim.png"))
+    # The end at once: Income draws the Geisha; three seats tie on 5 points (R9.4).
+    table = configured(url, "Quick end", 4, {"deck": rest_of([25, 7, 26, 18, 27, 40]),
+                                             "treasures": [41, 49, 45, 50], "stone_holder": 0})
+    sit_with_bots(page, url, table, "Ana")
+    page.locator(".decision.mine").get_by_role("button", name="Income", exact=True).click()
+    page.wait_for_selector(".result .ranking", timeout=120_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.mouse.move(1, 1)  # no line under the pointer
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "end-ranking.png"))
+    page.locator(".result").get_by_role("link", name="Replay the game").click()
+    page.wait_for_selector("#replay-pos")
+    page.locator("#replay-next-group").click()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    time.sleep(0.3)
+    page.screenshot(path=str(OUT / "replay-from-seat.png"))
+    page.goto(url)
+    page.wait_for_selector(".my-games")
+    page.locator(".my-games").screenshot(path=str(OUT / "my-games.png"))
+    small.close()
 
 
 def create(page: Any, url: str, name: str, seats: int, bots: int, preset: str = "normal", table: str = "",
@@ -244,7 +345,7 @@ def build_deal(page: Any) -> None:
 
 
 def main() -> None:
-    """All the screenshots; `samurai` or `follow` as the argument: those alone."""
+    """All the screenshots; `samurai`, `follow` or `pace` as the argument: those alone."""
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
@@ -253,6 +354,10 @@ def main() -> None:
         proc, url = start_server(str(Path(tmp) / "shots.sqlite"), 0.4)
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         try:
+            if only in (None, "pace"):
+                pace_shots(browser, url)
+            if only == "pace":
+                return
             if only in (None, "follow"):
                 follow_shots(browser, url)
             if only == "follow":

@@ -11,6 +11,7 @@ from oriente.clients.terminal.render import (
     decision_choices,
     fight_line,
     format_seconds,
+    hopeless_claim,
     narrate_update_event,
     pile_total,
     render_board,
@@ -465,3 +466,18 @@ def test_a_long_name_with_a_promise_record_keeps_the_record_whole_at_80_columns(
     view["seats"][2].update(pile=[41, 45], kept=1, broken=0, inhabitant=7, revealed=True)
     line = render_seats(view, 0, names, width=80)[2]
     assert len(line) <= 80 and line.endswith("kept 1/broken 0"), line
+
+
+def test_r4_3c_a_claim_that_cannot_count_says_so_before_it_is_chosen():
+    """R4.3c: 'equal [rank] and the claimant has strictly fewer score cards'.
+    Seat 0's Samurai (rank 3) meets a rank to beat of 3 holding two score
+    cards to the announcer's one: its claims are offered, and the screen
+    says they cannot count, from the seat's own view and the public piles."""
+    text = "\n".join(render_prompt(a_prompt(0, rank=3), a_view(), 0, NAMES, seconds_left=20))
+    assert "cannot count as things stand (R4.3c)" in text
+    assert "(you hold 2, they hold 1)" in text
+    assert hopeless_claim(a_view(), a_prompt(0, rank=2), 0) is None  # a higher rank counts
+    fewer = a_view()
+    fewer["seats"][0]["pile"] = []
+    assert hopeless_claim(fewer, a_prompt(0, rank=3), 0) is None  # equal and poorer counts
+    assert hopeless_claim(a_view(viewer=1), a_prompt(0, rank=3), 0) is None  # a card it does not see: nothing said

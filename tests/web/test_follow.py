@@ -79,7 +79,7 @@ def test_season_recap_and_change_marked_while_the_queue_waits_for_nobody(server:
     watcher.close()
 
     expect(recap).to_contain_text("Aiko attacked Benkei")
-    expect(recap).to_contain_text(re.compile(r"won, \d+ to \d+, and took"))
+    expect(recap).to_contain_text(re.compile(r"attack \d+ against defence \d+; \w+ won and took"))
     piles = recap.locator(".recap-piles tbody tr")
     expect(piles).to_have_count(4)
     before_after = [piles.nth(s).locator("td").all_inner_texts() for s in range(4)]
@@ -229,4 +229,23 @@ def test_end_ranking_above_the_fold_ties_named_and_my_games(server: Any, page: A
     mine = page.locator(".my-games")
     expect(mine).to_contain_text("quick end")
     expect(mine).to_contain_text("over · you ranked 1 of 4, 7 points")
+    assert page.errors == []
+
+
+def test_my_games_say_how_a_table_left_before_its_end_stands(server: Any, page: Any) -> None:
+    """A table the person left while it ran ends without them (their
+    decisions time out, every seat passes, the season's end draws the
+    Geisha, R9.2): "my games" asks the server (my_tables) and says it is
+    over, with the seat's rank, though this page never saw the end."""
+    quick = {**PERSON, "prompt_ms": 500, "window_ms": 500}
+    table = server.call(lambda: scripted.create(server.port, seats=4, name="left early", deal=QUICK_END,
+                                                timers=quick))
+    for seat, name in ((1, "Aiko"), (2, "Benkei"), (3, "Chiyo")):
+        server.spawn(scripted.play, server.port, table, seat, name, scripted.passer)
+    sit_down(page, server, table, "Ana")
+    page.goto(server.url)
+    mine = page.locator(".my-games li", has_text="left early")
+    expect(mine).to_contain_text(re.compile(r"over · you ranked \d of 4, \d+ points"))
+    page.reload()  # kept by the browser too
+    expect(page.locator(".my-games li", has_text="left early")).to_contain_text("over")
     assert page.errors == []

@@ -22,7 +22,7 @@ from oriente.clients.narrate import TABLE_EVENTS, catalogue, describe_result, na
 from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
 from oriente.clients.timerwords import preset_of, preset_text
 from oriente.games.oriente.narrate import OrienteNarrator
-from oriente.games.oriente.rules.cards import VALUE, card_name
+from oriente.games.oriente.rules.cards import RANK, VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
 from oriente.protocol.messages import DEFAULT_GAME
@@ -247,6 +247,26 @@ def _columns(labels: Sequence[str], width: int) -> list[str]:
 _ONLY_PASS_AUTO = {"privilege": "privilege", "revolution": "revolution"}
 
 
+def hopeless_claim(view: dict | None, prompt: dict | None, you: Any) -> tuple[int, int, int] | None:
+    """(mine, theirs, announcer) when this seat's claim could not count as
+    things stand (R4.3c): its rank only equals the one to beat (the prompt's
+    public `rank`) and it holds no fewer score cards than the announcer.
+    From the seat's own view and the public piles only, as the page does
+    (web/src/games/oriente/claims.js); None when it counts or cannot be told."""
+    if not view or not prompt or prompt.get("topic") != "privilege" or not isinstance(prompt.get("rank"), int):
+        return None
+    seats = view.get("seats") or []
+    announcer = view.get("announcer")
+    if not isinstance(you, int) or not 0 <= you < len(seats) or not isinstance(announcer, int) \
+            or not 0 <= announcer < len(seats):
+        return None
+    card = seats[you].get("inhabitant")
+    if not isinstance(card, int) or not 0 <= card < len(RANK) or RANK[card] != prompt["rank"]:
+        return None
+    mine, theirs = len(seats[you].get("pile") or []), len(seats[announcer].get("pile") or [])
+    return None if mine < theirs else (mine, theirs, announcer)
+
+
 def _clock(seconds_left: float | None) -> str:
     """' -- 42 s left'. A pivot's deadline includes its time bank (R10.3);
     its prompt says how much of that is bank."""
@@ -305,6 +325,12 @@ def render_prompt(prompt: dict | None, view: dict | None, you: Any, names: Names
             lines.append(f"    Your card allows only a pass here (R10.2e). The table waits for you all the same: "
                          f"an instant answer would tell everyone your card (R10.2d). "
                          f"/auto {_ONLY_PASS_AUTO[topic]} passes every such round at once, whatever your card.")
+        hopeless = hopeless_claim(view, prompt, you) if any(c.get("type") == "Claim" for c in choices) else None
+        if hopeless:
+            mine_n, theirs_n, announcer = hopeless
+            lines.append(f"    A claim cannot count as things stand (R4.3c): your rank only equals the one to beat, "
+                         f"and at equal rank a claim needs fewer score cards than {seat_ref(announcer, names, you)} "
+                         f"(you hold {mine_n}, they hold {theirs_n}). A deal may still change that.")
         if sealed:
             final = " (final when the window closes)" if prompt.get("kind") == "window" else ""
             lines.append(f"    Your sealed answer: {choice_label(sealed, topic, names, view, you)}{final}. "
@@ -904,6 +930,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         *([f"                             (games: {games})"] if games else []),
         *(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
         "  refresh                    read the list again (it also refreshes by itself)",
+        "  mine                       your tables, here and (signed in) your account's, as they stand",
         "  name NEW-NAME              change the name you join with" if not signed_in else
         "  (signed in: every seat you take carries the account's name)",
         "  quit",

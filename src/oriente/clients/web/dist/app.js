@@ -1,4 +1,4 @@
-import{a as Ne,b as Oe,c as Ke,d as He,e as qe}from"./chunks/WDA5KQKF.js";import{$ as st,A as Ve,E as Xe,H as Ye,J as R,K as Je,L as q,M as N,N as G,O as xe,P as Ze,Q as Qe,R as je,S as et,V as tt,X as nt,Z as Q,a as h,aa as it,b as E,ba as ot,c as Me,ca as at,d as T,da as j,e as v,f as _,fa as rt,g as be,ga as lt,h as ae,i as Z,j as De,k as ze,n as re,o as r,p as k,q as Pe,r as Fe,s as K,t as Re,u as H,v as P,w as F,x as Ge,y as we,z as We}from"./chunks/2HTOXGU4.js";var S=T.bind(E),ct="oriente.organised",Wt={prompt_ms:2e3,window_ms:0,bank_ms:0,bank_refill_ms:0,zero_wait:!0,away_after:3},X={all(){try{return JSON.parse(localStorage.getItem(ct)||"{}")}catch{return{}}},get(t){return this.all()[t]||null},put(t,e){let n=this.all();n[t]=e,localStorage.setItem(ct,JSON.stringify(n))}};async function Vt(t){let e=t.timers==="bots"?Wt:W[t.timers],n={name:t.name.trim().slice(0,64),game:t.game,format:t.format,rounds:t.rounds,table_sizes:[t.size],timers:e};try{let s=await r.net.request({t:"tournament_create",settings:n});return X.put(s.tournament,s.organiser_token),s.tournament}catch(s){return F(P(s)),null}}function dt(){let t=r.t,e=N(),[n,s]=v({name:"",game:null,format:"swiss",rounds:3,size:null,timers:"normal"}),i=e.includes(n.game)?n.game:e[0],a=q(i),o=n.size??a.seats.default,l={...n,game:i,size:o},d=c=>s({...l,...c}),[g,b]=v(!1),x=async c=>{if(c.preventDefault(),!l.name.trim()){F(t("organise.need_name"));return}b(!0);let m=await Vt(l);b(!1),m&&(location.hash=`#/tournament/${m}`)},f=Array.from({length:a.seats.max-a.seats.min+1},(c,m)=>a.seats.min+m);return S`<details class="organise" id="organise">
+import{a as Ne,b as Oe,c as Ke,d as He,e as qe}from"./chunks/IJHGBA6C.js";import{$ as st,A as Ve,E as Xe,H as Ye,J as R,K as Je,L as q,M as N,N as G,O as xe,P as Ze,Q as Qe,R as je,S as et,V as tt,X as nt,Z as Q,a as h,aa as it,b as E,ba as ot,c as Me,ca as at,d as T,da as j,e as v,f as _,fa as rt,g as be,ga as lt,h as ae,i as Z,j as De,k as ze,n as re,o as r,p as k,q as Pe,r as Fe,s as K,t as Re,u as H,v as P,w as F,x as Ge,y as we,z as We}from"./chunks/RVIERGD5.js";var S=T.bind(E),ct="oriente.organised",Wt={prompt_ms:2e3,window_ms:0,bank_ms:0,bank_refill_ms:0,zero_wait:!0,away_after:3},X={all(){try{return JSON.parse(localStorage.getItem(ct)||"{}")}catch{return{}}},get(t){return this.all()[t]||null},put(t,e){let n=this.all();n[t]=e,localStorage.setItem(ct,JSON.stringify(n))}};async function Vt(t){let e=t.timers==="bots"?Wt:W[t.timers],n={name:t.name.trim().slice(0,64),game:t.game,format:t.format,rounds:t.rounds,table_sizes:[t.size],timers:e};try{let s=await r.net.request({t:"tournament_create",settings:n});return X.put(s.tournament,s.organiser_token),s.tournament}catch(s){return F(P(s)),null}}function dt(){let t=r.t,e=N(),[n,s]=v({name:"",game:null,format:"swiss",rounds:3,size:null,timers:"normal"}),i=e.includes(n.game)?n.game:e[0],a=q(i),o=n.size??a.seats.default,l={...n,game:i,size:o},d=c=>s({...l,...c}),[g,b]=v(!1),x=async c=>{if(c.preventDefault(),!l.name.trim()){F(t("organise.need_name"));return}b(!0);let m=await Vt(l);b(!1),m&&(location.hash=`#/tournament/${m}`)},f=Array.from({length:a.seats.max-a.seats.min+1},(c,m)=>a.seats.min+m);return S`<details class="organise" id="organise">
     <summary>${t("organise.title")}</summary>
     <form class="organise-form" onSubmit=${x} aria-label=${t("organise.title")}>
       <label class="field">${t("organise.name")}<input id="organise-name" maxlength="64" value=${l.name} onInput=${c=>d({name:c.target.value})} /></label>
@@ -152,20 +152,20 @@ import{a as Ne,b as Oe,c as Ke,d as He,e as qe}from"./chunks/WDA5KQKF.js";import
         </select></label>
     </div>
     <div class="stepper" role="group" aria-label=${s("replay.steps")}>
-      <button type="button" onClick=${()=>g(0)} aria-label=${s("replay.first")}>⏮</button>
+      <button type="button" onClick=${()=>g(0)} aria-label=${s("replay.first")}>⇤</button>
       <button type="button" id="replay-back" onClick=${()=>g(Math.max(0,d-1))} aria-label=${s("replay.back")}>◀</button>
       <input type="range" min="0" max=${u} value=${d} aria-label=${s("replay.step")} onInput=${p=>g(Number(p.target.value))} />
       <button type="button" id="replay-next" onClick=${()=>g(Math.min(u,d+1))} aria-label=${s("replay.next")}>▶</button>
-      <button type="button" onClick=${()=>g(u)} aria-label=${s("replay.last")}>⏭</button>
+      <button type="button" onClick=${()=>g(u)} aria-label=${s("replay.last")}>⇥</button>
       <span class="small" id="replay-pos">${s("replay.position",{step:d,last:u})}</span>
       <button type="button" id="replay-play" class=${b?"on":""} aria-pressed=${b}
-        onClick=${()=>{!b&&d>=u&&g(0),x(!b)}}>${b?`⏸ ${s("replay.pause")}`:`⏵ ${s("replay.play")}`}</button>
+        onClick=${()=>{!b&&d>=u&&g(0),x(!b)}}>${b?`❚❚ ${s("replay.pause")}`:`▶ ${s("replay.play")}`}</button>
     </div>
     ${J.length>0&&O`<div class="stepper jumps" role="group" aria-label=${s("replay.jumps")}>
-      ${J.some(p=>p.level===1)&&O`<button type="button" id="replay-prev-group" onClick=${()=>oe(1,-1)}>⏮ ${s("replay.prev_season")}</button>
-        <button type="button" id="replay-next-group" onClick=${()=>oe(1,1)}>${s("replay.next_season")} ⏭</button>`}
-      ${J.some(p=>p.level===2)&&O`<button type="button" id="replay-prev-fight" onClick=${()=>oe(2,-1)}>◀ ${s("replay.prev_fight")}</button>
-        <button type="button" id="replay-next-fight" onClick=${()=>oe(2,1)}>${s("replay.next_fight")} ▶</button>`}
+      ${J.some(p=>p.level===1)&&O`<button type="button" id="replay-prev-group" onClick=${()=>oe(1,-1)}>« ${s("replay.prev_season")}</button>
+        <button type="button" id="replay-next-group" onClick=${()=>oe(1,1)}>${s("replay.next_season")} »</button>`}
+      ${J.some(p=>p.level===2)&&O`<button type="button" id="replay-prev-fight" onClick=${()=>oe(2,-1)}>‹ ${s("replay.prev_fight")}</button>
+        <button type="button" id="replay-next-fight" onClick=${()=>oe(2,1)}>${s("replay.next_fight")} ›</button>`}
       <label class="field inline">${s("replay.go_to")}
         <select id="replay-jump" value="" onChange=${p=>{p.target.value!==""&&g(Number(p.target.value))}}>
           <option value="">…</option>

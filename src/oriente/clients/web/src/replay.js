@@ -130,20 +130,20 @@ export function ReplayPage({ id, as, seq = null }) {
         </select></label>
     </div>
     <div class="stepper" role="group" aria-label=${t("replay.steps")}>
-      <button type="button" onClick=${() => setStep(0)} aria-label=${t("replay.first")}>⏮</button>
+      <button type="button" onClick=${() => setStep(0)} aria-label=${t("replay.first")}>⇤</button>
       <button type="button" id="replay-back" onClick=${() => setStep(Math.max(0, step - 1))} aria-label=${t("replay.back")}>◀</button>
       <input type="range" min="0" max=${last} value=${step} aria-label=${t("replay.step")} onInput=${(e) => setStep(Number(e.target.value))} />
       <button type="button" id="replay-next" onClick=${() => setStep(Math.min(last, step + 1))} aria-label=${t("replay.next")}>▶</button>
-      <button type="button" onClick=${() => setStep(last)} aria-label=${t("replay.last")}>⏭</button>
+      <button type="button" onClick=${() => setStep(last)} aria-label=${t("replay.last")}>⇥</button>
       <span class="small" id="replay-pos">${t("replay.position", { step, last })}</span>
       <button type="button" id="replay-play" class=${playing ? "on" : ""} aria-pressed=${playing}
-        onClick=${() => { if (!playing && step >= last) setStep(0); setPlaying(!playing); }}>${playing ? `⏸ ${t("replay.pause")}` : `⏵ ${t("replay.play")}`}</button>
+        onClick=${() => { if (!playing && step >= last) setStep(0); setPlaying(!playing); }}>${playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`}</button>
     </div>
     ${marks.length > 0 && html`<div class="stepper jumps" role="group" aria-label=${t("replay.jumps")}>
-      ${marks.some((m) => m.level === 1) && html`<button type="button" id="replay-prev-group" onClick=${() => jump(1, -1)}>⏮ ${t("replay.prev_season")}</button>
-        <button type="button" id="replay-next-group" onClick=${() => jump(1, 1)}>${t("replay.next_season")} ⏭</button>`}
-      ${marks.some((m) => m.level === 2) && html`<button type="button" id="replay-prev-fight" onClick=${() => jump(2, -1)}>◀ ${t("replay.prev_fight")}</button>
-        <button type="button" id="replay-next-fight" onClick=${() => jump(2, 1)}>${t("replay.next_fight")} ▶</button>`}
+      ${marks.some((m) => m.level === 1) && html`<button type="button" id="replay-prev-group" onClick=${() => jump(1, -1)}>« ${t("replay.prev_season")}</button>
+        <button type="button" id="replay-next-group" onClick=${() => jump(1, 1)}>${t("replay.next_season")} »</button>`}
+      ${marks.some((m) => m.level === 2) && html`<button type="button" id="replay-prev-fight" onClick=${() => jump(2, -1)}>‹ ${t("replay.prev_fight")}</button>
+        <button type="button" id="replay-next-fight" onClick=${() => jump(2, 1)}>${t("replay.next_fight")} ›</button>`}
       <label class="field inline">${t("replay.go_to")}
         <select id="replay-jump" value="" onChange=${(e) => { if (e.target.value !== "") setStep(Number(e.target.value)); }}>
           <option value="">…</option>

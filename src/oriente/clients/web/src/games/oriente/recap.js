@@ -92,13 +92,13 @@ export function SeasonRecap({ ts, actionText }) {
         <h3>${t("recap.fulfilled")}</h3>
         ${s && s.fulfilled.length ? html`<ul>${s.fulfilled.map((e, i) => html`<li key=${i}>✔ ${who(e.seat)}: ${actionText(e.action)}</li>`)}</ul>`
           : html`<p class="muted small">${t("recap.none")}</p>`}
-        ${s && s.claims.length > 0 && html`<h3>${t("recap.claims")}</h3><ul>${s.claims.map((e, i) => html`<li key=${i}>👑 ${t("recap.claim", { seat: who(e.seat), over: who(e.over) })}</li>`)}</ul>`}
+        ${s && s.claims.length > 0 && html`<h3>${t("recap.claims")}</h3><ul>${s.claims.map((e, i) => html`<li key=${i}>♛ ${t("recap.claim", { seat: who(e.seat), over: who(e.over) })}</li>`)}</ul>`}
         <h3>${t("recap.fights")}</h3>
         ${s && s.fights.length ? html`<ul>${s.fights.map((e, i) => html`<li key=${i}>⚔ ${t("recap.fight", {
           attacker: who(e.attacker), defender: who(e.defender), winner: who(e.winner), a: e.attack_total, d: e.defence_total, card: name(e.captured) })}</li>`)}</ul>`
           : html`<p class="muted small">${t("recap.no_fight")}</p>`}
-        ${s && s.revolutions.length > 0 && html`<ul>${s.revolutions.map((e, i) => html`<li key=${i}>🔥 ${t("recap.revolution", { seat: who(e.seat), n: (e.victims || []).length })}</li>`)}</ul>`}
-        ${s && s.deals > 0 && html`<p class="small">🤝 ${t("recap.deals", { n: s.deals })}</p>`}
+        ${s && s.revolutions.length > 0 && html`<ul>${s.revolutions.map((e, i) => html`<li key=${i}>⚡ ${t("recap.revolution", { seat: who(e.seat), n: (e.victims || []).length })}</li>`)}</ul>`}
+        ${s && s.deals > 0 && html`<p class="small">⇌ ${t("recap.deals", { n: s.deals })}</p>`}
       </div>
       <table class="recap-piles">
         <thead><tr><th>${t("result.player")}</th><th>${t("recap.before")}</th><th>${t("recap.after")}</th><th>±</th></tr></thead>
