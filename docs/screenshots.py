@@ -73,8 +73,10 @@ def rest_of(first: list[int]) -> list[int]:
 
 
 def pass_when_asked(page: Any, wait: float = 0.3) -> None:
-    """Pass the person's open decision if it has a pass (announcing nothing)."""
-    passes = page.locator(".decision.mine .choices button.pass:not([disabled])")
+    """Pass the person's open decision if it has a pass (announcing nothing),
+    or say done bargaining as a fighter."""
+    passes = page.locator(".decision .choices button.pass:not([disabled]), "
+                          ".decision .choices button.done:not([disabled])")
     if passes.count():
         with contextlib.suppress(Exception):  # answered or gone meanwhile
             passes.first.click(timeout=2_000)

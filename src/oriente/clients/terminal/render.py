@@ -930,7 +930,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         *([f"                             (games: {games})"] if games else []),
         *(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
         "  refresh                    read the list again (it also refreshes by itself)",
-        "  mine                       your tables, here and (signed in) your account's, as they stand",
+        "  mine                       your tables (and, signed in, your account's)",
         "  name NEW-NAME              change the name you join with" if not signed_in else
         "  (signed in: every seat you take carries the account's name)",
         "  quit",

@@ -39,9 +39,13 @@ export function setAutoTopic(topic, on) {
 // The decision on screen, passed if its round is one the person chose to
 // pass (called once the table is drawn up to date: never on a stale prompt).
 export function autoAnswer(ts) {
-  if (!ts || !waitsOnMe(ts)) return;
+  if (!ts || !ts.seated || !ts.prompt) return;
   const p = ts.prompt;
-  if (!autoTopics().has(p.topic) || p.sealed || ts.sentFor === answerKey(ts)) return;
+  // A support round's window: the seat may declare early, sealed, so that the window may close early (R10.2b1).
+  const early = p.kind === "window" && (p.early || []).includes(ts.you);
+  if (!waitsOnMe(ts) && !early) return;
+  const kind = p.topic === "negotiation" ? "support" : p.topic;
+  if (!autoTopics().has(kind) || p.sealed || ts.sentFor === answerKey(ts)) return;
   const pass = (p.legal || []).find((c) => c.type === "Pass" && c.decision === p.id);
   if (pass) act(ts, pass);
 }
