@@ -15,6 +15,11 @@ random ones; a shared first place counts 1/k, a game nobody wins 0.
 
     python bench/engine_samurai.py            # about 2 minutes
     python bench/engine_samurai.py --quick    # a few seconds
+    python bench/engine_samurai.py --revision 1   # the rules and map of revision 1
+
+How the games end is counted by reason (S5): `last_figure` and `set_aside`
+are the rulebook's two endings, `no_moves` the guard of S5.4, which the map
+of rules revision 2 never reaches (S5.6) and revision 1's often did.
 
 The last line printed is one line of JSON with the figures.
 """
@@ -48,6 +53,7 @@ from oriente.games.samurai.rules import (
     new_game,
     pending,
 )
+from oriente.games.samurai.rules.config import RULES_REVISION, RULES_REVISIONS
 
 SEAT_COUNTS = (2, 3, 4)
 
@@ -82,10 +88,11 @@ class Tally:
         }
 
 
-def play_game(seats: int, seed: int, rng: random.Random, tally: Tally, sample_prompts: bool) -> None:
+def play_game(seats: int, seed: int, rng: random.Random, tally: Tally, sample_prompts: bool,
+              revision: int = RULES_REVISION) -> None:
     clock = time.perf_counter
     t0 = clock()
-    state, _ = new_game(GameConfig(seats=seats, seed=seed))
+    state, _ = new_game(GameConfig(seats=seats, seed=seed, rules_revision=revision))
     t1 = clock()
     commands = 0
     while True:
@@ -114,7 +121,7 @@ def play_game(seats: int, seed: int, rng: random.Random, tally: Tally, sample_pr
     assert state.result is not None
     tally.endings[state.result.reason] += 1
     if sample_prompts:  # outside the timed part: replay one game and size its turn prompts
-        state, _ = new_game(GameConfig(seats=seats, seed=seed))
+        state, _ = new_game(GameConfig(seats=seats, seed=seed, rules_revision=revision))
         r = random.Random(seed)
         while pending(state):
             d = pending(state)[0]
@@ -129,26 +136,29 @@ def play_game(seats: int, seed: int, rng: random.Random, tally: Tally, sample_pr
             apply(state, d.pivot, ends[0] if ends and r.random() < 0.5 else r.choice(options))
 
 
-def run(seats: int, seconds: float, games: int | None, rng: random.Random) -> Tally:
+def run(seats: int, seconds: float, games: int | None, rng: random.Random, revision: int) -> Tally:
     warm = Tally(seats)
     for _ in range(3):
-        play_game(seats, rng.getrandbits(63), rng, warm, False)
+        play_game(seats, rng.getrandbits(63), rng, warm, False, revision)
     tally = Tally(seats)
     start = time.perf_counter()
     while (tally.games < games) if games is not None else (time.perf_counter() - start < seconds):
-        play_game(seats, rng.getrandbits(63), rng, tally, tally.games < 5)
+        play_game(seats, rng.getrandbits(63), rng, tally, tally.games < 5, revision)
     return tally
 
 
-def strength(seats: int, count: int, seed: int) -> float:
+def strength(seats: int, count: int, seed: int, revision: int, endings: Counter) -> float:
     """The heuristic's share of wins against random seats (it rotates),
-    through the port by the one self-play loop (games/kit/selfplay.py)."""
+    through the port by the one self-play loop (games/kit/selfplay.py);
+    how those games end is added to `endings`."""
     port = games.load("samurai")
     wins = 0.0
     for g in range(count):
         seat = g % seats
-        result = play(port, seats, seed + g, ["heuristic" if s == seat else "random" for s in range(seats)]).result
+        result = play(port, seats, seed + g, ["heuristic" if s == seat else "random" for s in range(seats)],
+                      options={"rules_revision": revision}).result
         assert result is not None
+        endings[result["reason"]] += 1
         if result["winners"] and result["ranks"][seat] == 1:
             wins += 1 / len(result["winners"])
     return wins / count
@@ -161,14 +171,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=None, help="a fixed number of random games per seat count")
     p.add_argument("--strength-games", type=int, default=None, help="heuristic games per seat count (default 200)")
     p.add_argument("--seed", type=int, default=None, help="master seed")
+    p.add_argument("--revision", type=int, choices=RULES_REVISIONS, default=RULES_REVISION,
+                   help=f"the rules revision and its map (default {RULES_REVISION}, S8)")
     args = p.parse_args(argv)
     seconds = args.seconds if args.seconds is not None else (1.0 if args.quick else 20.0)
     strength_games = args.strength_games if args.strength_games is not None else (12 if args.quick else 200)
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     rng = random.Random(seed)
-    print(f"samurai engine benchmark: Python {platform.python_version()} on {platform.machine()}, master seed {seed}")
+    print(f"samurai engine benchmark: Python {platform.python_version()} on {platform.machine()}, master seed {seed},"
+          f" rules revision {args.revision}")
 
-    results = [run(seats, seconds, args.games, rng) for seats in SEAT_COUNTS]
+    results = [run(seats, seconds, args.games, rng, args.revision) for seats in SEAT_COUNTS]
     head = (f"{'seats':>5} {'games':>6} {'games/s':>8} {'us/cmd':>7} {'cmds/game':>9} {'legal':>6} {'legal max':>9}"
             f" {'prompt B p50/max':>17}  endings")
     print(head)
@@ -181,11 +194,15 @@ def main(argv: list[str] | None = None) -> int:
               f" {f['turn_prompt_bytes_p50']:>8}/{f['turn_prompt_bytes_max']:<8}  {endings}")
 
     rates = {}
+    heuristic_endings: dict[str, Counter] = {}
     for seats in SEAT_COUNTS:
         t0 = time.perf_counter()
-        rates[str(seats)] = round(strength(seats, strength_games, seed), 3)
+        ended: Counter = Counter()
+        rates[str(seats)] = round(strength(seats, strength_games, seed, args.revision, ended), 3)
+        heuristic_endings[str(seats)] = ended
+        endings = ", ".join(f"{k} {v}" for k, v in sorted(ended.items()))
         print(f"heuristic vs random, {seats} seats: wins {rates[str(seats)]:.3f} of {strength_games} games"
-              f" (fair share {1 / seats:.3f}), {time.perf_counter() - t0:.1f}s")
+              f" (fair share {1 / seats:.3f}), {time.perf_counter() - t0:.1f}s; endings {endings}")
     by_seats = {str(t.seats): t.figures() for t in results}
     summary = {
         "bench": "engine_samurai",
@@ -195,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         "commands_per_game": by_seats["4"]["commands_per_game"],
         "heuristic_win_rate": rates,
         "strength_games": strength_games,
+        "rules_revision": args.revision,
+        "heuristic_endings": {k: dict(sorted(v.items())) for k, v in heuristic_endings.items()},
         "by_seats": by_seats,
         "seed": seed,
         "python": platform.python_version(),

@@ -48,7 +48,7 @@ def test_s1_6_the_defaults_meet_every_constraint():
     gives another board or tile set"; the defaults pass the validator."""
     b = read_board(default_board_data())
     t = read_tiles(default_tiles_data())
-    assert b.name == "Japan (reconstructed)" and len(t.tiles) == 20
+    assert b.name == "Japan (reconstructed, revision 2)" and len(t.tiles) == 20
     assert b.layouts[3].settlements == GameConfig(seats=3).layout.settlements
     assert GameConfig(seats=3).layout is default_board().layouts[3]  # compiled once per process
 
@@ -126,7 +126,7 @@ def test_s1_6_every_settlement_can_be_surrounded():
         if (h["q"], h["r"]) in around and h["terrain"] == "land":
             h["terrain"] = "sea"
     text = problems_of(read_board, data)
-    assert f"village {village['id']} has no neighbouring land hex at 3 players" in text
+    assert f"village {village['id']} ({village['name']}) has no neighbouring land hex at 3 players" in text
 
 
 @pytest.mark.parametrize("change,message", [

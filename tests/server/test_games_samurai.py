@@ -30,13 +30,13 @@ def test_defaults_and_a_map_and_tiles_of_the_table_s_own() -> None:
     """S1.6: a table plays the default unless it brings another map or tile set."""
     plain = PORT.configure(3, 9, {}, {})
     assert plain.options == {"board": None, "tiles": None, "first_seat": None}
-    assert plain.config == GameConfig(seats=3, seed=9)
+    assert plain.config == GameConfig(seats=3, seed=9, rules_revision=1)  # stored without a revision (S8.2)
     assert plain.record == {"seats": 3, "seed": 9, "first": None, "board": None, "tiles": None}
     mine = copy.deepcopy(BOARD) | {"name": "my map"}
     tiles = copy.deepcopy(TILES) | {"name": "my tiles"}
     own = PORT.configure(4, 9, {"board": mine, "tiles": tiles, "first_seat": 2}, {})
     assert own.public == {"board": "my map", "tile_set": "my tiles", "custom_board": True, "custom_tiles": True,
-                          "first_seat": 2}
+                          "first_seat": 2, "rules_revision": 1}
     assert own.record["board"] == mine and own.record["tiles"] == tiles, "the record replays on the table's own map"
     state, events = PORT.start(own.config)
     assert view(state, 0)["board"]["name"] == "my map" and view(state, 0)["tile_set"]["name"] == "my tiles"
@@ -89,7 +89,10 @@ def test_the_reference_holds_the_pieces_the_players_and_the_defaults() -> None:
     assert kinds["helmet"]["influences"] == ["helmet"] and kinds["tile_swap"]["influences"] == []
     assert ref["players"][0] == {"seats": 2, "parts": ["honshu"], "figures_per_kind": 7}
     assert ref["capacity"] == {"village": 1, "city": 2, "capital": 3}
-    assert ref["board"] == BOARD and ref["tiles"] == TILES
+    squares = [h.pop("square") for h in copy.deepcopy(ref["board"])["hexes"]]
+    assert {**ref["board"], "hexes": [{k: v for k, v in h.items() if k != "square"} for h in ref["board"]["hexes"]]} \
+        == BOARD and ref["tiles"] == TILES
+    assert len(set(squares)) == len(BOARD["hexes"])  # every hex a square of its own (rules/hexnames.py)
     assert all(set(k["name"]) == {"en", "de", "fr"} for k in ref["kinds"])
 
 

@@ -11,7 +11,9 @@ Hexes and tiles are ids into the table's map and tile set (S1.6): the
 narrator is given them (the view's `board` and `tile_set`; the defaults
 when none are given). A hex is named by its square (squares.py: `K12`), a
 named one by its name too (`Edo (K12)`), a village as one. A tile the
-viewer may not know is None and is never named (S7.4).
+viewer may not know is None and is never named (S7.4). The end says why
+(which kind ran out, which figures were set aside) and who held which
+sole majority (S5, S6).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import Any, ClassVar
 from oriente.clients.narrate import Label, Narrator, Viewer, _cap
 from oriente.games.samurai.rules import default_board_data, default_tiles_data
 from oriente.games.samurai.squares import squares
+
+KINDS = ("helmet", "buddha", "rice")  # the order of GameEnded's counts
 
 
 class SamuraiNarrator(Narrator):
@@ -148,12 +152,37 @@ class SamuraiNarrator(Narrator):
             return self.t("sam.TilesDrawn", seat=seat, tiles=self.tile_list(tiles), left=left)
         return self.plural("sam.TilesDrawn.hidden", len(tiles), seat=seat, left=left)
 
+    def _ending(self, e: dict) -> str:
+        """Why the game ended: the kind that ran out (S5.1), the figures set
+        aside (S5.2), or the guard for maps whose land outlasts the tiles
+        (S5.4), which the rulebook does not have."""
+        reason, captured, aside = e["reason"], e.get("captured"), e.get("set_aside")
+        if reason == "no_moves":
+            return self.t("sam.GameEnded.guard")
+        if captured is None or aside is None:
+            return self.t(f"sam.GameEnded.{reason}")
+        gone = [sum(c[k] for c in captured) + aside[k] for k in range(3)]  # figures off the board
+        if reason == "last_figure":  # the kinds with none left are those with the most gone
+            out = [KINDS[k] for k in range(3) if gone[k] == max(gone)]
+            return self.plural("sam.GameEnded.ran_out", len(out),
+                               figures=self.list(self.t(f"sam.last.{f}") for f in out))
+        if reason == "set_aside":
+            return self.t("sam.GameEnded.aside", list=self.list(
+                self.plural(f"sam.count.{KINDS[k]}", aside[k]) for k in range(3) if aside[k]))
+        return self.t(f"sam.GameEnded.{reason}")
+
     def _s_GameEnded(self, e: dict, viewer: Viewer) -> str:
-        head = self.t(f"sam.GameEnded.{e['reason']}")
+        lines = [self._ending(e)]
+        majorities, captured = e.get("majorities"), e.get("captured")
+        if majorities and captured and any(s is not None for s in majorities):  # S6.1
+            lines.append(self.t("sam.GameEnded.majorities", list=self.list(
+                self.t("sam.GameEnded.majority", seat=self.seat(s), figures=self.t(f"sam.figures.{KINDS[k]}"),
+                       n=captured[s][k])
+                for k, s in enumerate(majorities) if s is not None)))
         winners = e.get("winners") or []
-        tail = (self.t("sam.GameEnded.winners", winners=_cap(self.list(self.seat(s) for s in winners)))
-                if winners else self.t("sam.GameEnded.nobody"))
-        return head + "\n" + tail
+        lines.append(self.t("sam.GameEnded.winners", winners=_cap(self.list(self.seat(s) for s in winners)))
+                     if winners else self.t("sam.GameEnded.nobody"))
+        return "\n".join(lines)
 
     def describe_result(self, result: dict) -> str:
         """The final table of Samurai's GameEnded: one row per seat, best rank first."""

@@ -1,8 +1,8 @@
 """Samurai's rules behind the game seam (`games/kit/port.py`).
 
 Everything the table server needs to know about Samurai and nothing else:
-its options (another map or tile set, S1.6; the start seat, S2.2), its seat
-range (S1.2), its record's config, its silences (S7.1, S7.2), when its time
+its options (another map or tile set, S1.6; the start seat, S2.2; the
+rules revision, S8), its seat range (S1.2), its record's config, its silences (S7.1, S7.2), when its time
 banks refill (S7.8), its reference data, and its reference bots
 (`games/samurai/bots.py`) for the server's own bots and away seats.
 """
@@ -32,12 +32,13 @@ from .rules import (
     decision_views,
     view,
 )
+from .rules.config import RULES_REVISION, RULES_REVISIONS
 from .rules.pieces import MAX_SEATS, MIN_SEATS
 from .rules.reference import reference as samurai_reference
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
-OPTIONS = ("board", "tiles", "first_seat")
+OPTIONS = ("board", "tiles", "first_seat", "rules_revision")
 # The server's bots, the default first; away seats get the heuristic (S7.8).
 BOT_POLICIES: tuple[str, ...] = ("heuristic", "random")
 PROXY_POLICY = "heuristic"
@@ -54,7 +55,8 @@ def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
 class SamuraiPort(Port):
     """Samurai behind the port. Options: `board` and `tiles` (a map or tile
     set file's JSON, S1.6; null: the defaults), `first_seat` (the start
-    seat, S2.2; null: drawn from the seed)."""
+    seat, S2.2; null: drawn from the seed), `rules_revision` (S8.1; a table
+    stored without it plays revision 1, S8.2)."""
 
     name = "samurai"
     rules = game_rules  # start, apply, prompts, views... pass through to it (kit.port.Port)
@@ -68,6 +70,18 @@ class SamuraiPort(Port):
         "heuristic": {"about": "Plays the odds of the board: places tiles where an influence pays."},
         "random": {"about": "Plays a random legal answer; a training partner."},
     }
+    # A new table plays the current rules; a table stored without the option
+    # started before there were revisions and keeps revision 1 (S8.2), so
+    # that its log replays (kit.port.GamePort.new_table_options).
+    new_table_options: Mapping[str, Any] = {"rules_revision": RULES_REVISION}
+    # Every revision this code replays: revision 1 keeps the version tables
+    # were stored with before there were revisions (kit.port.GamePort.rules_version).
+    replays = frozenset({"samurai", *(f"samurai/{r}" for r in RULES_REVISIONS if r > 1)})
+
+    def rules_version(self, setup: GameSetup) -> str:
+        """A table's rules: `samurai` for revision 1, `samurai/N` after (S8.1)."""
+        revision = setup.public.get("rules_revision", 1)
+        return "samurai" if revision == 1 else f"samurai/{revision}"
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -82,16 +96,27 @@ class SamuraiPort(Port):
         first = options.get("first_seat")
         if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
             raise SettingsError("message/invalid", "options.first_seat is a seat number or null (S2.2)")
+        revision = options.get("rules_revision", 1)
+        if not isinstance(revision, int) or isinstance(revision, bool):
+            raise SettingsError("message/invalid", "options.rules_revision is an integer (S8.1)")
+        if revision not in RULES_REVISIONS:
+            raise SettingsError("table/bad_settings",
+                                f"rules_revision is one of {', '.join(map(str, RULES_REVISIONS))} (S8.1)")
         try:
-            config = GameConfig(seats=seats, seed=seed, first=first, board=board, tiles=tiles)
+            config = GameConfig(seats=seats, seed=seed, first=first, board=board, tiles=tiles,
+                                rules_revision=revision)
         except DataError as exc:
             raise SettingsError("table/bad_board", str(exc)) from None
         except ConfigError as exc:
             raise SettingsError("table/bad_settings", str(exc)) from None
+        # Revision 1 is kept as it was stored (no key), so that a table of the
+        # first revision configures to the same setup again after a restart.
+        revised = {"rules_revision": revision} if revision > 1 else {}
         return GameSetup(
-            options={"board": board, "tiles": tiles, "first_seat": first},
+            options={"board": board, "tiles": tiles, "first_seat": first, **revised},
             public={"board": config.layout.name, "tile_set": config.tileset.name,
-                    "custom_board": board is not None, "custom_tiles": tiles is not None, "first_seat": first},
+                    "custom_board": board is not None, "custom_tiles": tiles is not None, "first_seat": first,
+                    "rules_revision": revision},
             record=config.to_plain(),
             config=config,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .hexnames import squares as square_names
 from .pieces import CAPACITY, FIGURES_PER_KIND, PARTS_IN_PLAY, Hex, Terrain
 
 # Axial neighbour offsets of a pointy-top hex grid.
@@ -40,6 +41,8 @@ class Layout:
     around: dict[int, tuple[int, ...]]
     land_around: dict[int, tuple[int, ...]]
     figures_per_kind: int
+    # each hex's square ('K12', hexnames.py), counted on the hexes in play
+    squares: dict[int, str]
     # the hexes as plain data, built once for every view of this layout
     table: tuple[dict[str, Any], ...]
 
@@ -63,6 +66,7 @@ def build_layout(name: str, hexes: tuple[Hex, ...], seats: int) -> Layout:
     settlements = tuple(sorted(by_terrain[Terrain.VILLAGE] + by_terrain[Terrain.CITY]
                                + by_terrain[Terrain.CAPITAL]))
     capitals = by_terrain[Terrain.CAPITAL]
+    named = square_names({"id": h.id, "q": h.q, "r": h.r} for h in in_play.values())
     return Layout(
         seats=seats,
         name=name,
@@ -78,12 +82,14 @@ def build_layout(name: str, hexes: tuple[Hex, ...], seats: int) -> Layout:
         land_around={s: tuple(n for n in neighbours[s] if in_play[n].terrain is Terrain.LAND)
                      for s in settlements},
         figures_per_kind=FIGURES_PER_KIND[seats],
-        table=tuple(_plain_hex(h) for h in sorted(in_play.values(), key=lambda h: h.id)),
+        squares=named,
+        table=tuple(_plain_hex(h, named[h.id]) for h in sorted(in_play.values(), key=lambda h: h.id)),
     )
 
 
-def _plain_hex(h: Hex) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": h.id, "q": h.q, "r": h.r, "part": h.part, "terrain": h.terrain.value}
+def _plain_hex(h: Hex, square: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": h.id, "q": h.q, "r": h.r, "part": h.part, "terrain": h.terrain.value,
+                           "square": square}
     if h.name:
         out["name"] = h.name
     return out

@@ -36,6 +36,10 @@ BOARD_FORMAT = "samurai-board/1"
 TILES_FORMAT = "samurai-tiles/1"
 TILES_PER_SEAT = 20  # S1.3
 FAST_PER_SEAT = 5  # S1.3
+# The packaged map of each rules revision (S8.1): revision 1's map has more
+# land than the seats have tiles for it, so it is kept only for the tables
+# and records played on it; revision 2's land fits the tiles (S1.6).
+BOARD_FILES = {1: "japan-1.json", 2: "japan.json"}
 
 
 class DataError(ConfigError):
@@ -228,6 +232,47 @@ def read_tiles(data: Any) -> TileSet:
     return TileSet(name=name, tiles=tuple(tiles))
 
 
+def land_tiles(tileset: TileSet) -> int:
+    """How many land hexes one seat's tiles can cover (S1.6): every tile
+    that goes on land (S3.3), and the tile swap when every plain tile of
+    the set goes on land, since it stays on its hex and the tile it takes
+    up goes on another (S3.6). Ships go on sea, the figure swap in the box."""
+    on_land = [t for t in tileset.tiles
+               if t.kind not in (TileKind.SHIP, TileKind.FIGURE_SWAP, TileKind.TILE_SWAP)]
+    plain_ships = any(t.kind is TileKind.SHIP and not t.fast for t in tileset.tiles)
+    swaps = sum(1 for t in tileset.tiles if t.kind is TileKind.TILE_SWAP)
+    return len(on_land) + (0 if plain_ships else swaps)
+
+
+def ship_tiles(tileset: TileSet) -> int:
+    """How many sea hexes one seat's ships need (S3.3)."""
+    return sum(1 for t in tileset.tiles if t.kind is TileKind.SHIP)
+
+
+def fit_problems(board: Board, tileset: TileSet) -> list[str]:
+    """S1.6 (rules revision 2): at every player count the land hexes in play
+    are no more than the seats' tiles can cover, so that when every tile is
+    laid every settlement is surrounded and one of the rulebook's two
+    endings (S5.1, S5.2) has come; and the sea takes every seat's ships,
+    so that a ship in hand can always be placed. Each problem names both
+    counts."""
+    problems: list[str] = []
+    per_seat, ships = land_tiles(tileset), ship_tiles(tileset)
+    for seats in range(MIN_SEATS, MAX_SEATS + 1):
+        lay = board.layouts[seats]
+        parts = " + ".join(PARTS_IN_PLAY[seats])
+        if len(lay.land) > seats * per_seat:
+            problems.append(
+                f"at {seats} players ({parts}) the map has {len(lay.land)} land hexes but the seats' tiles cover"
+                f" only {seats * per_seat} ({seats} x {per_seat}): a settlement could be left unsurrounded when"
+                " every tile is laid, an ending the rulebook does not have (S1.6, S5)")
+        if len(lay.sea) < seats * ships:
+            problems.append(
+                f"at {seats} players ({parts}) the map has {len(lay.sea)} sea hexes but the seats have"
+                f" {seats * ships} ships ({seats} x {ships}) to place on them (S1.6, S3.3)")
+    return problems
+
+
 def _unique(problems: list[str]) -> list[str]:
     return list(dict.fromkeys(problems))
 
@@ -236,10 +281,15 @@ def _package_json(name: str) -> Any:
     return json.loads(resources.files(__package__).joinpath("data").joinpath(name).read_text(encoding="utf-8"))
 
 
+def default_board_data(revision: int | None = None) -> Any:
+    """The packaged map of a rules revision (the current one by default),
+    as JSON data (treat as read-only)."""
+    return _board_data(revision or max(BOARD_FILES))
+
+
 @cache
-def default_board_data() -> Any:
-    """The packaged map, as JSON data (treat as read-only)."""
-    return _package_json("japan.json")
+def _board_data(revision: int) -> Any:
+    return _package_json(BOARD_FILES[revision])
 
 
 @cache
@@ -248,9 +298,15 @@ def default_tiles_data() -> Any:
     return _package_json("tiles.json")
 
 
+def default_board(revision: int | None = None) -> Board:
+    """The packaged map of a rules revision (the current one by default),
+    validated and compiled once per process."""
+    return _board(revision or max(BOARD_FILES))
+
+
 @cache
-def default_board() -> Board:
-    return read_board(default_board_data())
+def _board(revision: int) -> Board:
+    return read_board(_board_data(revision))
 
 
 @cache

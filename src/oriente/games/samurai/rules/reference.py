@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .datafiles import FAST_PER_SEAT, TILES_PER_SEAT, default_board_data, default_tiles_data
+from .hexnames import squares
 from .pieces import (
     CAPACITY,
     FIGURES,
@@ -43,6 +44,13 @@ _NAMES: dict[str, dict[str, str]] = {
 }
 
 
+def _with_squares(board: dict[str, Any]) -> dict[str, Any]:
+    """The map with each hex's square counted on the whole map (hexnames.py),
+    for a client that names a hex before a table's view shows its own."""
+    named = squares(board["hexes"])
+    return {**board, "hexes": [{**h, "square": named[h["id"]]} for h in board["hexes"]]}
+
+
 def reference() -> dict[str, Any]:
     """Everything a client needs to draw and explain Samurai, as plain data."""
     return {
@@ -60,6 +68,6 @@ def reference() -> dict[str, Any]:
         "fast_per_seat": FAST_PER_SEAT,
         "hand_size": HAND_SIZE,
         "set_aside_limit": SET_ASIDE_LIMIT,
-        "board": default_board_data(),
+        "board": _with_squares(default_board_data()),
         "tiles": default_tiles_data(),
     }

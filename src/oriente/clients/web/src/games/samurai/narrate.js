@@ -6,6 +6,7 @@ import { squares } from "./squares.js";
 
 const cap = (s) => s.slice(0, 1).toUpperCase() + s.slice(1);
 const known = (xs) => xs.length > 0 && xs.every((x) => x !== null && x !== undefined);
+const KINDS = ["helmet", "buddha", "rice"]; // the order of GameEnded's counts
 
 // board and tiles: the view's `board` and `tile_set` (or the reference's default files).
 export class SamuraiNarrator extends Narrator {
@@ -93,11 +94,38 @@ export class SamuraiNarrator extends Narrator {
     if (known(tiles)) return this.t("sam.TilesDrawn", { seat, tiles: this.tileList(tiles), left });
     return this.plural("sam.TilesDrawn.hidden", tiles.length, { seat, left });
   }
+  // Why the game ended: the kind that ran out (S5.1), the figures set aside
+  // (S5.2), or the guard for maps whose land outlasts the tiles (S5.4).
+  ending(e) {
+    const { reason, captured, set_aside: aside } = e;
+    if (reason === "no_moves") return this.t("sam.GameEnded.guard");
+    if (!captured || !aside) return this.t(`sam.GameEnded.${reason}`);
+    const gone = [0, 1, 2].map((k) => captured.reduce((sum, c) => sum + c[k], 0) + aside[k]);
+    if (reason === "last_figure") {
+      const out = KINDS.filter((_, k) => gone[k] === Math.max(...gone));
+      return this.plural("sam.GameEnded.ran_out", out.length, { figures: this.list(out.map((f) => this.t(`sam.last.${f}`))) });
+    }
+    if (reason === "set_aside") {
+      return this.t("sam.GameEnded.aside", { list: this.list([0, 1, 2].filter((k) => aside[k]).map((k) => this.plural(`sam.count.${KINDS[k]}`, aside[k]))) });
+    }
+    return this.t(`sam.GameEnded.${reason}`);
+  }
   s_GameEnded(e) {
-    const head = this.t(`sam.GameEnded.${e.reason}`);
+    const lines = [this.ending(e)];
+    const majorities = e.majorities;
+    const captured = e.captured;
+    if (majorities && captured && majorities.some((s) => s !== null && s !== undefined)) {
+      const items = [];
+      majorities.forEach((s, k) => {
+        if (s !== null && s !== undefined) {
+          items.push(this.t("sam.GameEnded.majority", { seat: this.seat(s), figures: this.t(`sam.figures.${KINDS[k]}`), n: captured[s][k] }));
+        }
+      });
+      lines.push(this.t("sam.GameEnded.majorities", { list: this.list(items) }));
+    }
     const winners = e.winners || [];
-    const tail = winners.length ? this.t("sam.GameEnded.winners", { winners: cap(this.list(winners.map((s) => this.seat(s)))) })
-      : this.t("sam.GameEnded.nobody");
-    return `${head}\n${tail}`;
+    lines.push(winners.length ? this.t("sam.GameEnded.winners", { winners: cap(this.list(winners.map((s) => this.seat(s)))) })
+      : this.t("sam.GameEnded.nobody"));
+    return lines.join("\n");
   }
 }
