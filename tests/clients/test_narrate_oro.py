@@ -68,8 +68,8 @@ def test_every_event_of_random_games_narrates_and_hides_what_it_must(games: list
                 hidden = viewer != EVERYONE and any(not may for _, may in hidden_parts(full, viewer))
                 for lang in LANGUAGES:
                     line = narrate(shown, viewer if isinstance(viewer, int) else None, lang=lang, game="oro")
-                    if full["type"] == "TurnEnded":
-                        assert line == ""
+                    if full["type"] == "TurnEnded" and not full.get("final"):
+                        assert line == ""  # the draw tells a turn's end; a final turn is told (O5.6)
                         continue
                     assert line and "Something happened" not in line and "Etwas ist" not in line, (full, line)
                     assert "{" not in line, line

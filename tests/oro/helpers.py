@@ -35,6 +35,7 @@ from oriente.games.oro.rules import (
     pending,
 )
 from oriente.games.oro.rules.board import GODS
+from oriente.games.oro.rules.config import RULES_REVISION
 from oriente.games.oro.rules.majority import _set, absolute
 from oriente.games.oro.rules.state import OroState, Phase
 
@@ -58,11 +59,12 @@ def position(n: int = 4, *, active: int = 0, hands: dict[int, list[str]] | None 
              bridges: dict[tuple[str, str], int] | None = None, deck: list[str] | None = None,
              display: list[str] | None = None, half: int = 1, gods: bool = False,
              held: dict[int, dict[str, int]] | None = None, stones: dict[str, str] | None = None,
-             scores: list[int] | None = None, seed: int = 0) -> OroState:
+             scores: list[int] | None = None, seed: int = 0, revision: int = RULES_REVISION) -> OroState:
     """A game at the start of `active`'s turn (a final turn when half is 3).
     `deck` is top first; without it, every card not placed elsewhere is in
-    the deck (in island order) and the discard pile is empty."""
-    state, _ = new_game(OroConfig(seats=n, seed=seed, gods=gods, first_seat=active))
+    the deck (in island order) and the discard pile is empty. `revision`:
+    the rules revision it plays (O10.1), the current one unless told."""
+    state, _ = new_game(OroConfig(seats=n, seed=seed, gods=gods, first_seat=active, rules_revision=revision))
     while state.phase is Phase.GIVE_UP:
         d = pending(state)[0]
         apply(state, TABLE, Timeout(decision=d.id, pivot=d.pivot))

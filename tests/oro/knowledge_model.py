@@ -69,7 +69,7 @@ OTHER_FIELDS: dict[str, set[str]] = {
     "BridgeRemoved": {"seat", "island", "connection", "owner"},
     "Discarded": {"seat"},
     "Drew": {"seat", "from_display", "refill", "deck_size", "lono"},
-    "TurnEnded": {"seat"},
+    "TurnEnded": {"seat", "final", "played"},  # final, played: a final turn of rules revision 2 (O10.1)
     "Passed": {"seat"},
     "Scored": {"final", "islands", "points", "scores"},
     "Reshuffled": {"deck_size", "display"},

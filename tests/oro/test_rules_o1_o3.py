@@ -285,9 +285,9 @@ def test_o3_3_replace_only_an_opponents_bridge_with_two_matching_cards():
 
 
 def test_o3_4_face_down_discard():
-    """O3.4: "A seat that has played no card this turn may discard one card
-    face down instead, unseen by the others (...). After a face-down discard
-    the seat plays no more cards and uses no god stones this turn.\""""
+    """O3.4: "A seat that has played no card this turn, and whose hand is
+    within the limit of O3.5, may discard one card face down instead, unseen
+    by the others (...); after it the seat plays no more cards this turn."""
     s = position(active=0, hands={0: ["ALOA", "BAFI", "COCO"]})
     ev = act(s, 0, "discard", island="COCO")
     assert project(ev[0], 1)["island"] is None and project(ev[0], 0)["island"] == isl(s, "COCO")
@@ -307,7 +307,8 @@ def test_o3_4_face_down_discard():
 def test_o3_5_hand_limit_at_the_draw():
     """O3.5: "A hand holds at most 5 cards when a turn ends. A seat may
     therefore draw only with at most 4 cards in hand, and a seat that begins
-    its turn with 5 must play or discard at least one card first.\""""
+    its turn with 5 must play at least one card first" — at rules revision 1
+    it could discard one instead (O10.2; revision 2: test_revision_2.py)."""
     five = ["ALOA", "BAFI", "COCO", "DALI", "ELOI"]
     s = position(active=0, hands={0: five})
     with pytest.raises(Rejected) as err:
@@ -317,7 +318,7 @@ def test_o3_5_hand_limit_at_the_draw():
     act(s, 0, "build", island="ALOA", connection=("ALOA", "BAFI"))
     act(s, 0, "draw")
     assert len(s.hands[0]) == 5
-    s = position(active=0, hands={0: five})
+    s = position(active=0, hands={0: five}, revision=1)
     act(s, 0, "discard", island="DALI")
     act(s, 0, "draw")
     assert len(s.hands[0]) == 5

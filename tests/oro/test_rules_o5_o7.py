@@ -334,10 +334,11 @@ def test_o7_8_lono_draws_an_extra_card():
 def test_o7_9_over_the_limit_discard_down_before_the_draw():
     """O7.9: "Stones may take a hand above 5 during the turn; the limit of
     O3.5 applies when the turn ends (...), and a seat over it may discard face
-    down to reach it.\""""
+    down to reach it" — any card, at rules revision 1 (O10.2); revision 2
+    plays first (test_revision_2.py)."""
     five = ["ALOA", "BAFI", "COCO", "DALI", "ELOI"]
     s = position(2, active=0, half=2, gods=True, held={0: {"lono": 2}}, hands={0: five},
-                 deck=["ORO", "ORO", "TOKA", "GUMA"])
+                 deck=["ORO", "ORO", "TOKA", "GUMA"], revision=1)
     act(s, 0, "lono")
     act(s, 0, "lono")
     act(s, 0, "build", island="ORO", connection=("ORO", "TOKA"))

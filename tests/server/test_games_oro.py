@@ -29,13 +29,13 @@ def test_the_registry_serves_oro_by_its_name() -> None:
 def test_defaults_a_variant_and_a_board_of_the_table_s_own() -> None:
     plain = PORT.configure(3, 9, {}, {})
     assert plain.options == {"gods": False, "board": None, "tiles": None, "setup": None}
-    assert plain.config == OroConfig(seats=3, seed=9)
+    assert plain.config == OroConfig(seats=3, seed=9, rules_revision=1)  # stored without a revision (O10.2)
     assert plain.record == {"seats": 3, "seed": 9, "gods": False, "board": None, "tiles": None, "deck": None,
                             "stones": None, "first_seat": None}
     mine = copy.deepcopy(BOARD) | {"name": "my map"}
     own = PORT.configure(4, 9, {"gods": True, "board": mine, "tiles": TILES}, {})
     assert own.public == {"gods": True, "board": "my map", "custom_board": True, "custom_tiles": True,
-                          "configured_setup": False}
+                          "configured_setup": False, "rules_revision": 1}
     assert own.record["board"] == mine, "the record replays on the table's own map"
     state, _ = PORT.start(own.config)
     assert view(state, 0)["board"]["name"] == "my map"

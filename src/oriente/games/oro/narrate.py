@@ -148,7 +148,12 @@ class OroNarrator(Narrator):
         return self.t("oro.Drew.deck_seen", seat=seat, card=self.card(e["island"]), lono=lono, deck=e["deck_size"])
 
     def _o_TurnEnded(self, e: dict, viewer: Viewer) -> str:
-        return ""  # the draw (or the next TurnBegan) says it
+        """A final turn is told once it is over, as what it was (O5.6); any
+        other turn's end the draw (or the next TurnBegan) says."""
+        if not e.get("final"):
+            return ""
+        key = "oro.TurnEnded.final" if e.get("played") else "oro.TurnEnded.final_idle"
+        return self.t(key, seat=self.seat(e["seat"]))
 
     def _o_Passed(self, e: dict, viewer: Viewer) -> str:
         return self.t("oro.Passed", seat=self.seat(e["seat"]))

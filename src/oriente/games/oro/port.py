@@ -36,13 +36,13 @@ from .rules import (
     decision_views,
     view,
 )
-from .rules.config import MAX_SEATS, MIN_SEATS
+from .rules.config import MAX_SEATS, MIN_SEATS, RULES_REVISION, RULES_REVISIONS
 from .rules.game import config_from_plain, config_to_plain
 from .rules.reference import reference as oro_reference
 
 assert TABLE == TABLE_SEAT, "the rules and the table agree on who sends timeouts"
 
-OPTIONS = ("gods", "board", "tiles", "setup")
+OPTIONS = ("gods", "board", "tiles", "setup", "rules_revision")
 # The server's bots, the default first; away seats get the heuristic (O8.9).
 BOT_POLICIES: tuple[str, ...] = ("heuristic", "random")
 PROXY_POLICY = "heuristic"
@@ -72,7 +72,8 @@ def _file(options: Mapping[str, Any], key: str) -> dict[str, Any] | None:
 class OroPort(Port):
     """Oro behind the port. Options: `gods` (the variant, default false),
     `board` and `tiles` (a board or tiles file's JSON, O9; null: the
-    defaults), `setup` (a configured deck, stones and first seat, O2.6)."""
+    defaults), `setup` (a configured deck, stones and first seat, O2.6),
+    `rules_revision` (O10.1; a table stored without it plays revision 1, O10.2)."""
 
     name = "oro"
     rules = game_rules  # start, apply, prompts, views... pass through to it (kit.port.Port)
@@ -87,6 +88,18 @@ class OroPort(Port):
         "heuristic": {"about": "Plays the odds of the islands: builds where a majority pays, draws what helps it."},
         "random": {"about": "Plays a random legal answer; a training partner."},
     }
+    # A new table plays the current rules; a table stored without the option
+    # started before there were revisions and keeps revision 1 (O10.2), so
+    # that its log replays (kit.port.GamePort.new_table_options).
+    new_table_options: Mapping[str, Any] = {"rules_revision": RULES_REVISION}
+    # Every revision this code replays: revision 1 keeps the version tables
+    # were stored with before there were revisions (kit.port.GamePort.rules_version).
+    replays = frozenset({"oro", *(f"oro/{r}" for r in RULES_REVISIONS if r > 1)})
+
+    def rules_version(self, setup: GameSetup) -> str:
+        """A table's rules: `oro` for revision 1, `oro/N` after (O10.1)."""
+        revision = setup.public.get("rules_revision", 1)
+        return "oro" if revision == 1 else f"oro/{revision}"
 
     def configure(self, seats: int, seed: int, options: Mapping[str, Any],
                   legacy: Mapping[str, Any]) -> GameSetup:
@@ -101,6 +114,12 @@ class OroPort(Port):
         if not isinstance(gods, bool):
             raise SettingsError("message/invalid", "options.gods is true or false (O7)")
         board, tiles = _file(options, "board"), _file(options, "tiles")
+        revision = options.get("rules_revision", 1)
+        if not isinstance(revision, int) or isinstance(revision, bool):
+            raise SettingsError("message/invalid", "options.rules_revision is an integer (O10.1)")
+        if revision not in RULES_REVISIONS:
+            raise SettingsError("table/bad_settings",
+                                f"rules_revision is one of {', '.join(map(str, RULES_REVISIONS))} (O10.1)")
         setup = None
         if options.get("setup") is not None:
             try:
@@ -111,16 +130,20 @@ class OroPort(Port):
             config = OroConfig(seats=seats, seed=seed, gods=gods, board=board, tiles=tiles,
                                deck=tuple(setup.deck) if setup and setup.deck is not None else None,
                                stones=tuple(setup.stones) if setup and setup.stones is not None else None,
-                               first_seat=setup.first_seat if setup else None)
+                               first_seat=setup.first_seat if setup else None, rules_revision=revision)
         except BoardError as exc:
             raise SettingsError("table/bad_board", str(exc)) from None
         except ConfigError as exc:
             raise SettingsError("table/bad_setup" if setup is not None else "table/bad_settings", str(exc)) from None
         kept_setup = msgspec.to_builtins(setup) if setup is not None else None
+        # Revision 1 is kept as it was stored (no key), so that a table of the
+        # first revision configures to the same setup again after a restart.
+        revised = {"rules_revision": revision} if revision > 1 else {}
         return GameSetup(
-            options={"gods": gods, "board": board, "tiles": tiles, "setup": kept_setup},
+            options={"gods": gods, "board": board, "tiles": tiles, "setup": kept_setup, **revised},
             public={"gods": gods, "board": config.the_board.name, "custom_board": board is not None,
-                    "custom_tiles": tiles is not None, "configured_setup": setup is not None},
+                    "custom_tiles": tiles is not None, "configured_setup": setup is not None,
+                    "rules_revision": revision},
             record=config_to_plain(config),
             config=config,
             configured=setup is not None,

@@ -25,6 +25,12 @@ from .errors import ConfigError
 
 MIN_SEATS = 2
 MAX_SEATS = 4
+# O10.1: the rules revision a game plays. 2: the rulebook's words for the
+# face-down discard and the god stones (O3.4, O7.4, O7.9). A game keeps the
+# revision it started with, so that its log replays; a config or record
+# that names none was made before there were revisions: revision 1 (O10.2).
+RULES_REVISION = 2
+RULES_REVISIONS = (1, 2)
 
 
 def _is_int(value: object) -> bool:
@@ -35,7 +41,8 @@ def _is_int(value: object) -> bool:
 class OroConfig:
     """`board`/`tiles` are parsed board and tiles files (None: the defaults);
     `deck` lists the cards (island indices) top first; `stones[i]` is the
-    god on island i (the gods variant only); `first_seat` begins."""
+    god on island i (the gods variant only); `first_seat` begins;
+    `rules_revision` the rules it plays (O10.1), the current ones unless told."""
 
     seats: int
     seed: int = 0
@@ -45,6 +52,7 @@ class OroConfig:
     deck: tuple[int, ...] | None = None
     stones: tuple[str, ...] | None = None
     first_seat: int | None = None
+    rules_revision: int = RULES_REVISION
     the_board: Board = field(init=False, repr=False, compare=False)
     the_tiles: Tiles = field(init=False, repr=False, compare=False)
 
@@ -69,6 +77,8 @@ def validate(config: OroConfig) -> None:
         raise ConfigError("the seed must be a non-negative integer (O2.6)")
     if not isinstance(config.gods, bool):
         raise ConfigError("gods is true or false (O7)")
+    if not _is_int(config.rules_revision) or config.rules_revision not in RULES_REVISIONS:
+        raise ConfigError(f"rules_revision is one of {', '.join(map(str, RULES_REVISIONS))} (O10.1)")
     board, tiles = config.the_board, config.the_tiles
     if config.deck is not None:
         deck = config.deck

@@ -149,7 +149,10 @@ def _resume_turn(state: OroState) -> None:
 
 def _end_turn(state: OroState, ev: list) -> None:
     seat = state.active
-    ev.append(TurnEnded(seat=seat))
+    if state.final and T.revised(state):  # O5.6: the story tells a final turn by what it was
+        ev.append(TurnEnded(seat=seat, final=True, played=state.cards_played))
+    else:
+        ev.append(TurnEnded(seat=seat))
     if state.final:
         state.owed[seat] = False
         state.final_order.append(seat)

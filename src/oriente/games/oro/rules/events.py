@@ -9,7 +9,9 @@ and islands are indices into the board (board.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ...kit.plain import ADDED
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,7 +132,14 @@ class Drew:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded:
+    """The seat's turn is over. At rules revision 2 a final turn (O5.6)
+    says so, and how many cards (and Kanaloa stones) it played, so that the
+    story can tell what the turn was; both are left out otherwise, and
+    records of revision 1 replay to the same data (O10.2)."""
+
     seat: int
+    final: bool | None = field(default=None, metadata=ADDED)
+    played: int | None = field(default=None, metadata=ADDED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -68,22 +68,27 @@ class Game:
 
 
 def config_to_plain(cfg: OroConfig) -> dict[str, Any]:
+    """The config as a record keeps it; revision 1 as it always was, without
+    the key (O10.2)."""
+    revised = {"rules_revision": cfg.rules_revision} if cfg.rules_revision > 1 else {}
     return {
         "seats": cfg.seats, "seed": cfg.seed, "gods": cfg.gods, "board": cfg.board, "tiles": cfg.tiles,
         "deck": list(cfg.deck) if cfg.deck is not None else None,
         "stones": list(cfg.stones) if cfg.stones is not None else None,
-        "first_seat": cfg.first_seat,
+        "first_seat": cfg.first_seat, **revised,
     }
 
 
 def config_from_plain(data: dict[str, Any]) -> OroConfig:
+    """A record's config; one without a revision was written before there
+    were revisions and replays as revision 1 (O10.2)."""
     deck, stones = data.get("deck"), data.get("stones")
     return OroConfig(
         seats=data["seats"], seed=data.get("seed", 0), gods=data.get("gods", False),
         board=data.get("board"), tiles=data.get("tiles"),
         deck=tuple(deck) if deck is not None else None,
         stones=tuple(stones) if stones is not None else None,
-        first_seat=data.get("first_seat"),
+        first_seat=data.get("first_seat"), rules_revision=data.get("rules_revision", 1),
     )
 
 

@@ -60,18 +60,23 @@ def _turn(state: OroState, seat: int, did: int) -> list[Command]:
     if state.final and may_pass(state, seat):
         out.append(Pass(decision=did))
     kanaloa = state.held[seat]["kanaloa"] if T.gods_usable(state) else 0
-    if not state.discarded:
+    cards = T.plays_allowed(state, seat)  # O3.4: no card after a face-down discard (O7.9 aside)
+    # O7.4: at revision 2 a Kanaloa stone alone is no card: it may be used
+    # at any time of the turn, also after a face-down discard.
+    stones = cards or T.revised(state)
+    if cards or (stones and kanaloa):
         bridges = state.bridges
         incident = board.incident
         ends = board.ends
-        rivals: set[int] = set()  # opponents' bridges a card in hand matches
-        for i in sorted(have):  # O3.2
-            for c in incident[i]:
-                owner = bridges[c]
-                if owner is None:
-                    out.append(Build(decision=did, connection=c, island=i))
-                elif owner != seat:
-                    rivals.add(c)
+        rivals: set[int] = set()  # opponents' bridges a card in hand (or Kanaloa) matches
+        if cards:
+            for i in sorted(have):  # O3.2
+                for c in incident[i]:
+                    owner = bridges[c]
+                    if owner is None:
+                        out.append(Build(decision=did, connection=c, island=i))
+                    elif owner != seat:
+                        rivals.add(c)
         if kanaloa:  # O7.5: any free connection, any opponent's bridge
             out += [Build(decision=did, connection=c, kanaloa=True) for c, o in enumerate(bridges) if o is None]
             rivals.update(c for c, o in enumerate(bridges) if o is not None and o != seat)
@@ -79,7 +84,7 @@ def _turn(state: OroState, seat: int, did: int) -> list[Command]:
             a, b = ends[c]
             if a > b:
                 a, b = b, a
-            ka, kb = have.get(a, 0), have.get(b, 0)
+            ka, kb = (have.get(a, 0), have.get(b, 0)) if cards else (0, 0)
             if ka >= 2:  # O3.3: AA, AB, BB
                 out.append(Replace(decision=did, connection=c, islands=(a, a)))
             if ka and kb:

@@ -52,18 +52,57 @@ def draw_limit(state: OroState) -> int:
     return HAND_LIMIT - 1 if can_draw_any(state) else HAND_LIMIT
 
 
+def revised(state: OroState) -> bool:
+    """Whether the game plays rules revision 2 (O10.1), the rulebook's own
+    words for the face-down discard and the god stones (O3.4, O7.4, O7.9)."""
+    return state.config.rules_revision >= 2
+
+
+def over_limit(state: OroState, seat: int) -> bool:
+    """O3.5, O7.9: the hand holds more than its turn may end with."""
+    return len(state.hands[seat]) > draw_limit(state)
+
+
+def plays_allowed(state: OroState, seat: int) -> bool:
+    """O3.4: after a face-down discard the seat plays no more cards this
+    turn; at revision 2 unless its hand is over the limit, which it must
+    play down to (O7.9)."""
+    return not state.discarded or (revised(state) and over_limit(state, seat))
+
+
+def card_play_open(state: OroState, seat: int) -> bool:
+    """O3.4, O7.9 (revision 2): whether some card of the hand can be played
+    now, by a build (O3.2) or a replacement (O3.3, with Kanaloa for the
+    second card, O7.5); the face-down discard of O3.4 aside."""
+    hand = Counter(state.hands[seat])
+    kanaloa = state.held[seat]["kanaloa"] if gods_usable(state) else 0
+    bridges, ends = state.bridges, state.board.ends
+    for island in hand:
+        for c in state.board.incident[island]:
+            owner = bridges[c]
+            if owner is None:
+                return True
+            if owner != seat and (sum(hand[i] for i in set(ends[c])) >= 2 or kanaloa):
+                return True
+    return False
+
+
 def can_discard(state: OroState, seat: int) -> bool:
-    """O3.4: once in a turn without played cards, and while over the limit."""
+    """O3.4: once in a turn without played cards, and while over the limit:
+    at revision 2 over the limit only when no card can be played (O7.9)."""
     hand = state.hands[seat]
     if not hand:
         return False
-    return (state.cards_played == 0 and not state.discarded) or len(hand) > draw_limit(state)
+    if revised(state) and over_limit(state, seat):
+        return not card_play_open(state, seat)
+    return (state.cards_played == 0 and not state.discarded) or over_limit(state, seat)
 
 
 def gods_usable(state: OroState) -> bool:
-    """O7.4, O7.10: in the second half, not in the final round, not after a
-    face-down discard (O3.4)."""
-    return state.gods and state.half == 2 and not state.discarded
+    """O7.4, O7.10: in the second half, not in the final round; at revision
+    1 not after a face-down discard either (O3.4), at revision 2 at any
+    time of the seat's own turn."""
+    return state.gods and state.half == 2 and (revised(state) or not state.discarded)
 
 
 # -- shared checks -----------------------------------------------------------------
@@ -94,8 +133,8 @@ def _in_hand(state: OroState, seat: int, cards: Counter[int]) -> None:
             raise Rejected("card/not_in_hand", f"you do not hold {k} card(s) of {name}")
 
 
-def _plays_allowed(state: OroState) -> None:
-    if state.discarded:
+def _plays_allowed(state: OroState, seat: int) -> None:
+    if not plays_allowed(state, seat):
         raise Rejected("turn/discarded", "after a face-down discard you play no more cards this turn (O3.4)")
 
 
@@ -104,8 +143,9 @@ def _god(state: OroState, seat: int, kind: str, k: int = 1) -> None:
         raise Rejected("god/no_variant", "god stones are part of the gods variant only (O7)")
     if state.half != 2:
         raise Rejected("god/not_now", "god stones are used in the second half, not in the final round (O7.4)")
-    if state.discarded:
-        raise Rejected("turn/discarded", "after a face-down discard you use no god stones this turn (O3.4)")
+    if state.discarded and not revised(state):
+        raise Rejected("turn/discarded", "after a face-down discard you use no god stones this turn "
+                                         "(O3.4, rules revision 1)")
     if state.held[seat][kind] < k:
         raise Rejected("god/not_held", f"you do not hold {k} {kind} stone(s)")
 
@@ -125,7 +165,8 @@ def _play_card(state: OroState, seat: int, island: int) -> None:
 # -- build and replace (O3.2, O3.3, O7.5) ------------------------------------------------
 
 def check_build(state: OroState, seat: int, cmd: Build) -> None:
-    _plays_allowed(state)
+    if not (cmd.kanaloa is True and revised(state)):  # O7.4: a stone, not a card, at revision 2
+        _plays_allowed(state, seat)
     c = check_connection(state, cmd.connection)
     if state.bridges[c] is not None:
         raise Rejected("build/occupied", "that connection already holds a bridge: replace it with two cards (O3.3)")
@@ -156,7 +197,8 @@ def do_build(state: OroState, ev: list, seat: int, cmd: Build) -> None:
 
 
 def check_replace(state: OroState, seat: int, cmd: Replace) -> None:
-    _plays_allowed(state)
+    if not (cmd.islands == () and revised(state)):  # O7.4: two Kanaloa stones, no card, at revision 2
+        _plays_allowed(state, seat)
     c = check_connection(state, cmd.connection)
     owner = state.bridges[c]
     if owner is None:
@@ -199,6 +241,9 @@ def check_discard(state: OroState, seat: int, cmd: Discard) -> None:
     island = check_island(state, cmd.island)
     _in_hand(state, seat, Counter({island: 1}))
     if not can_discard(state, seat):
+        if revised(state) and over_limit(state, seat):
+            raise Rejected("discard/not_allowed", "your hand is over the limit: play cards down to it; only when "
+                                                  "no card can be played may you discard face down (O7.9)")
         raise Rejected("discard/not_allowed", "a face-down discard is for a turn without played cards, or while "
                                               "your hand is over the limit (O3.4)")
 

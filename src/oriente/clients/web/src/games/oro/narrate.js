@@ -97,7 +97,11 @@ export class OroNarrator extends Narrator {
     if (e.island === null || e.island === undefined) return this.t("oro.Drew.deck", { seat, lono, deck: e.deck_size });
     return this.t("oro.Drew.deck_seen", { seat, card: this.card(e.island), lono, deck: e.deck_size });
   }
-  o_TurnEnded() { return ""; }
+  // A final turn is told once it is over, as what it was (O5.6); any other turn's end the draw says.
+  o_TurnEnded(e) {
+    if (!e.final) return "";
+    return this.t(e.played ? "oro.TurnEnded.final" : "oro.TurnEnded.final_idle", { seat: this.seat(e.seat) });
+  }
   o_Passed(e) { return this.t("oro.Passed", { seat: this.seat(e.seat) }); }
   o_Scored(e) {
     const items = (e.islands || []).map(([i, s, p]) => this.t("oro.Scored.item", { island: this.island(i), seat: this.seat(s), points: p }));
