@@ -163,7 +163,7 @@ def test_oro_examples_are_valid(block: str) -> None:
         fields = [f.name for f in dataclasses.fields(ORO_EVENTS[value["type"]])]
         assert list(value) == ["type", *fields, "seq"]
     else:  # the public options of a table
-        assert set(value) == {"gods", "board", "custom_board", "custom_tiles", "configured_setup"}
+        assert set(value) == {"gods", "board", "custom_board", "custom_tiles", "configured_setup", "rules_revision"}
 
 
 def test_every_oro_command_is_documented_with_its_fields() -> None:
@@ -206,7 +206,7 @@ def test_samurai_examples_are_valid(block: str) -> None:
         assert list(value) == ["type", *fields, "seq"]
     else:  # the public options of a table
         from oriente.server.games.samurai import SamuraiPort
-        assert value == SamuraiPort().configure(3, 1, {"first_seat": 0}, {}).public
+        assert value == SamuraiPort().configure(3, 1, {"first_seat": 0, "rules_revision": 2}, {}).public
 
 
 def test_every_samurai_command_is_documented_with_its_fields() -> None:
