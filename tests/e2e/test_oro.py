@@ -167,7 +167,8 @@ async def test_the_lobby_lists_an_oro_table_with_its_public_options(server):
         info = next(t for t in listing if t["table"] == table)
         assert info["game"] == "oro" and info["settings"]["seats"] == 3
         assert info["settings"]["options"] == {"gods": True, "board": "archipelago", "custom_board": False,
-                                               "custom_tiles": False, "configured_setup": False}
+                                               "custom_tiles": False, "configured_setup": False,
+                                               "rules_revision": 2}  # a new table plays the current rules (O10.1)
         refused = await c.request({"t": "create_table", "game": "oro", "seats": 5})
         assert (refused["t"], refused["code"]) == ("error", "table/bad_settings")
         assert "2 to 4" in refused["message"]

@@ -142,9 +142,10 @@ async def test_the_lobby_lists_a_samurai_table_with_its_public_options(server):
         listing = (await c.request({"t": "list_tables"}))["tables"]
         info = next(t for t in listing if t["table"] == table)
         assert info["game"] == "samurai" and info["settings"]["seats"] == 3
-        assert info["settings"]["options"] == {"board": "Japan (reconstructed)",
+        assert info["settings"]["options"] == {"board": "Japan (reconstructed, revision 2)",
                                                "tile_set": "Standard set (reconstructed)", "custom_board": False,
-                                               "custom_tiles": False, "first_seat": 1}
+                                               "custom_tiles": False, "first_seat": 1,
+                                               "rules_revision": 2}  # a new table plays the current rules (S8.1)
         refused = await c.request({"t": "create_table", "game": "samurai", "seats": 5})
         assert (refused["t"], refused["code"]) == ("error", "table/bad_settings")
         assert "2 to 4" in refused["message"]
