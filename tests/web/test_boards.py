@@ -86,10 +86,10 @@ def test_samurai_board_legible_at_1280x800_with_hexes_named_as_the_terminal_name
     assert min(widths) >= 40, f"hexes {min(widths):.1f} px across"
     sizes = label_sizes(page, ".sam-map text")
     assert sizes and min(sizes) >= 12, f"a label {min(sizes):.1f} px high"
-    # Every hex's words name its square; a village is called one; Edo by its name.
+    # Every hex's words name its square; Edo and (on the map of rules revision 2, S8.1) every village by its name.
     titles = page.evaluate("[...document.querySelectorAll('.sam-map .hex > title')].map((x) => x.textContent)")
     assert all(SQUARE.search(x) for x in titles)
-    assert any(x.startswith("village ") for x in titles)
+    assert any(x.startswith("Nara (") for x in titles)
     assert any(x.startswith("Edo (") for x in titles)
     assert not any(re.search(r"\bhex \d+", x) for x in titles)
     # Zoom: larger hexes, kept for the next visit.
