@@ -75,7 +75,9 @@ def test_season_recap_and_change_marked_while_the_queue_waits_for_nobody(server:
     watch.locator(".table-settings summary").click()
     watch.select_option("#pace", "400")
     expect(watch_log).to_contain_text("Aiko announces an attack on Benkei")
-    expect(watch.locator(".recap")).to_contain_text("Season 1 is over", timeout=60_000)
+    assert watch.locator(".recap").count() == 0  # not yet: the steps come one by one
+    watch.select_option("#pace", "0")  # no pause: the queue is drawn at once
+    expect(watch.locator(".recap")).to_contain_text("Season 1 is over")
     watcher.close()
 
     expect(recap).to_contain_text("Aiko attacked Benkei")
@@ -248,4 +250,26 @@ def test_my_games_say_how_a_table_left_before_its_end_stands(server: Any, page: 
     expect(mine).to_contain_text(re.compile(r"over · you ranked \d of 4, \d+ points"))
     page.reload()  # kept by the browser too
     expect(page.locator(".my-games li", has_text="left early")).to_contain_text("over")
+    assert page.errors == []
+
+
+def test_keys_reach_every_choice_past_nine_at_twelve_seats(server: Any, page: Any) -> None:
+    """A Daimyo holding the stone at a 12-seat table may attack any of 11
+    seats, take Income or pass: more than nine choices, each with its key
+    (1-9, then 0 and the letters), and a letter picks its choice."""
+    deal = {"deck": rest_of([25, 7, *range(26, 37)]), "treasures": list(range(41, 53)), "stone_holder": 0}
+    table = server.call(lambda: scripted.create(server.port, seats=12, name="twelve", deal=deal, timers=PERSON))
+    for seat in range(1, 12):
+        server.spawn(scripted.play, server.port, table, seat, f"P{seat}", scripted.passer)
+    sit_down(page, server, table, "Ana")
+    choices = page.locator(".decision .choices button")
+    expect(choices.nth(10)).to_be_visible()
+    n = choices.count()
+    keys = [choices.nth(k).locator("kbd").inner_text() for k in range(n)]
+    assert n > 10 and keys == list("1234567890abcdefghijklmnopqrstuvwxyz"[:n]), keys
+    picked = choices.nth(10).inner_text().split("\n")[-1].strip()  # e.g. "Attack → P11"
+    page.keyboard.press("a")
+    told = page.locator(".feed li[data-type='Announced']").first
+    expect(told).to_contain_text("Ana (you) announces")
+    expect(told).to_contain_text(picked.split("→")[1].strip() if "→" in picked else picked.lower())
     assert page.errors == []

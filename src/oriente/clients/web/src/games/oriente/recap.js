@@ -56,13 +56,14 @@ export function seasonOf(events, n) {
 }
 
 // The season whose recap is open (the last one ended), and whether it is
-// still news: open through the next season's first announcements, until a
-// fight begins (or the person closes it).
+// still news: open through the next season's first announcements and its
+// first fight's bargaining, until that fight is decided (or the person
+// closes it), so that a person has time to read it at any pace.
 export function lastEnded(events) {
   let at = -1;
   for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === "SeasonEnded") { at = i; break; }
   if (at < 0) return null;
-  const fresh = !events.slice(at + 1).some((e) => e.type === "FightBegan" || e.type === "GameEnded");
+  const fresh = !events.slice(at + 1).some((e) => e.type === "FightResolved" || e.type === "GameEnded");
   return { season: events[at].season, fresh };
 }
 
