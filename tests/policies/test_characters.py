@@ -169,3 +169,32 @@ def test_every_character_is_described_in_the_welcome() -> None:
         assert about["character"] and about["deals"] and about["word"] == characters.CHARACTERS[name].word
         assert about["about"].startswith("Bargains")
     assert port.policy_aliases == {"negotiator": "shrewd"} and port.policies[0] == "shrewd"
+
+
+def test_before_its_answer_goes_public_a_bot_withdraws_its_offer_for_the_other_side():
+    """A bot's own offer of its support for one side may still stand when
+    its turn in the support round comes (a person answers an offer when
+    they see it, which may be after the window closed). Taken after the
+    bot's answer for another side is public, the promise would be broken
+    whatever the bot did; so every character withdraws it first."""
+    for character in (HONEST, SHREWD, RUTHLESS):
+        state = _fight_with_promise(late=False, side=None)
+        r = negotiator.reading(view(state, 2), decision_view(state, 2), character)
+        options = r.support_options(0, 1)
+        best = max(options, key=options.get)
+        other = "defender" if best != "defender" else "attacker"
+        fighter = 0 if other == "attacker" else 1
+        apply(state, 2, ProposeDeal(
+            transfers=(Transfer(card=state.pile[fighter][0], giver=fighter, receiver=2, consideration="my support"),),
+            promises=(Promise(promiser=2, promisee=fighter, text=f"I support the {other}", kind=PromiseKind.SUPPORT,
+                              attacker=0, defender=1, side=Side(other)),)))
+        window = decision(state)
+        apply(state, TABLE, Timeout(decision=window.id, pivot=None))
+        v, p = view(state, 2), decision_view(state, 2)
+        assert p["pivot"] == 2 and p["topic"] == "support"
+        first = negotiator.choose(v, p, random.Random(0), {}, character=character)
+        assert first == {"type": "WithdrawDeal", "deal": 1}, (character.name, first)
+        apply(state, 2, command_from_plain(first))
+        v, p = view(state, 2), decision_view(state, 2)
+        answer = negotiator.choose(v, p, random.Random(0), {}, character=character)
+        assert answer["type"] in ("Support", "Pass") and answer.get("side") != other, (character.name, answer)

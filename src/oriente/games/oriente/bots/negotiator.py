@@ -103,6 +103,10 @@ def choose(view: dict, prompt: dict | None, rng: random.Random, memo: dict | Non
     options = [c for c in legal if c.get("type") in DECISION_TYPES]
     if not options:
         return None
+    if not proxy and prompt.get("topic") == "support":
+        withdraw = _withdraw_before_answer(r, legal)
+        if withdraw is not None:
+            return withdraw
     cmd = _decide(r, prompt, options, proxy, memo)
     if cmd is None or cmd not in options:
         passes = [c for c in options if c["type"] == "Pass"]
@@ -263,6 +267,21 @@ def _seal_first(r: Reading, deal: dict, legal: list[dict]) -> dict | None:
         return None
     cmd = {"type": "Support", "decision": prompt.get("id"), "side": side}
     return cmd if cmd != prompt.get("sealed") and cmd in legal else None
+
+
+def _withdraw_before_answer(r: Reading, legal: list[dict]) -> dict | None:
+    """On our turn in the support round, before our answer goes public: our
+    own open proposals promising another side in this fight are withdrawn
+    first. Their partners could still take them once our answer is public,
+    and the promise would be broken whatever we did (a person answers an
+    offer when they see it, which may be after the window has closed)."""
+    side = _support_answer(r)
+    for d in r.b.deals:
+        if d["proposer"] == r.b.me and _our_support(r, d) not in (None, side):
+            cmd = {"type": "WithdrawDeal", "deal": d["deal"]}
+            if cmd in legal:
+                return cmd
+    return None
 
 
 def _stale(r: Reading, deal: dict) -> bool:
