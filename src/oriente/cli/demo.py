@@ -85,7 +85,35 @@ async def play_port_bot(port: GamePort, url: str, table: str, name: str, policy:
                 await me.act(move.command)
 
 
-async def run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
+async def run_table(**kwargs: Any) -> dict[str, Any]:
+    """`_run_table`, stopped cleanly by Ctrl-C when it runs in the main
+    thread: the interrupt is taken as a signal and cancels the table, its
+    bots and its server, and only then is KeyboardInterrupt raised, here.
+    Left to trio's own delivery, Ctrl-C could land inside a websocket's
+    closing and surface as another error (seen: "coroutine raised
+    StopIteration" in place of a clean stop)."""
+    if threading.current_thread() is not threading.main_thread():
+        return await _run_table(**kwargs)  # --play: the person's terminal owns Ctrl-C
+    interrupted = False
+    async with trio.open_nursery() as guard:
+
+        async def stop_on_ctrl_c() -> None:
+            nonlocal interrupted
+            with trio.open_signal_receiver(signal.SIGINT) as signals:
+                async for _ in signals:
+                    interrupted = True
+                    guard.cancel_scope.cancel()
+                    return
+
+        guard.start_soon(stop_on_ctrl_c)
+        record = await _run_table(**kwargs)
+        guard.cancel_scope.cancel()
+    if interrupted:
+        raise KeyboardInterrupt
+    return record
+
+
+async def _run_table(*, seats: int, seed: int | None, store: str, policy: str, delay: float,
                     out: Callable[[str], None], person: bool = False, timers: str = DEFAULT_PRESET,
                     person_name: str = "you",
                     ready: Callable[[str, str, str], None] | None = None,
