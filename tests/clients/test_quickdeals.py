@@ -148,3 +148,17 @@ def test_at_80x24_an_offer_keeps_the_persons_own_seat_and_the_fighters() -> None
     assert {1, 2, 3} <= set(shown) and shown == sorted(shown), text  # the person (2) and both fighters
     assert "OFFER #1 from seat 1 (Benkei (bot))" in text and 'for "for' not in " ".join(text.split())
     assert "decides first" not in text and "Declare your support" not in text
+
+
+def test_the_story_never_shows_the_wrapped_rest_of_an_entry_without_its_start() -> None:
+    """At 80x24 the story shows its newest lines; an entry whose first line
+    falls above the window is left out whole rather than begun mid-sentence
+    (seen in tmux: a line reading "(you)'s attack on seat 1 (Benkei).")."""
+    long = "Seat 0 (you) says" + " zzz" * 60
+    for n in range(1, 12):  # every place the window's top may fall within the entry
+        feed = [long, *(f"news {i}" for i in range(n))]
+        screen = render_table(table="T", view=view(), prompt=window(), you=0, names=NAMES, feed=feed,
+                              seconds_left=40, width=80, height=24)
+        story = [line for line in screen if "zzz" in line or line.startswith("news")]
+        assert story and not story[0].startswith("    "), (n, screen)
+        assert all(len(line) <= 80 for line in screen) and len(screen) <= 24

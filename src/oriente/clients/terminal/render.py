@@ -860,6 +860,12 @@ def render_table(*, table: str, view: dict | None, prompt: dict | None, you: Any
         shown.append(f"-- {scroll} more lines below: PgDn, or End for the latest --")
     else:
         shown = lines_of[max(0, len(lines_of) - room):] if room > 0 else []
+        # An entry cut at the top shows whole or not at all: no line begins
+        # in the middle of a sentence (its wrapped rest, indented).
+        cut = 0
+        while cut < len(shown) and len(shown) < len(lines_of) and shown[cut].startswith("    "):
+            cut += 1
+        shown = [""] * cut + shown[cut:]
     shown += [""] * max(0, room - len(shown))
     quick = quick if parts["quick"] == len(quick) else quick_short
     bottom = ([rule] if parts["sep"] else []) + decision + quick + tail + commands[: parts["commands"]]
