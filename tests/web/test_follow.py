@@ -273,3 +273,20 @@ def test_keys_reach_every_choice_past_nine_at_twelve_seats(server: Any, page: An
     expect(told).to_contain_text("Ana (you) announces")
     expect(told).to_contain_text(picked.split("→")[1].strip() if "→" in picked else picked.lower())
     assert page.errors == []
+
+
+def test_bank_running_warned_in_one_timer_label(server: Any, page: Any) -> None:
+    """Once the seat's own time is spent its time bank runs (R10.3): the
+    label says "bank M:SS", never a time that contradicts its own note,
+    and warns that what the bank loses is gone."""
+    timers = {**PERSON, "prompt_ms": 100, "bank_ms": 60_000}
+    table = server.call(lambda: scripted.create(server.port, seats=4, name="bank", deal=QUICK_END, timers=timers))
+    for seat, name in ((1, "Aiko"), (2, "Benkei"), (3, "Chiyo")):
+        server.spawn(scripted.play, server.port, table, seat, name, scripted.passer)
+    sit_down(page, server, table, "Ana")
+    timer = page.locator(".decision-head .countdown")
+    expect(timer).to_have_class(re.compile("bank-running"))
+    expect(timer).to_contain_text(re.compile(r"^bank [01]:\d\d"))
+    expect(timer.locator(".bank-warning")).to_have_text(re.compile("Your time bank is running"))
+    assert "incl." not in timer.inner_text()
+    assert page.errors == []
