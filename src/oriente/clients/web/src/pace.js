@@ -7,7 +7,7 @@
 // made to them), when the person answers, and for the story so far
 // (snapshots and history frames: a reload shows the table as it is). The
 // gap is a setting of this browser (`oriente.pace`, in ms; 0: no queue).
-import { tableReducer, waitsOnMe } from "./state/table.js";
+import { waitsOnMe } from "./state/table.js";
 
 export const DEFAULT_GAP = 800;
 export const GAPS = [0, 400, 800, 1500];
@@ -60,10 +60,11 @@ export function take(id, frame, at) {
   const live = frame.t === "events" && !frame.history;
   q.items.push({ frame, at });
   if (!live || gap === 0) { flush(id); return; }
-  // The state the queue leads to: caught up at once if it needs the person.
-  let ahead = draw.current(id);
-  if (ahead) for (const x of q.items) ahead = tableReducer(ahead, { type: "table/frame", table: id, frame: x.frame, at: x.at });
-  if (ahead && needsPerson(ahead)) { flush(id); return; }
+  // Caught up at once if the state the queue leads to needs the person. A
+  // live frame's prompt replaces the one before it, so the newest frame's
+  // prompt is the queue's; a spectator is never needed (no work per frame).
+  const now = draw.current(id);
+  if (now && now.seated && needsPerson({ ...now, prompt: frame.prompt })) { flush(id); return; }
   if (q.timer === null) schedule(id, Math.max(0, q.last + gap - performance.now()));
 }
 
