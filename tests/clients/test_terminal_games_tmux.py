@@ -56,7 +56,11 @@ def _start(url: str, tmp_path: Path) -> Tmux:
 
 async def _sit_down(tmux: Tmux, game: str) -> None:
     await tmux.wait_for(r"ORIENTE lobby", 20)
-    await tmux.type(f"create {game} 2 quick")
+    # Relaxed timers (90 s a decision, a 2-minute bank): the person's clock
+    # must not decide the test. With quick ones (30 s, bank 30 s) a machine
+    # under two suites once ran a whole turn out between the screen showing
+    # the decision and the typed move reaching the table.
+    await tmux.type(f"create {game} 2 relaxed")
     await tmux.wait_for(r"you are seat 0 \(Tester\)", 20)
     await tmux.type("/bots")
     await tmux.wait_for(r">>> YOUR DECISION", 20)
