@@ -23,6 +23,8 @@ from .wsclient import BOT_TIMERS, Client, open_client, pick
 pytestmark = pytest.mark.trio
 
 GAMES = [(4, 1), (5, 2), (6, 3), (7, 4), (8, 5), (9, 6), (10, 7), (12, 8), (6, 9), (4, 10)]
+# The default run's share (the smallest, a middle and the largest table); all ten are `slow`.
+FEW = [(4, 1), (6, 3), (12, 8)]
 
 
 async def seat_bot(port: int, table: str, seat: int, rnd: random.Random, frames: list) -> None:
@@ -107,9 +109,13 @@ def check_client(viewer, frames: list, typed_events: list) -> int:
     return checked
 
 
-async def test_no_frame_carries_a_card_its_client_may_not_know(server):
+@pytest.mark.parametrize(("games", "least"), [
+    pytest.param(FEW, 2_500, id="three-games"),
+    pytest.param(GAMES, 10_000, id="ten-games", marks=pytest.mark.slow),
+])
+async def test_no_frame_carries_a_card_its_client_may_not_know(server, games, least):
     checked = 0
-    for seats, seed in GAMES:
+    for seats, seed in games:
         async with open_client(server.port) as ws:
             c = Client(ws)
             await c.recv()
@@ -127,4 +133,4 @@ async def test_no_frame_carries_a_card_its_client_may_not_know(server):
         typed = replay(record).events
         for viewer, got in frames.items():
             checked += check_client(viewer, got, typed)
-    assert checked > 10_000  # the check saw real traffic
+    assert checked > least  # the check saw real traffic
