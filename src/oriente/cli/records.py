@@ -55,6 +55,21 @@ def _retell(port: GamePort, record: dict[str, Any], viewer: Viewer,
     assert played is not None
     return _plain(played.result), _plain([port.project(e, EVERYONE) for e in played.events])
 
+def _read_record(path: str, command: str) -> dict[str, Any] | None:
+    """The game record in the file at `path`, or None once `oriente
+    COMMAND` has said on stderr why it is none (unreadable, not JSON, not a
+    record in a format this program reads)."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"oriente {command}: cannot read {path}: {exc}", file=sys.stderr)
+        return None
+    if not _is_record(record):
+        print(f"oriente {command}: {path} is not a game record ({RECORD_FORMAT}, or a game's own)", file=sys.stderr)
+        return None
+    return dict(record)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check a finished game's record: the commitment published before play
     (against the one you saw live, with --commitment), the nonces the server
@@ -64,13 +79,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     the record proves them. Says what it cannot prove. Exit 0 when all hold,
     1 when one does not (saying which), 2 when the record cannot be verified
     (an old record, a seed a player chose, not a record)."""
-    try:
-        record = json.loads(Path(args.path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"oriente verify: cannot read {args.path}: {exc}", file=sys.stderr)
-        return 2
-    if not _is_record(record):
-        print(f"oriente verify: {args.path} is not a game record ({RECORD_FORMAT}, or a game's own)", file=sys.stderr)
+    record = _read_record(args.path, "verify")
+    if record is None:
         return 2
     verdict = verify_record(record, commitment=args.commitment, seat=args.seat, nonce=args.nonce)
     for line in verdict["checked"]:
@@ -88,17 +98,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(f"verification FAILED: {args.path}")
     return 1
 
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-apply a record's commands and tell every event as `--as` sees it.
     The record's stored events and result are checked against the replay,
     so a record that no longer replays (a rules change) is caught here."""
-    try:
-        record = json.loads(Path(args.path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"oriente replay: cannot read {args.path}: {exc}", file=sys.stderr)
-        return 2
-    if not _is_record(record):
-        print(f"oriente replay: {args.path} is not a game record ({RECORD_FORMAT}, or a game's own)", file=sys.stderr)
+    record = _read_record(args.path, "replay")
+    if record is None:
         return 2
     game_name = record_game(record, registered(), DEFAULT_GAME)  # oriente.v1: a record naming none is the default's
     try:

@@ -31,7 +31,7 @@ export function promisedPeace(view, you) {
 // than the promised side in a support round, or an attack (announced or
 // claimed) on a seat promised peace.
 export function breaksPromise(cmd, support, peace) {
-  if (support && (cmd.type === "Support" || (cmd.type === "Pass" && cmd.decision !== undefined))) {
+  if (support && (cmd.type === "Support" || cmd.type === "Pass")) {
     return !(cmd.type === "Support" && cmd.side === support.side);
   }
   const action = cmd.action;
