@@ -21,12 +21,28 @@ JS_DIR = Path(__file__).resolve().parents[2] / "src" / "oriente" / "clients" / "
 TIMEOUT = 600  # a guard against a hang, not a budget: a loaded machine (load 20) took over 180 s
 
 
-def test_js_bot_plays_full_games() -> None:
+# The bot's own suite, in two halves that each take a few seconds: the
+# Oriente games and their reconnects (play.test.js), and the rest (the other
+# games, deals, `moved`, `my_tables`, the welcome).
+SUITES = {"oriente": ["test/play.test.js"],
+          "others": sorted(str(p.relative_to(JS_DIR)) for p in (JS_DIR / "test").glob("*.test.js")
+                             if p.name != "play.test.js")}
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_js_bot_plays_full_games(suite: str) -> None:
     node = node_for(JS_DIR, ("@msgpack/msgpack", "ws"), "the JavaScript bot")
     env = dict(os.environ, ORIENTE_SERVER_CMD=str(Path(sys.executable).parent / "oriente"))
-    proc = subprocess.run([node, "--test"], cwd=JS_DIR, env=env, timeout=TIMEOUT,
+    proc = subprocess.run([node, "--test", *SUITES[suite]], cwd=JS_DIR, env=env, timeout=TIMEOUT,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.returncode == 0, proc.stdout[-20000:]
+    assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout, proc.stdout[-2000:]
+
+
+def test_every_file_of_the_bots_suite_is_run() -> None:
+    """A new test file of the bot's joins one of the halves by itself."""
+    files = {str(p.relative_to(JS_DIR)) for p in (JS_DIR / "test").glob("*.test.js")}
+    assert files == {f for run in SUITES.values() for f in run} and len(files) >= 7, files
 
 
 def test_the_bot_before_npm_ci_says_to_run_it(tmp_path: Path) -> None:
