@@ -18,6 +18,8 @@ import gc
 import json
 import logging
 import os
+import select
+import subprocess
 import sys
 import time
 
@@ -25,6 +27,38 @@ import trio
 
 from oriente.server.app import App, serve_until_signalled
 from oriente.server.transport import Limits
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_ports(line: str | bytes) -> tuple[int, int]:
+    """The two ports of the line this server prints once it listens:
+    the game's, then its /metrics'. Raises ValueError for any other line."""
+    words = line.split()
+    if len(words) != 2:
+        raise ValueError(f"not a PORT METRICS_PORT line: {line!r}")
+    return int(words[0]), int(words[1])
+
+
+def start(store: str, log_path: str, timeout: float = 60.0,
+          env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int, int]:
+    """Start this server in its own process on `store`, its stderr to
+    `log_path`; returns the process and its two ports once it listens. The
+    one way the benchmarks that need only a port start it, so that what it
+    prints and what they read cannot drift apart."""
+    log = open(log_path, "wb")  # noqa: SIM115 - kept open for the child's life
+    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "_server_main.py"), store],
+                            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, cwd=HERE, env=env)
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    line = proc.stdout.readline() if ready else b""
+    try:
+        port, metrics_port = read_ports(line)
+    except ValueError:
+        proc.kill()
+        proc.wait()
+        raise RuntimeError(f"the server did not start; see {log_path}") from None
+    return proc, port, metrics_port
 
 
 class GcLog:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,6 +38,7 @@ import time
 from typing import Any
 
 import _installed  # noqa: F401  (first: says how to run it without the project installed)
+import _server_main
 import msgpack
 from websockets.sync.client import connect
 
@@ -164,11 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     for variant in ("issue", "revision2", "limited"):
         with tempfile.TemporaryDirectory() as tmp:
             store = os.path.join(tmp, "store.sqlite")
-            server = subprocess.Popen([sys.executable, os.path.join(HERE, "_server_main.py"), store],
-                                      stdout=subprocess.PIPE, text=True)
+            server, port, _ = _server_main.start(store, os.path.join(tmp, "server.log"))
             try:
-                assert server.stdout is not None
-                port = int(server.stdout.readline())
                 r = log_attack(f"ws://127.0.0.1:{port}", server.pid, store, variant, args.seconds)
             finally:
                 server.terminate()

@@ -32,7 +32,6 @@ import json
 import math
 import os
 import random
-import select
 import signal
 import subprocess
 import sys
@@ -41,6 +40,7 @@ import time
 from typing import Any
 
 import _installed  # noqa: F401  (first: says how to run it without the project installed)
+import _server_main
 import trio
 
 from oriente.clients.sdk import Client, ServerError
@@ -63,16 +63,8 @@ def cpu_seconds(pid: int | None = None) -> float:
 
 
 def start_server(tmp: str) -> tuple[subprocess.Popen[bytes], int]:
-    log = open(os.path.join(tmp, "server.log"), "wb")  # noqa: SIM115 - kept open for the child's life
-    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "_server_main.py"), os.path.join(tmp, "s.sqlite")],
-                            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, cwd=HERE)
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 60)
-    line = proc.stdout.readline() if ready else b""
-    if not line.strip().isdigit():
-        proc.kill()
-        raise RuntimeError("the server did not start; see " + os.path.join(tmp, "server.log"))
-    return proc, int(line)
+    proc, port, _ = _server_main.start(os.path.join(tmp, "s.sqlite"), os.path.join(tmp, "server.log"))
+    return proc, port
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | None:

@@ -1,0 +1,52 @@
+"""The benchmarks' own server process (bench/_server_main.py) starts and is
+found the way every benchmark that needs only its port finds it.
+
+Its first line once grew a second port (/metrics on a port of its own) and
+two benchmarks that read one number stopped starting at all; they now share
+`_server_main.start`, exercised here for real, and no benchmark reads the
+line its own way.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import _server_main  # noqa: E402
+
+
+def test_the_ports_line_is_read_whole() -> None:
+    assert _server_main.read_ports(b"41000 41001\n") == (41000, 41001)
+    for line in (b"", b"41000\n", b"Traceback (most recent call last):\n", b"1 2 3\n"):
+        with pytest.raises(ValueError):
+            _server_main.read_ports(line)
+
+
+def test_the_bench_server_starts_and_answers(tmp_path: Path) -> None:
+    proc, port, metrics_port = _server_main.start(str(tmp_path / "s.sqlite"), str(tmp_path / "server.log"))
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as answer:
+            assert answer.status == 200
+        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=30) as answer:
+            assert b"oriente_" in answer.read()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_no_benchmark_reads_the_servers_first_line_its_own_way() -> None:
+    for path in sorted(BENCH.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name == "_server_main.py" or '"_server_main.py"' not in text:
+            continue
+        # server.py's Child reads any child's ports (the bare relay's too) with a parser of its own.
+        uses_start = "_server_main.start(" in text
+        assert uses_start or path.name == "server.py", f"{path.name} starts _server_main.py without _server_main.start"
+        assert not re.search(r"int\(\s*\w+\.stdout\.readline\(\)\s*\)", text), path.name
