@@ -1082,6 +1082,12 @@ def _static_client(book: Book, table: str) -> None:
                 "Unknown fields are ignored.")
     book.client("client/create_table_minimal", {"t": "create_table", "seats": 6},
                 "Everything but seats has a default; the seed is then random.")
+    book.client("client/create_table/turn_based",
+                {"t": "create_table", "seats": 4, "timers": {"prompt_ms": 86_400_000, "window_ms": 28_800_000,
+                                                             "bank_ms": 259_200_000, "bank_refill_ms": 43_200_000,
+                                                             "away_after": 3, "turn_based": True}},
+                "A turn-based table (docs/table.md T8): a day per decision, eight hours to negotiate, a bank of "
+                "three days; its deadlines are wall-clock times.")
     book.client("client/join_canonical", {"t": "join", "table": table, "name": "ana", "seat": None,
                                           "views": False, "id": 7},
                 "The struct's own order (t, fields, id last) and every default: re-encodes to the same bytes.")

@@ -90,7 +90,8 @@ def test_defaults_are_filled_in() -> None:
     assert (create.auto_start, create.proxy_after, create.game, create.options) == (True, None, "oriente", {})
     timers = decode_client(encode({"t": "create_table", "seats": 4, "timers": {}})).timers
     assert msgspec.to_builtins(timers) == {"prompt_ms": 60000, "window_ms": 30000, "bank_ms": 120000,
-                                           "bank_refill_ms": 30000, "zero_wait": False, "away_after": 2}
+                                           "bank_refill_ms": 30000, "zero_wait": False, "away_after": 2,
+                                           "turn_based": False}
     join = decode_client(encode({"t": "join", "table": TABLE, "name": "ana"}))
     assert join.seat is None and join.id is None
 

@@ -60,6 +60,11 @@ log = logging.getLogger("oriente.sdk")
 SUBPROTOCOL = "oriente.v1"
 BOT_TIMERS = {"prompt_ms": 2000, "window_ms": 0, "bank_ms": 0, "bank_refill_ms": 0,
               "zero_wait": True, "away_after": 3}
+# A turn-based table's timers (docs/table.md T8): a day per decision, eight
+# hours to negotiate, a bank of three days. Its deadlines are wall-clock
+# times: read a prompt's `deadline_at_ms`, not a countdown.
+TURN_TIMERS = {"prompt_ms": 86_400_000, "window_ms": 28_800_000, "bank_ms": 259_200_000,
+               "bank_refill_ms": 43_200_000, "zero_wait": False, "away_after": 3, "turn_based": True}
 # A late or repeated answer: normal for bots, not a bug (PROTOCOL.md). A
 # retry that reaches the table after its last event, or an answer racing the
 # end of the game, gets game/over rather than decision/closed (PROTOCOL.md 5).

@@ -67,6 +67,7 @@ class Timers(msgspec.Struct, kw_only=True):
     bank_refill_ms: int = 30_000
     zero_wait: bool = False
     away_after: int = 2
+    turn_based: bool = False  # deadlines are wall-clock times in hours and days (docs/table.md T8)
 
 
 class CreateTable(_Msg, tag="create_table"):

@@ -16,6 +16,11 @@ from typing import Any
 
 _FILE = Path(__file__).resolve().with_name("timer_presets.json")
 TIMER_PRESETS: dict[str, dict[str, Any]] = json.loads(_FILE.read_text(encoding="utf-8"))
+# Turn-based tables' timers (docs/table.md T8.1), hours per decision and a
+# bank in days: `turn_presets.json`, read by the page and the terminal alike.
+_TURN_FILE = _FILE.with_name("turn_presets.json")
+TURN_PRESETS: dict[str, dict[str, Any]] = json.loads(_TURN_FILE.read_text(encoding="utf-8"))
+DEFAULT_TURN_PRESET = "daily"
 DEFAULT_PRESET = "normal"
 # Older words for a preset, still understood: the terminal client's `people`.
 ALIASES = {"people": "normal"}
@@ -26,9 +31,13 @@ def preset(name: str) -> dict[str, Any]:
     """A copy of the preset `name` (or of the one an older word means);
     KeyError names the presets there are."""
     key = ALIASES.get(name, name)
+    if key in TURN_PRESETS:
+        return dict(TURN_PRESETS[key])
     if key not in TIMER_PRESETS:
-        raise KeyError(f"no timer preset {name!r}: {', '.join(TIMER_PRESETS)} (docs/table.md T1.8)")
+        raise KeyError(f"no timer preset {name!r}: {', '.join([*TIMER_PRESETS, *TURN_PRESETS])} "
+                       f"(docs/table.md T1.8, T8.1)")
     return dict(TIMER_PRESETS[key])
 
 
-__all__ = ["ALIASES", "DEFAULT_PRESET", "MIN_WINDOW_MS", "TIMER_PRESETS", "preset"]
+__all__ = ["ALIASES", "DEFAULT_PRESET", "DEFAULT_TURN_PRESET", "MIN_WINDOW_MS", "TIMER_PRESETS", "TURN_PRESETS",
+           "preset"]

@@ -12,6 +12,11 @@ from typing import Any
 from ..protocol.messages import Timers
 
 MIN_RESUME_MS = 1_000  # after a restart, a deadline gets at least this much
+HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
+# Limits of a live table's timers and of a turn-based one's (docs/table.md T1.1, T8.1).
+LIVE_LIMITS = {"prompt_ms": HOUR_MS, "window_ms": 600_000, "bank_ms": HOUR_MS}
+TURN_LIMITS = {"prompt_ms": 7 * DAY_MS, "window_ms": 2 * DAY_MS, "bank_ms": 30 * DAY_MS}
 _DEFAULTS = Timers()  # the protocol's create_table defaults are the one source
 
 
@@ -27,23 +32,36 @@ class TimerSettings:
     bank_refill_ms: int = _DEFAULTS.bank_refill_ms
     zero_wait: bool = _DEFAULTS.zero_wait
     away_after: int = _DEFAULTS.away_after
+    turn_based: bool = _DEFAULTS.turn_based
 
     @classmethod
     def bots(cls) -> TimerSettings:
         return cls(prompt_ms=2_000, window_ms=0, bank_ms=0, bank_refill_ms=0, zero_wait=True, away_after=3)
 
     def validate(self) -> None:
-        if not 100 <= self.prompt_ms <= 3_600_000:
-            raise ValueError("prompt_ms must be between 100 and 3600000")
-        if not 0 <= self.window_ms <= 600_000:
-            raise ValueError("window_ms must be between 0 and 600000")
-        if not 0 <= self.bank_ms <= 3_600_000 or not 0 <= self.bank_refill_ms <= 3_600_000:
-            raise ValueError("bank_ms and bank_refill_ms must be between 0 and 3600000")
+        """Raise ValueError for timers out of their limits: a turn-based
+        table's are days long (T8.1), a live table's an hour at most (T1.1)."""
+        limits = TURN_LIMITS if self.turn_based else LIVE_LIMITS
+        kind = "a turn-based table's " if self.turn_based else ""
+        if not 100 <= self.prompt_ms <= limits["prompt_ms"]:
+            raise ValueError(f"{kind}prompt_ms must be between 100 and {limits['prompt_ms']}")
+        if not 0 <= self.window_ms <= limits["window_ms"]:
+            raise ValueError(f"{kind}window_ms must be between 0 and {limits['window_ms']}")
+        if not 0 <= self.bank_ms <= limits["bank_ms"] or not 0 <= self.bank_refill_ms <= limits["bank_ms"]:
+            raise ValueError(f"{kind}bank_ms and bank_refill_ms must be between 0 and {limits['bank_ms']}")
         if not 1 <= self.away_after <= 100:
             raise ValueError("away_after must be between 1 and 100")
+        if self.turn_based and self.zero_wait:
+            raise ValueError("a turn-based table cannot be zero_wait")
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The settings as the table information shows them. `turn_based`
+        appears only on a turn-based table, so that a live table's timers,
+        its stored settings and its record read as before."""
+        d = asdict(self)
+        if not self.turn_based:
+            del d["turn_based"]
+        return d
 
 
 @dataclass(slots=True)

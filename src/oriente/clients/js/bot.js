@@ -27,6 +27,16 @@ const [{ decode, encode }, WebSocket] = await dependencies();
 export const SUBPROTOCOL = 'oriente.v1';
 // The bot-table timers suggested in PROTOCOL.md section 11.
 export const BOT_TIMERS = { prompt_ms: 2000, window_ms: 0, bank_ms: 0, bank_refill_ms: 0, zero_wait: true, away_after: 3 };
+// A turn-based table's timers (docs/table.md T8): a day per decision, eight
+// hours to negotiate, a bank of three days; deadlines are wall-clock times
+// (a prompt's deadline_at_ms).
+export const TURN_TIMERS = { prompt_ms: 86400000, window_ms: 28800000, bank_ms: 259200000, bank_refill_ms: 43200000,
+  zero_wait: false, away_after: 3, turn_based: true };
+
+// Whether a table (its information or listing entry) is turn-based.
+export function isTurnBased(table) {
+  return Boolean(table?.settings?.timers?.turn_based);
+}
 export const BENIGN_ERRORS = new Set(['decision/closed', 'decision/answered', 'deal/unknown']);
 // Why this bot declines a deal (PROTOCOL.md 7, R8.8): what a deal gives a random bot is worth
 // less to it than what it asks. A reason is a code with its parameters; clients word it.

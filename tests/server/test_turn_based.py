@@ -1,0 +1,53 @@
+"""Turn-based tables (docs/table.md T8): a table setting with limits of
+days, shown in the table's information and the lobby's listing; a live
+table's settings read as before."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from oriente.protocol import messages as M
+from oriente.protocol.presets import TURN_PRESETS, preset
+from oriente.server.clock import DAY_MS, HOUR_MS, TimerSettings
+from oriente.server.games import PORTS
+from oriente.server.lobby import Lobby, LobbyError
+from oriente.server.stores import MemoryStore
+
+
+def test_t8_1_turn_based_timers_may_be_days_long_and_live_ones_may_not() -> None:
+    TimerSettings(prompt_ms=7 * DAY_MS, window_ms=2 * DAY_MS, bank_ms=30 * DAY_MS, bank_refill_ms=30 * DAY_MS,
+                  turn_based=True).validate()
+    for too_long in ({"prompt_ms": 7 * DAY_MS + 1}, {"window_ms": 2 * DAY_MS + 1}, {"bank_ms": 30 * DAY_MS + 1},
+                     {"bank_refill_ms": 30 * DAY_MS + 1}):
+        with pytest.raises(ValueError, match="turn-based"):
+            TimerSettings(turn_based=True, **too_long).validate()
+    with pytest.raises(ValueError, match="prompt_ms"):
+        TimerSettings(prompt_ms=HOUR_MS + 1).validate()  # a live table keeps its limits (T1.1)
+    with pytest.raises(ValueError, match="zero_wait"):
+        TimerSettings(turn_based=True, zero_wait=True).validate()
+    for name, timers in TURN_PRESETS.items():
+        TimerSettings(**timers).validate()
+        assert timers["turn_based"] is True and preset(name) == timers
+
+
+def test_t8_1_a_live_tables_timers_leave_the_field_out() -> None:
+    assert "turn_based" not in TimerSettings().as_dict()
+    assert TimerSettings(turn_based=True).as_dict()["turn_based"] is True
+
+
+@pytest.mark.trio
+async def test_t8_1_the_table_and_the_listing_say_it_is_turn_based() -> None:
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        turn = await lobby.create(*lobby.settings_from(M.CreateTable(seats=4, timers=M.Timers(
+            prompt_ms=DAY_MS, window_ms=8 * HOUR_MS, bank_ms=3 * DAY_MS, turn_based=True))))
+        live = await lobby.create(*lobby.settings_from(M.CreateTable(seats=4)))
+        listed = {t["table"]: t for t in lobby.listing()}
+        assert listed[turn.id]["settings"]["timers"]["turn_based"] is True
+        assert "turn_based" not in listed[live.id]["settings"]["timers"]
+        with pytest.raises(LobbyError, match="turn-based"):
+            lobby.settings_from(M.CreateTable(seats=4, timers=M.Timers(prompt_ms=8 * DAY_MS, turn_based=True)))
+        nursery.cancel_scope.cancel()
