@@ -131,7 +131,11 @@ class Player:
 
 async def one_connection(port: int, table: str, p: Player, acts: list[int]) -> bool:
     """Resume the seat at `port` and play; True once the table finished,
-    False when the connection ended (dropped, or closed after `moved`)."""
+    False when the connection ended (dropped, or closed after `moved`) or
+    went silent for 30 s, as a real client gives up a connection that no
+    longer answers (a process stopped past its lease keeps its sockets
+    open; on a loaded machine the table's new owner may take longer than
+    that to be found) and resumes through the next live process."""
     p.connections += 1
     try:
         async with open_client(port) as ws:
@@ -164,7 +168,7 @@ async def one_connection(port: int, table: str, p: Player, acts: list[int]) -> b
                     acts.append(p.seat)
                     p.unacked = {"t": "act", "id": f"{p.seat}-{len(p.answered)}", "table": table, "cmd": cmd}
                     await c.send(p.unacked)
-    except (ConnectionClosed, OSError, trio.BrokenResourceError):
+    except (ConnectionClosed, OSError, trio.BrokenResourceError, trio.TooSlowError):
         return False
 
 
@@ -175,6 +179,8 @@ async def play(nodes: list[Node], table: str, players: list[Player], acts: list[
         while not p.finished:
             live = [n for n in nodes[p.home:] + nodes[:p.home] if n.alive]
             assert live, "no process left"
+            # A guard against a table that never speaks again, not a budget.
+            assert p.connections < 40, f"seat {p.seat}: {p.connections} connections and the game has not ended"
             p.finished = await one_connection(live[0].port, table, p, acts)
             if not p.finished:
                 await trio.sleep(0.1)
