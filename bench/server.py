@@ -31,10 +31,11 @@ Phases, in one run:
    Latency is the time from a bot sending a command to the last seat of its
    table receiving the frame with the resulting events. Memory is the
    server's VmRSS before any table exists and at the paced load, divided by
-   tables and by connections. The server keeps every finished table in
-   memory, so what one keeps is measured in the throughput phase (RSS growth
-   over finished tables, at a constant number of live tables) and taken out
-   of the paced samples.
+   tables and by connections. What a finished table keeps in memory (its
+   actor leaves at once; the connections that followed it are kept for a
+   while) is measured in the throughput phase (RSS growth over finished
+   tables, counted by `oriente_tables_finished_total`, at a constant number
+   of live tables) and taken out of the paced samples.
 4. Paced baseline: the bare relay of phase 2, driven by the same 50 tables
    at the frame rate the paced phase achieved (a message per table every
    tables x 6 / frames_per_s seconds, jittered alike); its p99 from a
@@ -616,7 +617,7 @@ async def throughput_phase(server: Child, client: str, tables: int, seconds: flo
         close_bots(groups)
         nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
     frames_out = w.server["oriente_frames_out_total"]
-    finished = w.server.get('oriente_tables{status="finished"}', 0.0)
+    finished = w.server.get('oriente_tables_finished_total', 0.0)
     # At a constant number of live tables, RSS grows with the finished tables
     # the server keeps (too few finished: no estimate).
     kept_kib = (rss1 - rss0) / finished if finished >= MIN_FINISHED_FOR_RSS else None
@@ -791,7 +792,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
         end = time.perf_counter() + seconds
         while True:
             m = await metrics(server.metrics_port)
-            samples.append((m.get('oriente_tables{status="finished"}', 0.0),
+            samples.append((m.get('oriente_tables_finished_total', 0.0),
                             m.get('oriente_tables{status="running"}', 0.0)
                             + m.get('oriente_tables{status="open"}', 0.0),
                             float(rss_kib(server.pid))))
@@ -825,7 +826,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
     # RSS grows with live tables and with finished ones (the server keeps
     # every table it has had): take out what the finished ones hold, at the
     # rate measured in the throughput phase.
-    finished0 = metrics_before.get('oriente_tables{status="finished"}', 0.0)
+    finished0 = metrics_before.get('oriente_tables_finished_total', 0.0)
     rss_live = statistics.fmean(s[2] - (kept_kib or 0.0) * (s[0] - finished0) for s in samples)
     live = statistics.fmean(s[1] for s in samples)
     live_increase = rss_live - rss_before
@@ -836,7 +837,7 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
         "period_ms": period * 1000,
         "frames_per_s": frames_out / w.seconds,
         "commands_per_s": w.bots["commands"] / w.seconds,
-        "games_per_s": w.server.get('oriente_tables{status="finished"}', 0.0) / w.seconds,
+        "games_per_s": w.server.get('oriente_tables_finished_total', 0.0) / w.seconds,
         "server_cpu": w.server_cpu / w.seconds,
         "bot_cpu": w.bot_cpu / w.seconds,
         "latency_samples": len(lat),

@@ -17,7 +17,7 @@ from oriente.server.games.oriente import OrientePort
 from oriente.server.lobby import QUIET_S, Lobby
 from oriente.server.outbox import Outbox
 from oriente.server.stores import MemoryStore
-from oriente.server.table import Disconnected, Table
+from oriente.server.table import Table
 
 from .actor_harness import drain, events_of
 from .broken_port import BrokenPort
@@ -83,28 +83,62 @@ async def test_a_finished_table_comes_back_from_the_store_after_its_linger(autoj
         nursery.cancel_scope.cancel()
 
 
-async def test_a_finished_table_nobody_follows_leaves_memory_at_once(autojump_clock) -> None:
+async def test_a_finished_table_leaves_memory_at_its_end_and_its_followers_still_hear_of_it(autojump_clock) -> None:
     """Its record, replay and rematch come from the store, so an ended
-    table stays in memory only while somebody follows it: once its last
-    watcher has gone it goes too, long before the linger would end; a
-    table somebody still watches stays for the linger."""
+    table leaves memory as it ends, even while its players look at the end
+    screen: only who follows it is kept (`Followers`). A chat after the end
+    brings it back with its followers, who hear it; it goes again after
+    QUIET_S without a message; a closed connection follows it no more; after
+    the linger nobody does."""
     store = MemoryStore()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         lobby = Lobby({"oriente": OrientePort()}, store, nursery, linger_s=600.0)
         table, seats = await ended_table(lobby)
-        assert table.statistics().watchers == 4
-        for outbox in seats[:3]:
-            await table.send(None, Disconnected(outbox))
-        await trio.sleep(30)
-        assert lobby.get(table.id) is table, "one seat still looks at the final scores"
-        await table.send(None, Disconnected(seats[3]))
         await wait_all_tasks_blocked()
-        assert lobby.get(table.id) is table, "a request that found it may still be on its way"
+        assert lobby.get(table.id) is None, "it left memory at its end"
+        assert table.id in lobby.followers
+        for outbox in seats:
+            drain(outbox)
+        # A message sent to the old actor reaches the table brought back.
+        await table.send(seats[1], M.Chat(id="gg", table=table.id, text="good game"))
+        await wait_all_tasks_blocked()
+        again = lobby.get(table.id)
+        assert again is not None and again is not table
+        for i, outbox in enumerate(seats):
+            frames = drain(outbox)
+            assert [e["type"] for e in events_of(frames)] == ["Chat"], f"seat {i} hears the chat"
+        assert frames[-1]["t"] == "events"
+        assert drain(seats[1]) == []
+        assert again.statistics().watchers == 4 and all(s.connected for s in again.statistics().seats)
         await trio.sleep(QUIET_S + 0.1)
-        assert lobby.get(table.id) is None, "nobody follows it: it left memory"
-        again = await lobby.find(table.id)
-        assert again is not None and again.record() == table.record(), "served from the store"
+        assert lobby.get(table.id) is None, "nothing reached it: it left memory again"
+        # Three connections close while it is out of memory; the fourth still hears.
+        for outbox in seats[:3]:
+            await lobby.disconnected(table.id, outbox)
+        await table.send(seats[3], M.Chat(id="bye", table=table.id, text="bye"))
+        await wait_all_tasks_blocked()
+        third = lobby.get(table.id)
+        assert third is not None and third.statistics().watchers == 1
+        assert [s.connected for s in third.statistics().seats] == [False, False, False, True]
+        assert [e["type"] for e in events_of(drain(seats[3]))] == ["Chat"]
+        assert all(drain(o) == [] for o in seats[:3])
+        await lobby.disconnected(table.id, seats[3])
+        await trio.sleep(QUIET_S + 0.1)
+        assert lobby.get(table.id) is None and table.id not in lobby.followers, "nobody follows it: nothing kept"
+        nursery.cancel_scope.cancel()
+
+
+async def test_followers_are_forgotten_after_the_linger(autojump_clock) -> None:
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby({"oriente": OrientePort()}, store, nursery, linger_s=LINGER_S)
+        table, _ = await ended_table(lobby)
+        await wait_all_tasks_blocked()
+        assert table.id in lobby.followers
+        await trio.sleep(LINGER_S + 0.1)
+        assert table.id not in lobby.followers
         nursery.cancel_scope.cancel()
 
 

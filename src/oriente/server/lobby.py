@@ -17,6 +17,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -31,6 +32,7 @@ from .accounts import Accounts, Promises, Seated
 from .clock import TimerSettings
 from .ids import new_id
 from .names import NameRefused, clean_name
+from .outbox import Outbox
 from .query import whole_number
 from .stores import Store, TableRow
 from .table import (
@@ -38,6 +40,12 @@ from .table import (
     ENDED,
     LOG_SOFT_CAP,
     Abandon,
+    Begin,
+    CatchUp,
+    Disconnected,
+    Dismiss,
+    Reserve,
+    Stop,
     Table,
     TableError,
     TableSettings,
@@ -45,6 +53,7 @@ from .table import (
     stored_game,
     token_hash,
 )
+from .unloading import Followers
 
 log = logging.getLogger("oriente.lobby")
 
@@ -55,13 +64,14 @@ LIST_PAGE = 50
 LIST_MAX_PAGE = 200
 LIST_CACHE_S = 1.0
 MAX_TABLE_NAME = 64
-# An ended table stays in memory this long after its end (or after it was
-# last brought back from the store), then its actor stops. Until the store
-# lets it go it is brought back on demand (`find`), so resume, spectate and
-# record work for it whenever they come (PROTOCOL.md 5).
+# An ended table leaves memory at its end; the connections that watched it
+# still hear of it (its chat, a rematch offered) for this long after (or
+# after it was last brought back from the store), each brought back on
+# demand (`find`), so resume, spectate and record work for it whenever
+# they come (PROTOCOL.md 5), until the store lets it go.
 LINGER_S = 60.0
-# An ended table that nobody follows leaves memory after this long without
-# a message (`Lobby._linger`).
+# A table brought back from the store leaves memory again after this long
+# without a message (`Lobby._quiet`).
 QUIET_S = 5.0
 
 
@@ -121,6 +131,9 @@ class Lobby:
         self._order: list[int] = []
         self._order_tables: list[Table] = []
         self._dead = 0  # ended tables being brought back from the store
+        # The connections following tables out of memory, for the lobby's linger.
+        self.followers = Followers(linger_s)
+        self.finished_total = 0  # tables whose game finished in this process (/metrics)
 
     # -- the listing (list_tables) ------------------------------------------------------
 
@@ -186,7 +199,8 @@ class Lobby:
         """A table by id, wherever it is: in memory, or an ended (finished or
         failed) table that has left memory, brought back from its log in the
         store for another linger. None: no such table, or one that is
-        neither in memory nor ended (an abandoned log)."""
+        neither in memory nor ended (an abandoned log). A table leaving
+        memory (`unload`) is waited for, then brought back."""
         while True:
             table = self.tables.get(table_id)
             if table is not None:
@@ -199,16 +213,20 @@ class Lobby:
             return None
         self._loading[table_id] = done = trio.Event()
         try:
-            table = await self._load_ended(table_id)
+            table = await self._load(table_id)
             if table is not None:
+                self.followers.attach(table)
                 self._enter(table)
-                self.nursery.start_soon(self._host, table, name=f"table {table_id}")
+                self.nursery.start_soon(partial(self._host, table, reloaded=True), name=f"table {table_id}")
             return table
         finally:
             del self._loading[table_id]
             done.set()
 
-    async def _load_ended(self, table_id: str) -> Table | None:
+    async def _load(self, table_id: str) -> Table | None:
+        """A table that is not in memory, rebuilt from the store for `find`
+        (None: it is not to be served that way): an ended table, from its
+        log. The followers it had are attached by `find`."""
         row = await self.store.table(table_id)
         if row is None or row.status not in ENDED:
             return None
@@ -319,50 +337,133 @@ class Lobby:
             if self.tables.get(victim.id) is victim:
                 self._leave(victim)
 
-    async def _host(self, table: Table) -> None:
-        """Run a table's actor; once its game has ended (or failed) and
-        lingered while somebody follows it, stop it and forget it, so ended
-        games do not pile up in memory. The actor ends a failing table itself (Table._fail); should
-        even that fail, the error stops here, with this table: an exception
-        out of this task would cancel every table of the server."""
+    async def _host(self, table: Table, *, reloaded: bool = False) -> None:
+        """Run a table's actor; once its game has ended (or failed), settle
+        it and let it go (`unload`) at once: its record, replay and rematch
+        are served from the store, and the connections that still follow it
+        (the end screen, its chat, a rematch offered) are kept without it
+        (`Followers`). A table brought back from the store for a message
+        (`reloaded`) goes again after QUIET_S without one. The actor ends
+        a failing table itself (Table._fail); should even that fail, the
+        error stops here, with this table: an exception out of this task
+        would cancel every table of the server."""
         try:
             async with trio.open_nursery() as nursery:
-
-                async def actor() -> None:
-                    await table.run()
-                    nursery.cancel_scope.cancel()  # it stopped by itself: handed over
-
-                nursery.start_soon(actor)
-                await table.ended.wait()
-                if table.status == "abandoned" and self.tables.get(table.id) is table:
-                    self._leave(table)  # gone for everyone new; its actor answers what is in flight
-                await self._settle(table)
-                await self._linger(table)
+                nursery.start_soon(self._see_off, table, reloaded, nursery.cancel_scope)
+                await table.run()
                 nursery.cancel_scope.cancel()
         except Exception:
             log.exception("table %s: its actor stopped on an error", table.id)
         finally:
+            if table.unloading is not None and table.status in ENDED:
+                self.followers.park(table)
+                done = self._loading.pop(table.id, None)
+                if done is not None:
+                    done.set()
             if self.tables.get(table.id) is table:
                 self._leave(table)
 
-    async def _linger(self, table: Table) -> None:
-        """An ended table stays in memory while somebody still follows it
-        (the final scores, a rematch), for `linger_s` at most; once nobody
-        does, and nothing has reached it for QUIET_S, it goes, since its
-        record, replay and rematch are served from the store (`find`): a
-        finished game costs the process no memory while nobody looks at it."""
+    async def _see_off(self, table: Table, reloaded: bool, actor: trio.CancelScope) -> None:
+        """Wait for the table's end; then settle it and unload it (an
+        abandoned table: stop its actor once nothing reaches it)."""
+        await table.ended.wait()
+        if table.status == "abandoned":
+            if self.tables.get(table.id) is table:
+                self._leave(table)  # gone for everyone new; its actor answers what is in flight
+            await self._linger_abandoned(table)
+            actor.cancel()
+            return
+        if not reloaded:
+            if table.status == "finished":
+                self.finished_total += 1
+            await self._settle(table)
+        else:
+            await self._quiet(table)
+        await self.unload(table)
+
+    async def _linger_abandoned(self, table: Table) -> None:
+        """An abandoned table answers what reaches it while somebody still
+        watches it (`linger_s` at most), and for QUIET_S after."""
         with trio.move_on_after(self.linger_s):
             while True:
                 change = table.changed()
                 if table.statistics().watchers:
                     await change.wait()
                     continue
-                # Nobody follows it: it goes after QUIET_S without a message
-                # (a request that found it in memory is on its way to it).
                 with trio.move_on_after(QUIET_S):
                     await change.wait()
                     continue
                 return
+
+    async def _quiet(self, table: Table) -> None:
+        """A table brought back from the store stays while messages keep
+        reaching it (a chat at the end screen), `linger_s` at most, and goes
+        once nothing has reached it for QUIET_S."""
+        with trio.move_on_after(self.linger_s):
+            while True:
+                change = table.changed()
+                with trio.move_on_after(QUIET_S):
+                    await change.wait()
+                    continue
+                return
+
+    async def unload(self, table: Table) -> None:
+        """Let a table's actor go; its log in the store keeps the table.
+        From now on it is not in memory for anyone new (`find` waits until
+        it has gone, then rebuilds it); the messages sent to the old actor
+        go where `find` sends them (`_redirect`); the actor handles what its
+        inbox held, stops, and the connections watching it are kept as its
+        `followers` (done in `_host`, once the actor has stopped)."""
+        if table.unloading is not None:
+            return
+        if self.tables.get(table.id) is table:
+            self._leave(table)
+        self._loading.setdefault(table.id, trio.Event())
+        # Set before the Stop is queued, with no await between: every message
+        # sent to this actor is either ahead of the Stop or handed on.
+        table.unloading = self._redirect
+        await table.send(None, Stop())
+
+    async def _redirect(self, table_id: str, outbox: Outbox | None, message: Any) -> None:
+        """A message for a table that has left memory: a closed connection
+        follows it no more; the server's own housekeeping is moot; anything
+        else goes to the table rebuilt from the store (`find`)."""
+        if isinstance(message, Disconnected):
+            await self.disconnected(table_id, message.outbox)
+            return
+        if isinstance(message, Abandon):
+            message.done.set()
+            return
+        if isinstance(message, Stop | Dismiss | Reserve | Begin | CatchUp):
+            return
+        table = await self.find(table_id)
+        if table is not None:
+            await table.send(outbox, message)
+
+    async def followed(self, table_id: str) -> Table | None:
+        """The table, if somebody may still be following it: in memory, or
+        brought back for the connections that followed it out of memory (a
+        rematch offered reaches them); None when nobody does."""
+        table = self.tables.get(table_id)
+        if table is not None or (table_id not in self.followers and table_id not in self._loading):
+            return table
+        return await self.find(table_id)
+
+    async def disconnected(self, table_id: str, outbox: Outbox) -> None:
+        """A connection that talked to a table has closed: the table hears
+        of it, in memory or out of it (its followers)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            await table.send(None, Disconnected(outbox))
+            return
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            await loading.wait()
+            table = self.tables.get(table_id)
+            if table is not None:
+                await table.send(None, Disconnected(outbox))
+                return
+        self.followers.forget(table_id, outbox)
 
     async def _settle(self, table: Table) -> None:
         """A finished game's results for its seats' accounts: ranks, promises

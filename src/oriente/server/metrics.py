@@ -41,6 +41,9 @@ class Metrics:
         ]
         for status in ("open", "running", "finished", "failed"):
             lines.append(f'oriente_tables{{status="{status}"}} {statuses.get(status, 0)}')
+        # Ended tables leave memory at once: the gauge above counts few of them, this counts them all.
+        lines += ["# TYPE oriente_tables_finished_total counter",
+                  f"oriente_tables_finished_total {getattr(lobby, 'finished_total', 0)}"]
         lines.append("# TYPE oriente_errors_total counter")
         for code, count in sorted(self.errors.items()):
             lines.append(f'oriente_errors_total{{code="{code}"}} {count}')

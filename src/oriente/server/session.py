@@ -32,7 +32,7 @@ from .lobby import Lobby
 from .metrics import Metrics
 from .outbox import Outbox
 from .stores import AccountRow, CredentialRow
-from .table import AccountJoin, Disconnected, OfferRematch, PreCommitJoin, Table, history_frames
+from .table import AccountJoin, OfferRematch, PreCommitJoin, Table, history_frames
 
 # How many tables one my_tables may name (PROTOCOL.md 3), and answer with at most.
 MY_TABLES_ASKED = 50
@@ -148,9 +148,7 @@ class Session:
             self.cluster.disconnected(conn.outbox)
         with trio.CancelScope(shield=True), trio.move_on_after(5):
             for table_id in conn.tables:
-                table = self.lobby.get(table_id)
-                if table is not None:
-                    await table.send(None, Disconnected(conn.outbox))
+                await self.lobby.disconnected(table_id, conn.outbox)
 
     def _bot_kinds(self) -> dict[str, list[str]] | None:
         """Per game, the server bots `add_bots` offers; None without bots."""
@@ -267,9 +265,7 @@ class Session:
         if self.director is not None:
             self.director.unwatch(conn.outbox)
         for table_id in conn.tables:
-            table = self.lobby.get(table_id)
-            if table is not None:
-                await table.send(None, Disconnected(conn.outbox))
+            await self.lobby.disconnected(table_id, conn.outbox)
 
     # -- dispatch ------------------------------------------------------------------------
 
@@ -424,7 +420,7 @@ class Session:
         if rematch.created:
             if rematch.bots and self.bots is not None:
                 await self.bots.seat(table, rematch.bots)
-            old = self.lobby.get(msg.table)
+            old = await self.lobby.followed(msg.table)
             if old is not None:
                 await old.send(None, OfferRematch(table=table.id, seat=rematch.seat))
         join = M.Join(id=msg.id, table=table.id, name=rematch.name, seat=rematch.seat, views=msg.views,

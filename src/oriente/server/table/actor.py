@@ -27,7 +27,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -88,6 +88,8 @@ LOG_FULL_MESSAGE = ("this table's log is full: chat and proposals are refused fr
                     "while the game goes on to its end")
 # An open table at which no client holds a seat for this long is abandoned (docs/table.md T6.1).
 ABANDON_AFTER_S = 600.0
+# Where an unloaded table's messages go: (table id, sender's outbox, message).
+Redirect = Callable[[str, Outbox | None, Any], Awaitable[None]]
 
 
 class Table:
@@ -122,6 +124,7 @@ class Table:
         self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
         # Seats taken and left a restored table did not log (`recovery.Recovered`, `CatchUp`).
         self._unlogged: tuple[list[int], list[int]] = ([], [])
+        self.unloading: Redirect | None = None  # leaving memory (`Lobby.unload`): where later messages go
 
     @classmethod
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
@@ -147,8 +150,10 @@ class Table:
     # -- talking to the actor ----------------------------------------------------
 
     async def send(self, outbox: Outbox | None, message: Any) -> None:
-        """Queue a message; blocks only when the inbox is full (back-pressure
-        on the sending connection alone). A stopped table drops it."""
+        """Queue a message; blocks only when the inbox is full (back-pressure on the sending connection
+        alone). A stopped table drops it; one leaving memory hands it on (`Lobby.unload`)."""
+        if self.unloading is not None and not isinstance(message, Stop):
+            return await self.unloading(self.id, outbox, message)
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await self._send.send((outbox, message))
 
