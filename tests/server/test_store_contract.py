@@ -358,3 +358,31 @@ async def test_a_tournaments_tables_keep_their_withheld_state(make_store: StoreF
         await store.save_tournament("t1", None, now=2.0, tables={"tA": False})
         assert await store.withheld("tA") is False
         assert await store.withheld("unknown") is False
+
+
+async def test_the_index_of_sleeping_tables_wakes_each_once(make_store: StoreFactory) -> None:
+    """docs/table.md T8.5: a sleeping table is out of the recovery's awake
+    tables, found by `due` once its time comes, and woken once."""
+    async with running(make_store()) as store:
+        for i in range(4):
+            await store.create_table(f"t{i}", "running", b"m", now=10.0 + i)
+            await store.append(f"t{i}", [rec(0)], now=10.0 + i)
+        assert await store.next_wake() is None and await store.sleeping() == 0
+        await store.sleep("t1", 500.0)
+        await store.sleep("t2", 300.0)
+        await store.sleep("t3", 300.0)
+        with pytest.raises(StoreError):
+            await store.sleep("nope", 1.0)
+        assert [r.id for r in await store.tables(["open", "running"], asleep=False)] == ["t0"]
+        assert [r.id for r in await store.tables(["running"], asleep=True)] == ["t1", "t2", "t3"]
+        assert len(await store.tables(["running"])) == 4
+        assert await store.next_wake() == 300.0 and await store.sleeping() == 3
+        assert await store.due(299.0, 10) == []
+        assert await store.due(300.0, 10) == ["t2", "t3"]
+        assert await store.due(1000.0, 2) == ["t2", "t3"]  # earliest first, at most `limit`
+        assert await store.wake("t2") is True
+        assert await store.wake("t2") is False  # one wake-up only
+        assert await store.due(1000.0, 10) == ["t3", "t1"]
+        assert await store.wake("t0") is False  # never asleep
+        await store.append("t2", [rec(1)], now=400.0)  # awake again: it writes as before
+        assert [r.id for r in await store.tables(["running"], asleep=False)] == ["t0", "t2"]

@@ -152,7 +152,31 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
             ("c1", "192.0.2.1", ""), ("c2", "", "192.0.2.9")]
         await store.save_throttles([ThrottleRow("in:ana", 1, 5.0, 5.0)])
     assert sql(postgres_schemas, schema, "SELECT max(version) FROM schema_version") == [(SCHEMA_VERSION,)]
-    assert SCHEMA_VERSION == 6  # 6: what the processes of a site share (site keys, tournament owners...)
+    assert SCHEMA_VERSION == 7  # 6: what the processes of a site share; 7: sleeping tables' wake-ups
+
+
+async def test_a_schema_6_site_opens_with_every_table_awake(postgres_schemas: Schemas) -> None:
+    """docs/table.md T8.5: a site of schema 6 opens as schema 7; its tables
+    are awake (the recovery and failover see them as before) and may sleep."""
+    from oriente.server.stores.postgres import _MIGRATIONS
+
+    schema = postgres_schemas.fresh()
+    with psycopg.connect(postgres_schemas.url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'SET search_path TO "{schema}"')
+        conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
+                     "applied_at timestamptz NOT NULL DEFAULT now())")
+        for step in range(1, 7):
+            conn.execute(_MIGRATIONS[step])
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+        conn.execute("INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
+                     "VALUES ('old', 1.0, 'running', %s, 1.0, 'gone', 3)", (b"m",))
+    async with running(PostgresStore(postgres_schemas.url, schema=schema)) as store:
+        assert [r.id for r in await store.tables(["running"], asleep=False)] == ["old"]
+        assert await store.sleeping() == 0 and await store.next_wake() is None
+        await store.sleep("old", 50.0)
+        assert await store.due(60.0, 5) == ["old"]
+    assert sql(postgres_schemas, schema, "SELECT owner, wake_at FROM tables") == [("", 50.0)]
 
 
 async def test_one_server_per_site(postgres_schemas: Schemas) -> None:

@@ -11,6 +11,7 @@ that command runs, so that `oriente play` does not load the server nor
     oriente serve [--host H] [--port P] [--store PATH|postgresql://...] [--public-origin ORIGIN]
                   [--allow-origin ORIGIN] [--trusted-proxy ADDRESS|NETWORK|none] [--metrics-port P]
                   [--tables-per-connection N] [--tables-per-address N] [--max-tables N] [--abandon-after S]
+                  [--sleep-horizon S] [--max-turn-tables N]
                   [--cluster REDIS_URL [--public-url URL] [--lease S] [--drain]]
     oriente drain PORT
     oriente dev-services [--dir FOLDER]
@@ -172,6 +173,11 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--abandon-after", type=checks.positive_seconds, default=600.0, metavar="S",
                      help="seconds an open table may go without a connected player before it is "
                           "abandoned (default 600)")
+    srv.add_argument("--sleep-horizon", type=checks.positive_seconds, default=600.0, metavar="S",
+                     help="a turn-based table nobody follows sleeps (leaves memory) while nothing falls due "
+                          "within S seconds (default 600; docs/table.md T8.5)")
+    srv.add_argument("--max-turn-tables", type=checks.at_least(1, "a count"), default=100_000, metavar="N",
+                     help="turn-based tables the site holds unfinished, asleep or awake (default 100000)")
     srv.add_argument("--session-days", type=checks.positive_seconds, default=30.0, metavar="DAYS",
                      help="a person's session signs in for DAYS after it was last used (default 30; "
                           "bots' API tokens last until revoked)")

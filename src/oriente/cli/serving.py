@@ -50,6 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
               allow_origins=args.allow_origin, public_origins=args.public_origin, bot_delay=args.bot_delay,
               trusted_proxies=args.trusted_proxy, max_tables=args.max_tables,
               abandon_after=args.abandon_after, cluster=cluster, accounts=accounts,
+              sleep_horizon=args.sleep_horizon, max_turn_tables=args.max_turn_tables,
               metrics_port=args.metrics_port, metrics_host=args.metrics_host)
 
     def ready(app: App) -> None:

@@ -10,7 +10,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from .replay_cache import ReplayCache, Wait
 from .replays import viewer_of
 from .routes import Routes
 from .session import Session
+from .sleeping import MAX_TURN_TABLES, SLEEP_HORIZON_S, Sleeper
 from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
 from .transport import Transport
@@ -76,7 +77,9 @@ class App:
                  trusted_proxies: Iterable[str] | None = None, max_tables: int = MAX_TABLES,
                  abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None,
                  accounts: AccountPolicy | None = None,
-                 metrics_port: int | None = None, metrics_host: str = "127.0.0.1") -> None:
+                 metrics_port: int | None = None, metrics_host: str = "127.0.0.1",
+                 sleep_horizon: float = SLEEP_HORIZON_S, max_turn_tables: int = MAX_TURN_TABLES,
+                 wall: Callable[[], float] = time.time) -> None:
         """`web`: URL prefix -> directory of the web client's files (None:
         no web client, plain HTTP gets 426 as before); `public_origins`: the
         origins people open this site at (default: the addresses it listens
@@ -88,8 +91,15 @@ class App:
         (docs/table.md T6); `metrics_port`: where /metrics is served (on
         `metrics_host`; None: nowhere, 0: a free port, then in
         `self.metrics_port`); `accounts`: how long sessions last and how
-        sign-ins are held back (docs/accounts.md; None: the defaults).
+        sign-ins are held back (docs/accounts.md; None: the defaults);
+        `sleep_horizon`, `max_turn_tables`: turn-based tables sleep when
+        nothing is due within that many seconds, and a site holds that many
+        unfinished (docs/table.md T8.5, T8.6).
         Raises ValueError for an origin or a proxy that is not one."""
+        self.sleep_horizon = sleep_horizon
+        self.wall = wall  # the calendar: time.time, or a test's clock
+        self.max_turn_tables = max_turn_tables
+        self.sleeper: Sleeper | None = None
         self.trusted_proxies = TrustedProxies(None if trusted_proxies is None else tuple(trusted_proxies))
         self.origins = OriginPolicy(public_origins, allow_origins)
         self.metrics_host = metrics_host
@@ -148,7 +158,7 @@ class App:
             try:
                 async with trio.open_nursery() as tables:
                     accounts = Accounts(store, hasher=self.hasher, policy=self.account_policy)
-                    self.lobby = Lobby(self.games, store, tables, accounts=accounts,
+                    self.lobby = Lobby(self.games, store, tables, accounts=accounts, wall=self.wall,
                                        max_tables=self.max_tables, abandon_after=self.abandon_after)
                     if self.cluster is None:
                         # One process per site: every open table is ours. On a
@@ -181,6 +191,7 @@ class App:
                     tables.start_soon(transport.watchdog)
                     if self.cluster is not None:
                         await self._join_site(store, tables, transport, bots)
+                    await self._start_sleeper(tables)
                     tables.start_soon(self._heartbeat, store)
                     log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
                              "table" if self.recovered == 1 else "tables")
@@ -210,6 +221,18 @@ class App:
         self.node.attach(self.lobby, transport.session, bots)
         await nursery.start(self.node.run)
         self.recovered = self.node.adopted
+
+    async def _start_sleeper(self, nursery: trio.Nursery) -> None:
+        """Let turn-based tables sleep (docs/table.md T8.5): this process
+        wakes the due ones itself, or on a many-process site claims them
+        (T8.7: one process wins each)."""
+        assert self.lobby is not None
+        self.lobby.sleeps = True
+        self.lobby.max_turn_tables = self.max_turn_tables
+        if self.node is not None:
+            self.lobby.waker = self.node.adopt
+        self.sleeper = Sleeper(self.lobby, horizon_s=self.sleep_horizon, wake=self.lobby.waker)
+        await nursery.start(self.sleeper.run)
 
     async def drain(self) -> int:
         """Hand every table to the other processes of the site, then stop."""
@@ -267,7 +290,7 @@ class App:
         refused = RareWarning(log)  # a store that stays full would say so every second
         while True:
             try:
-                await store.heartbeat(time.time())
+                await store.heartbeat(self.wall())
             except StoreError as exc:  # a full or read-only store pauses tables; it never ends the process
                 refused.warn("the store did not take the heartbeat: %s", exc)
             await trio.sleep(HEARTBEAT_S)

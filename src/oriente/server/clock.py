@@ -12,6 +12,7 @@ from typing import Any
 from ..protocol.messages import Timers
 
 MIN_RESUME_MS = 1_000  # after a restart, a deadline gets at least this much
+RESTART_GRACE_MS = 600_000  # a turn-based deadline the server's downtime let pass (docs/table.md T8.3)
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS
 # Limits of a live table's timers and of a turn-based one's (docs/table.md T1.1, T8.1).
@@ -194,18 +195,39 @@ class TableClock:
             },
         }
 
-    def restore(self, data: dict[str, Any], now: float, paused_ms: int) -> None:
+    def restore(self, data: dict[str, Any], now: float, paused_ms: int, floor_ms: int | None = None) -> None:
         """Resume after a restart. `paused_ms` is how long the table ran
         before the server went down without a saved clock: that time counts,
-        the downtime does not: deadlines pause while the table is down (T4.1)."""
+        the downtime does not: deadlines pause while the table is down (T4.1).
+        A turn-based table passes the whole time since its clock was saved
+        and its `floor_ms` (`turn_resume`), its deadline being a wall-clock
+        time (T8.2, T8.3)."""
         self.seats = [SeatClock(bank_ms=s[0], timeouts_in_row=s[1], away=s[2], proxied=s[3] if len(s) > 3 else False)
                       for s in data["seats"]]
         d = data.get("deadline")
         if d is None:
             self.deadline = None
             return
-        remaining = max(d["remaining_ms"] - paused_ms, min(MIN_RESUME_MS, d["remaining_ms"]))
+        floor = min(MIN_RESUME_MS, d["remaining_ms"]) if floor_ms is None else floor_ms
+        remaining = max(d["remaining_ms"] - paused_ms, floor)
         elapsed = d["elapsed_ms"] + (d["remaining_ms"] - remaining)
         key = (d["key"][0], d["key"][1])
         self.deadline = Deadline(key=key, pivot=d["pivot"], started=now - elapsed / 1000,
                                  at=now + remaining / 1000, base_ms=d["base_ms"])
+
+
+def turn_resume(data: dict[str, Any], saved_at: float, wall_now: float, started: float) -> tuple[int, int]:
+    """How a turn-based table's saved clock resumes (docs/table.md T8.2,
+    T8.3): `(paused_ms, floor_ms)` for `TableClock.restore`. Its deadline is a
+    wall-clock time, so all the time since the clock was saved at `saved_at`
+    counts, the server's downtime and the table's sleep alike; but a deadline
+    armed before this server started at `started` gets at least the restart
+    grace after that start."""
+    paused_ms = max(0, int((wall_now - saved_at) * 1000))
+    d = data.get("deadline")
+    if d is None:
+        return paused_ms, 0
+    armed = saved_at - d["elapsed_ms"] / 1000
+    if armed >= started:
+        return paused_ms, 0
+    return paused_ms, max(0, int((started - wall_now) * 1000) + RESTART_GRACE_MS)

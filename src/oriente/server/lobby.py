@@ -15,7 +15,7 @@ import bisect
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -34,6 +34,7 @@ from .ids import new_id
 from .names import NameRefused, clean_name
 from .outbox import Outbox
 from .query import whole_number
+from .sleeping import MAX_TURN_TABLES
 from .stores import Store, TableRow
 from .table import (
     ABANDON_AFTER_S,
@@ -116,6 +117,12 @@ class Lobby:
         self.store = store
         self.nursery = nursery
         self.wall = wall
+        self.started = wall()  # turn-based deadlines armed before it get the restart grace (T8.3)
+        # Sleeping turn-based tables (T8.5): whether this server lets them sleep,
+        # and how a message for one wakes it (a many-process site claims it).
+        self.sleeps = False
+        self.waker: Callable[[str], Awaitable[Table | None]] = self.wake
+        self.max_turn_tables = MAX_TURN_TABLES
         self.tables: dict[str, Table] = {}
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
@@ -218,10 +225,47 @@ class Lobby:
                 self.followers.attach(table)
                 self._enter(table)
                 self.nursery.start_soon(partial(self._host, table, reloaded=True), name=f"table {table_id}")
-            return table
+                return table
         finally:
             del self._loading[table_id]
             done.set()
+        return await self.waker(table_id) if self.sleeps else None
+
+    # -- sleeping turn-based tables (docs/table.md T8.5) ----------------------------------
+
+    async def sleep(self, table: Table, horizon_s: float) -> bool:
+        """Put a turn-based table to sleep: stop its actor (what its inbox
+        holds is served first), drop it from memory, index its next wake-up.
+        Requests for it meanwhile wait, then wake it. False if it may no
+        longer sleep once stopped (a message made it due or followed)."""
+        if self.tables.get(table.id) is not table or table.id in self._loading:
+            return False
+        self._loading[table.id] = done = trio.Event()
+        try:
+            await table.send(None, Stop(hand_over=True))
+            await table.stopped.wait()
+            self._leave(table)
+            wake_at = table.wake_at() if table.status in ("open", "running") else None
+            if wake_at is None:
+                return False
+            if table.viewers.subscribers or wake_at - self.wall() <= horizon_s:
+                wake_at = self.wall()  # it became due or followed meanwhile: woken at once
+            await self.store.sleep(table.id, wake_at)
+            return True
+        finally:
+            del self._loading[table.id]
+            done.set()
+
+    async def wake(self, table_id: str) -> Table | None:
+        """Wake a sleeping table of a lone server: out of the index, rebuilt
+        from its log (T4.2) and run; None if it was not asleep (or another
+        request woke it first: then it is in memory)."""
+        if not await self.store.wake(table_id):
+            return self.tables.get(table_id)
+        row = await self.store.table(table_id)
+        if row is None:
+            return None
+        return await self.restore(row, None)
 
     async def _load(self, table_id: str) -> Table | None:
         """A table that is not in memory, rebuilt from the store for `find`
@@ -300,6 +344,11 @@ class Lobby:
         Such a table is not `seeded`: no player chose its cards. `table_id`
         and `salt`: a rematch's, committed to when the table before it
         ended (T7.4)."""
+        if settings.timers.turn_based and self.sleeps:
+            awake = sum(1 for t in self.tables.values() if t.turn_based and t.status in ("open", "running"))
+            if awake + await self.store.sleeping() >= self.max_turn_tables:
+                raise LobbyError("lobby/full", f"this server holds {self.max_turn_tables} turn-based tables, "
+                                               "the most it may; try later")
         if len(self.tables) >= self.max_tables:
             await self._make_room()
         if commit_setup:
@@ -324,7 +373,8 @@ class Lobby:
         lock everyone else out; LobbyError when every table is held."""
         while len(self.tables) >= self.max_tables:
             idle = [(since, t) for t in self.tables.values()
-                    if t.status == "open" and (since := t.statistics().unattended_since) is not None]
+                    if t.status == "open" and not t.turn_based  # held open for 7 days (T8.4)
+                    and (since := t.statistics().unattended_since) is not None]
             if not idle:
                 raise LobbyError("lobby/full", "this server holds as many tables as it can, each of them "
                                                "running or held by a player; try later")
@@ -574,7 +624,7 @@ class Lobby:
         """Rebuild every open or running table from the store."""
         last_alive = await self.store.last_heartbeat()
         count = 0
-        for row in await self.store.tables(["open", "running"]):
+        for row in await self.store.tables(["open", "running"], asleep=False):
             if await self.restore(row, last_alive) is not None:
                 count += 1
         return count
@@ -588,6 +638,7 @@ class Lobby:
         clock = await self.store.clock(row.id)
         paused_ms = 0
         clock_body = None
+        saved_at: float | None = None
         if clock is not None:
             saved_at, clock_body = clock
             if last_alive is not None:
@@ -601,7 +652,8 @@ class Lobby:
         try:
             table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
                                   paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap,
-                                  abandon_after=self.abandon_after)
+                                  abandon_after=self.abandon_after, saved_at=saved_at, started=self.started,
+                                  seated_at=row.updated_at)
         except (TableError, KeyError, ValueError) as exc:
             log.error("cannot recover table %s: %s", row.id, exc)
             if abandon:

@@ -288,9 +288,38 @@ class Store(Protocol):
 
     # -- reads -------------------------------------------------------------
 
-    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+    async def tables(self, statuses: Collection[str] | None = None, *, asleep: bool | None = None) -> list[TableRow]:
         """Tables, oldest first (by ``created_at``, then id), optionally only
-        those in the given statuses."""
+        those in the given statuses, and only sleeping (`asleep` True) or
+        only awake (False) ones."""
+        ...
+
+    # -- sleeping tables (docs/table.md T8.5): the index of next wake-ups ----
+
+    async def sleep(self, table_id: str, wake_at: float) -> None:
+        """The table left its process's memory and wakes at wall time
+        `wake_at` at the latest (or on a message for it); durable on
+        return. A store on a many-process site releases the table too
+        (it belongs to no process while it sleeps, T8.7). An unknown table
+        is refused (StoreError)."""
+        ...
+
+    async def wake(self, table_id: str) -> bool:
+        """Take the table out of the index; whether it was asleep. A store
+        of a many-process site wakes a table by claiming it (`claim`)."""
+        ...
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        """Up to `limit` sleeping tables whose wake-up time is `now` or
+        earlier, earliest first."""
+        ...
+
+    async def next_wake(self) -> float | None:
+        """The earliest wake-up time of a sleeping table, or None."""
+        ...
+
+    async def sleeping(self) -> int:
+        """How many tables sleep."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:

@@ -39,6 +39,7 @@ class MemoryStore:
         self.records: dict[str, bytes] = {}
         self.tournament_rows: dict[str, tuple[float, bytes, dict[int, bytes]]] = {}
         self.tournament_tables: dict[str, bool] = {}  # table -> withheld
+        self.asleep: dict[str, float] = {}  # table -> when it wakes (docs/table.md T8.5)
         self.alive: float | None = None
         self.appends = 0
         self.accounts: dict[str, AccountRow] = {}
@@ -149,13 +150,36 @@ class MemoryStore:
 
     # -- reads -----------------------------------------------------------------------
 
-    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+    async def tables(self, statuses: Collection[str] | None = None, *, asleep: bool | None = None) -> list[TableRow]:
         if statuses is not None:
             for status in statuses:
                 check_status(status)
         await self._enter()
         rows = sorted(self.rows.values(), key=lambda r: (r.created_at, r.id))
-        return [r for r in rows if statuses is None or r.status in statuses]
+        return [r for r in rows if (statuses is None or r.status in statuses)
+                and (asleep is None or (r.id in self.asleep) == asleep)]
+
+    async def sleep(self, table_id: str, wake_at: float) -> None:
+        await self._enter()
+        if table_id not in self.rows:
+            raise StoreError(f"sleep of unknown table {table_id!r}")
+        self.asleep[table_id] = wake_at
+
+    async def wake(self, table_id: str) -> bool:
+        await self._enter()
+        return self.asleep.pop(table_id, None) is not None
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        await self._enter()
+        return [t for w, t in sorted((w, t) for t, w in self.asleep.items() if w <= now)][:limit]
+
+    async def next_wake(self) -> float | None:
+        await self._enter()
+        return min(self.asleep.values(), default=None)
+
+    async def sleeping(self) -> int:
+        await self._enter()
+        return len(self.asleep)
 
     async def table(self, table_id: str) -> TableRow | None:
         await self._enter()

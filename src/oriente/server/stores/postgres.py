@@ -90,7 +90,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -298,8 +298,15 @@ BEGIN
 END $$;
 """
 
+# 7: a sleeping table's wake-up time (docs/table.md T8.5): NULL for every
+# table in a process's memory, and for every table of an older schema.
+_SCHEMA_7: Final = """
+ALTER TABLE tables ADD COLUMN wake_at double precision;
+CREATE INDEX tables_by_wake ON tables (wake_at) WHERE wake_at IS NOT NULL;
+"""
+
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
-                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5, 6: _SCHEMA_6}
+                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5, 6: _SCHEMA_6, 7: _SCHEMA_7}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
@@ -334,7 +341,7 @@ _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 # two claimants queue, and the second finds the lease of the first.
 _LEASED_CLAIM: Final = """
 WITH prev AS (SELECT t.id, n.alive_at FROM tables t LEFT JOIN nodes n ON n.name = t.owner WHERE t.id = %(id)s)
-UPDATE tables AS t SET epoch = t.epoch + 1, owner = %(me)s FROM prev
+UPDATE tables AS t SET epoch = t.epoch + 1, owner = %(me)s, wake_at = NULL FROM prev
 WHERE t.id = prev.id AND t.status = ANY(%(statuses)s) AND t.owner <> %(me)s
   AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now())
   AND NOT EXISTS (SELECT 1 FROM tournament_tables tt JOIN tournaments u ON u.id = tt.tournament_id
@@ -848,7 +855,7 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         this process's orphans only when it directs that tournament."""
         def query(conn: psycopg.Connection[Any]) -> list[str]:
             return [row[0] for row in conn.execute(
-                "SELECT t.id FROM tables t WHERE t.status IN ('open', 'running') AND NOT EXISTS "
+                "SELECT t.id FROM tables t WHERE t.status IN ('open', 'running') AND t.wake_at IS NULL AND NOT EXISTS "
                 "(SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now()) "
                 "AND NOT EXISTS (SELECT 1 FROM tournament_tables tt JOIN tournaments u ON u.id = tt.tournament_id "
                 "WHERE tt.table_id = t.id AND u.owner <> %s) "
@@ -944,8 +951,9 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
 
     # -- reads ---------------------------------------------------------------
 
-    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
-        """Tables, oldest first, optionally only those in the given statuses."""
+    async def tables(self, statuses: Collection[str] | None = None, *, asleep: bool | None = None) -> list[TableRow]:
+        """Tables, oldest first, optionally only those in the given statuses,
+        only sleeping or only awake ones."""
         wanted: list[str] | None = None
         if statuses is not None:
             wanted = list(statuses)
@@ -953,15 +961,65 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                 check_status(status)
             if not wanted:
                 return []
+        where = ["(%(statuses)s::text[] IS NULL OR status = ANY(%(statuses)s))"]
+        if asleep is not None:
+            where.append(f"wake_at IS {'NOT ' if asleep else ''}NULL")
 
         def query(conn: psycopg.Connection[Any]) -> list[TableRow]:
             with conn.cursor(binary=True) as cur:
-                if wanted is None:
-                    cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id")
-                else:
-                    cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ANY(%s) "
-                                "ORDER BY created_at, id", (wanted,))
+                cur.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {' AND '.join(where)} "
+                            "ORDER BY created_at, id", {"statuses": wanted})
                 return [TableRow(*row) for row in cur]
+
+        return await self._read(query)
+
+    # -- sleeping tables (docs/table.md T8.5, T8.7) ---------------------------------
+
+    async def sleep(self, table_id: str, wake_at: float) -> None:
+        """Index the table's wake-up and name no owner, under the epoch this
+        store holds it with (StoreFenced if another claimed it since): a
+        sleeping table belongs to no process, and a wake-up claims it."""
+        def sleep(conn: psycopg.Connection[Any]) -> None:
+            epoch = self._epochs.get(table_id)
+            row = conn.execute("UPDATE tables SET wake_at = %s, owner = '' WHERE id = %s "
+                               "AND (%s::bigint IS NULL OR epoch = %s) RETURNING id",
+                               (wake_at, table_id, epoch, epoch)).fetchone()
+            if row is None:
+                known = conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone()
+                if known is None:
+                    raise StoreError(f"sleep of unknown table {table_id!r}")
+                raise StoreFenced(f"sleep of {table_id!r} refused: another server claimed the table")
+            self._epochs.pop(table_id, None)
+
+        await self._on_writer(sleep)
+
+    async def wake(self, table_id: str) -> bool:
+        """A lone server's wake-up (a many-process site's is `claim`)."""
+        def wake(conn: psycopg.Connection[Any]) -> bool:
+            return conn.execute("UPDATE tables SET wake_at = NULL WHERE id = %s AND wake_at IS NOT NULL "
+                                "RETURNING id", (table_id,)).fetchone() is not None
+
+        result: bool = await self._on_writer(wake)
+        return result
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        def query(conn: psycopg.Connection[Any]) -> list[str]:
+            return [row[0] for row in conn.execute(
+                "SELECT id FROM tables WHERE wake_at <= %s ORDER BY wake_at, id LIMIT %s", (now, limit))]
+
+        return await self._read(query)
+
+    async def next_wake(self) -> float | None:
+        def query(conn: psycopg.Connection[Any]) -> float | None:
+            row = conn.execute("SELECT min(wake_at) FROM tables WHERE wake_at IS NOT NULL").fetchone()
+            return None if row is None or row[0] is None else float(row[0])
+
+        return await self._read(query)
+
+    async def sleeping(self) -> int:
+        def query(conn: psycopg.Connection[Any]) -> int:
+            row = conn.execute("SELECT count(*) FROM tables WHERE wake_at IS NOT NULL").fetchone()
+            return int(row[0]) if row else 0
 
         return await self._read(query)
 

@@ -66,7 +66,8 @@ __all__ = ["SQLiteStore", "StoreStatistics"]
 #    and the throttles of sign-ins and sign-ups (a new table).
 # Since then, with no new version (a table only, made where missing; an
 # older server ignores it): tournament_tables, which tables a tournament
-# withholds.
+# withholds; sleeping, the turn-based tables out of memory and when each
+# wakes (docs/table.md T8.5; an older server recovers them as awake).
 SCHEMA_VERSION: Final = 5
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
@@ -123,6 +124,11 @@ CREATE TABLE IF NOT EXISTS tournament_tables (
     tournament_id TEXT NOT NULL REFERENCES tournaments (id),
     withheld INTEGER NOT NULL
 ) STRICT;
+CREATE TABLE IF NOT EXISTS sleeping (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    wake_at REAL NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS sleeping_by_wake ON sleeping (wake_at);
 """ + accounts_schema("TEXT", "REAL", " STRICT") + ";" + throttles_schema("TEXT", "REAL", " STRICT") + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
@@ -556,6 +562,48 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
         await self._submit(apply, 0, f"save record of {table_id!r}")
 
+    async def sleep(self, table_id: str, wake_at: float) -> None:
+        """The table leaves memory until `wake_at` (docs/table.md T8.5)."""
+
+        def apply(conn: sqlite3.Connection) -> None:
+            try:
+                conn.execute("INSERT INTO sleeping (table_id, wake_at) VALUES (?, ?) "
+                             "ON CONFLICT (table_id) DO UPDATE SET wake_at = excluded.wake_at", (table_id, wake_at))
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"sleep of unknown table {table_id!r}") from exc
+
+        await self._submit(apply, 0, f"sleep of {table_id!r}")
+
+    async def wake(self, table_id: str) -> bool:
+        """Take the table out of the index of sleeping tables; whether it was there."""
+        woke: list[bool] = []
+
+        def apply(conn: sqlite3.Connection) -> None:
+            woke.append(conn.execute("DELETE FROM sleeping WHERE table_id = ?", (table_id,)).rowcount > 0)
+
+        await self._submit(apply, 0, f"wake of {table_id!r}")
+        return bool(woke and woke[0])
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        def query(conn: sqlite3.Connection) -> list[str]:
+            return [row[0] for row in conn.execute(
+                "SELECT table_id FROM sleeping WHERE wake_at <= ? ORDER BY wake_at, table_id LIMIT ?", (now, limit))]
+
+        return await self._read(query)
+
+    async def next_wake(self) -> float | None:
+        def query(conn: sqlite3.Connection) -> float | None:
+            row = conn.execute("SELECT min(wake_at) FROM sleeping").fetchone()
+            return None if row is None or row[0] is None else float(row[0])
+
+        return await self._read(query)
+
+    async def sleeping(self) -> int:
+        def query(conn: sqlite3.Connection) -> int:
+            return int(conn.execute("SELECT count(*) FROM sleeping").fetchone()[0])
+
+        return await self._read(query)
+
     async def heartbeat(self, now: float) -> None:
         """Note that the server is alive, so that after a crash the recovery
         knows how long the tables were down (deadlines pause meanwhile)."""
@@ -672,21 +720,23 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
     # -- reads ---------------------------------------------------------------
 
-    async def tables(self, statuses: Collection[str] | None = None) -> list[TableRow]:
+    async def tables(self, statuses: Collection[str] | None = None, *, asleep: bool | None = None) -> list[TableRow]:
         """Tables, oldest first, optionally only those in the given statuses
-        (the recovery asks for 'open' and 'running')."""
+        (the recovery asks for 'open' and 'running', awake ones)."""
         params: tuple[str, ...] = ()
-        if statuses is None:
-            sql = f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY created_at, id"
-        else:
+        where: list[str] = []
+        if statuses is not None:
             wanted = tuple(statuses)
             for status in wanted:
                 check_status(status)
             if not wanted:
                 return []
-            marks = ", ".join("?" * len(wanted))
-            sql = f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY created_at, id"
+            where.append(f"status IN ({', '.join('?' * len(wanted))})")
             params = wanted
+        if asleep is not None:
+            where.append(f"id {'IN' if asleep else 'NOT IN'} (SELECT table_id FROM sleeping)")
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        sql = f"SELECT {_TABLE_COLUMNS} FROM tables{clause} ORDER BY created_at, id"
 
         def query(conn: sqlite3.Connection) -> list[TableRow]:
             return [TableRow(*row) for row in conn.execute(sql, params)]

@@ -36,6 +36,7 @@ from ...fairplay import dealing
 from ...games.kit.port import SPECTATOR, TABLE_SEAT, GamePort, GameSetup, RulesRejection, rules_version
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
+from ..clock import turn_resume
 from ..ids import new_token
 from ..outbox import Outbox
 from ..stores import LogRecord, Store, StoreFenced
@@ -90,6 +91,8 @@ LOG_FULL_MESSAGE = ("this table's log is full: chat and proposals are refused fr
 ABANDON_AFTER_S = 600.0
 # Where an unloaded table's messages go: (table id, sender's outbox, message).
 Redirect = Callable[[str, Outbox | None, Any], Awaitable[None]]
+# An open turn-based table at which no seat was taken or left for this long is abandoned (T8.4).
+TURN_ABANDON_AFTER_S = 7 * 86_400.0
 
 
 class Table:
@@ -116,11 +119,14 @@ class Table:
         self.chat = ChatRate(settings.seats)
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()
+        self.stopped = trio.Event()  # its actor has returned (stopped, handed over, or put to sleep)
         self.durable = Durable(table_id, self._recv, gone=lambda outbox: self.viewers.gone(outbox, self.seats),
                                reply=self.viewers.reply)
         self._change = Change()  # told after each message handled (`changed`)
         self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
         self.abandon_after = abandon_after  # T6.1
+        self.turn_based = settings.timers.turn_based  # docs/table.md T8
+        self.seated_at = wall()  # when a seat was last taken or left (wall clock): T8.4
         self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
         # Seats taken and left a restored table did not log (`recovery.Recovered`, `CatchUp`).
         self._unlogged: tuple[list[int], list[int]] = ([], [])
@@ -129,18 +135,30 @@ class Table:
     @classmethod
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
                 port: GamePort, store: Store, *, paused_ms: int, wall: Callable[[], float] = time.time,
-                replay: bool = True, log_cap: int = LOG_SOFT_CAP, abandon_after: float = ABANDON_AFTER_S) -> Table:
+                replay: bool = True, log_cap: int = LOG_SOFT_CAP, abandon_after: float = ABANDON_AFTER_S,
+                saved_at: float | None = None, started: float | None = None,
+                seated_at: float | None = None) -> Table:
         """Rebuild a table from its meta and log (`recovery.recover`; raises
         TableError). Its deadline resumes with the time it had, less the
-        `paused_ms` it ran after its clock was last saved (T4.1)."""
+        `paused_ms` it ran after its clock was last saved (T4.1); a
+        turn-based table's runs on the calendar from `saved_at`, the time its
+        clock was saved, with the restart grace for one armed before this
+        server `started` (T8.2, T8.3). `seated_at`: when its seats last
+        changed (an open turn-based table's abandonment counts from it, T8.4)."""
         found = recover(table_id, meta, records, port, replay=replay, log_cap=log_cap)
         table = cls(table_id, found.settings, port, found.setup, store, wall=wall, log_cap=log_cap,
                     abandon_after=abandon_after)
         table.seats, table.journal, table.rematch_next = found.seats, found.journal, found.rematch
         table.play.state, table.status, table.play.result = found.state, found.status, found.result
         table._unlogged = (found.unlogged_seats, found.unlogged_leaves)
+        if seated_at is not None:
+            table.seated_at = seated_at
         if clock is not None and table.status == "running":
-            table.play.clock.restore(decode_any(clock), trio.current_time(), paused_ms)
+            data = decode_any(clock)
+            floor_ms: int | None = None
+            if table.turn_based and saved_at is not None:
+                paused_ms, floor_ms = turn_resume(data, saved_at, wall(), wall() if started is None else started)
+            table.play.clock.restore(data, trio.current_time(), paused_ms, floor_ms)
         if table.status == "running" and replay:
             table._rearm()
         elif table.status in ENDED:
@@ -234,14 +252,28 @@ class Table:
                                                                FAILED_MESSAGE))
                     self._change.tell()
         finally:
+            self.stopped.set()
             self._change.tell()
 
     def _abandon_at(self) -> float:
         """When this table is abandoned if nothing changes (T6.1): an open
         table once no client holds a seat for `abandon_after`; never after
-        the start. The server's bots hold no table open."""
+        the start. The server's bots hold no table open. An open turn-based
+        table, TURN_ABANDON_AFTER_S after a seat was last taken or left,
+        whoever is connected (T8.4)."""
+        if self.turn_based:
+            if self.status != "open":
+                return math.inf
+            return trio.current_time() + (self.seated_at + TURN_ABANDON_AFTER_S - self.wall())
         since = self.seats.idle_since(trio.current_time()) if self.status == "open" else None
         return math.inf if since is None else since + self.abandon_after
+
+    def wake_at(self) -> float | None:
+        """The wall time this table must be awake by (its deadline, or for an
+        open turn-based table its abandonment), or None if nothing is due."""
+        d = self.play.clock.deadline
+        due = min(d.at if d is not None else math.inf, self._abandon_at())
+        return None if due == math.inf else self.wall() + (due - trio.current_time())
 
     async def _abandon(self) -> None:
         """T6.1: the table ends before its game began; its viewers hear it,
@@ -421,6 +453,7 @@ class Table:
         contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None and own_nonce else None
         self.seats.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot,
                                       account=account, nonce=contribution)
+        self.seated_at = self.wall()
         await self._save_meta()
         await self._tell([self.seats.taken_event(seat)])
         self.viewers.watch(outbox, seat, msg.views or outbox in self.viewers.wants_views)
@@ -484,6 +517,7 @@ class Table:
         if self.status != "open":
             raise Refused("table/started", "a seat can be left only before the start")
         self.seats.slots[seat] = None
+        self.seated_at = self.wall()
         self.viewers.seat_left(seat)
         await self._save_meta()
         await self._tell([{"type": "SeatLeft", "seat": seat}])

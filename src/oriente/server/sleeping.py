@@ -1,0 +1,126 @@
+"""Turn-based tables that sleep (docs/table.md T8.5-T8.7).
+
+A turn-based table waits days for its players, most of them away. While
+nobody follows it and nothing falls due soon, holding it in memory buys
+nothing: its log is the truth, and a restart rebuilds a table from its log
+anyway (T4.2). So the `Sleeper` puts such a table to sleep — it stops its
+actor, drops it from memory and writes its next wake-up time (its deadline,
+or for an open table its abandonment, T8.4) into the store's index — and
+wakes it, rebuilt from its log and checked against the recorded events,
+when that time comes. A message for a sleeping table wakes it too: the
+lobby's `find` (or, on a many-process site, the process that claims it)
+does that.
+
+On a many-process site a sleeping table belongs to no process (the store
+names no owner for it), and a wake-up is a claim under the leases: the
+process whose claim raises the epoch wins, the others find it owned.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = logging.getLogger("oriente.sleeping")
+
+__all__ = ["MAX_TURN_TABLES", "SLEEP_HORIZON_S", "Sleeper"]
+
+SLEEP_HORIZON_S = 600.0  # a table with a deadline nearer than this stays awake (T8.5)
+SLEEP_CHECK_S = 30.0  # how often the tables in memory are looked over for one that may sleep
+WAKE_POLL_S = 30.0  # how often the index is read again, beyond the earliest wake-up this process knows
+WAKE_BATCH = 100  # wake-ups read from the index at once
+MAX_TURN_TABLES = 100_000  # turn-based tables a site holds unfinished, asleep or awake (T8.6)
+
+
+class Sleeper:
+    """Puts the lobby's idle turn-based tables to sleep and wakes them when
+    due. `wake`: how a due table is woken (the lobby's own, or on a
+    many-process site the node's claim); it returns the table or None."""
+
+    def __init__(self, lobby: Lobby, *, horizon_s: float = SLEEP_HORIZON_S, check_s: float = SLEEP_CHECK_S,
+                 poll_s: float = WAKE_POLL_S, wake: Callable[[str], Awaitable[Any]] | None = None) -> None:
+        self.lobby = lobby
+        self.store = lobby.store
+        self.horizon_s = horizon_s
+        self.check_s = check_s
+        self.poll_s = poll_s
+        self.wake = wake if wake is not None else lobby.wake
+        self.slept = 0  # tables this process put to sleep
+        self.woke = 0  # tables it woke when due
+        self._nudge = trio.Event()
+        self._refused: set[str] = set()  # due tables this process could not wake (another process's rules)
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._sleep_loop)
+            nursery.start_soon(self._wake_loop)
+            task_status.started()
+
+    def may_sleep(self, table: Any) -> float | None:
+        """The wall time a table may sleep until, or None if it stays awake:
+        a turn-based table, open or running, nobody following it, its store
+        taking writes, nothing due within the horizon."""
+        if not table.turn_based or table.status not in ("open", "running") or table.durable.paused:
+            return None
+        if table.viewers.subscribers or table.id in self.lobby.withheld:
+            return None
+        wake_at: float | None = table.wake_at()
+        if wake_at is None or wake_at - self.lobby.wall() <= self.horizon_s:
+            return None
+        return wake_at
+
+    async def sweep(self) -> int:
+        """Put every table that may sleep to sleep; how many slept."""
+        count = 0
+        for table in list(self.lobby.tables.values()):
+            if self.may_sleep(table) is not None and await self.lobby.sleep(table, self.horizon_s):
+                count += 1
+        if count:
+            self.slept += count
+            self._nudge.set()
+        return count
+
+    async def _sleep_loop(self) -> None:
+        while True:
+            await trio.sleep(self.check_s)
+            await self.sweep()
+
+    async def wake_due(self) -> int:
+        """Wake every table whose time has come; how many woke here."""
+        count = 0
+        while True:
+            now = self.lobby.wall()
+            due = [t for t in await self.store.due(now, WAKE_BATCH + len(self._refused))
+                   if t not in self._refused][:WAKE_BATCH]
+            if not due:
+                return count
+            for table_id in due:
+                if await self.wake(table_id) is None:
+                    # Another process claimed it first, or it is not ours to
+                    # wake (rules this process does not replay): not again
+                    # before the next poll.
+                    self._refused.add(table_id)
+                else:
+                    count += 1
+                    self.woke += 1
+
+    async def _wake_loop(self) -> None:
+        while True:
+            try:
+                await self.wake_due()
+                nxt = await self.store.next_wake()
+            except Exception:  # a store that went away: try again later, the tables keep their deadlines
+                log.warning("sleeping tables: cannot read the index of wake-ups; trying again", exc_info=True)
+                nxt = None
+            delay = self.poll_s if nxt is None else max(0.0, min(self.poll_s, nxt - self.lobby.wall()))
+            with trio.move_on_after(delay) as waited:
+                await self._nudge.wait()
+            if waited.cancelled_caught:
+                self._refused.clear()
+            self._nudge = trio.Event()

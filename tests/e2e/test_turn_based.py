@@ -1,0 +1,239 @@
+"""A turn-based game over days (docs/table.md T8), on a real server with a
+real SQLite store over real websockets on 127.0.0.1, under trio's MockClock:
+the calendar is the mock clock, moved by hand (`clock.jump`), so days pass
+at once while every socket and store write is real.
+
+The table sleeps (leaves memory, T8.5) between decisions once nobody
+follows it, wakes for a seat's message and for its deadline (T8.2), is
+rebuilt from its log each time (T4.2), and goes on through a restart in the
+middle with a deadline that fell due while the server was down (T8.3).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from websockets.exceptions import ConnectionClosed
+
+from oriente.server.app import App
+from oriente.server.clock import DAY_MS, HOUR_MS, RESTART_GRACE_MS
+from oriente.server.rules import replay
+
+from .wsclient import open_client, pack, pick, unpack
+
+BASE = 1_900_000_000.0  # the calendar's start, in Unix seconds
+DAY = DAY_MS / 1000
+TIMERS = {"prompt_ms": DAY_MS, "window_ms": 8 * HOUR_MS, "bank_ms": 0, "bank_refill_ms": 0, "zero_wait": False,
+          "away_after": 2, "turn_based": True}
+
+
+async def settle(cond: Callable[[], Any], what: str) -> None:
+    """Wait, in real time (the mock clock stands still), until `cond()`."""
+    for _ in range(4000):
+        value = cond()
+        if hasattr(value, "__await__"):
+            value = await value
+        if value:
+            return
+        await trio.to_thread.run_sync(time.sleep, 0.005)
+    raise AssertionError(f"never happened: {what}")
+
+
+class Conn:
+    """One client connection; a task reads every frame into `frames`."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self.n = 0
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self.frames.append(unpack(raw))
+        except ConnectionClosed:
+            pass
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.n += 1
+        cid = self.n
+        await self.ws.send(pack({**message, "id": cid}))
+        found: list[dict[str, Any]] = []
+
+        def answered() -> bool:
+            found[:] = [f for f in self.frames if f.get("t") in ("ok", "error") and f.get("re") == cid]
+            return bool(found)
+
+        await settle(answered, f"an answer to {message['t']}")
+        return found[0]
+
+
+async def connect(nursery: trio.Nursery, port: int) -> Conn:
+    async def hold(task_status: trio.TaskStatus[Conn] = trio.TASK_STATUS_IGNORED) -> None:
+        async with open_client(port, ping_interval=None) as ws:
+            conn = Conn(ws)
+            task_status.started(conn)
+            await conn.read()
+
+    conn: Conn = await nursery.start(hold)
+    await settle(lambda: conn.frames, "welcome")
+    return conn
+
+
+def latest_prompt(conn: Conn) -> dict[str, Any] | None:
+    for frame in reversed(conn.frames):
+        if frame["t"] in ("events", "snapshot"):
+            return frame.get("prompt")
+    return None
+
+
+async def start_app(nursery: trio.Nursery, path: str) -> App:
+    app = App(path, port=0, bots=False, wall=lambda: BASE + trio.current_time())
+    await nursery.start(app.run)
+    return app
+
+
+def commands(log: list[Any]) -> list[dict[str, Any]]:
+    from oriente.protocol.codec import decode_any
+
+    return [decode_any(r.body) for r in log if r.kind == "cmd"]
+
+
+@pytest.mark.trio
+async def test_t8_a_turn_based_game_sleeps_wakes_and_survives_a_restart_over_days(tmp_path, mock_clock) -> None:
+    clock = mock_clock
+    path = str(tmp_path / "store.sqlite")
+    rnd = random.Random(3)
+    async with trio.open_nursery() as nursery:
+        app = await start_app(nursery, path)
+        assert app.lobby is not None and app.store is not None and app.sleeper is not None
+        creator = await connect(nursery, app.port)
+        made = await creator.request({"t": "create_table", "seats": 4, "timers": TIMERS})
+        assert made["t"] == "ok" and made["info"]["settings"]["timers"]["turn_based"] is True
+        table = made["table"]
+        seats: dict[int, Conn] = {}
+        tokens: dict[int, str] = {}
+        for i in range(4):
+            conn = await connect(nursery, app.port)
+            joined = await conn.request({"t": "join", "table": table, "name": f"p{i}", "views": True})
+            assert joined["t"] == "ok", joined
+            seats[joined["seat"]], tokens[joined["seat"]] = conn, joined["token"]
+        await settle(lambda: app.lobby.tables[table].status == "running", "the start")
+
+        answered: set[tuple[Any, Any]] = set()
+
+        async def answer_once() -> int | None:
+            """The pivot answers its open decision; which seat it was (None:
+            a window nobody is asked in, which its deadline closes)."""
+            live = app.lobby.tables[table]
+            chosen: list[tuple[int, dict[str, Any], tuple[Any, Any]]] = []
+
+            def asked() -> bool:
+                for seat, conn in seats.items():
+                    prompt = latest_prompt(conn)
+                    cmd = pick(prompt, seat, rnd) if prompt is not None else None
+                    if cmd is not None and prompt is not None and (prompt["id"], seat) not in answered:
+                        chosen[:] = [(seat, cmd, (prompt["id"], seat))]
+                        return True
+                d = live.play.clock.deadline
+                return d is not None and d.pivot is None  # a window: nobody's turn
+            await settle(asked, "a prompt")
+            if not chosen:
+                return None
+            seat, cmd, key = chosen[0]
+            answered.add(key)
+            seq = live.seq
+            await seats[seat].ws.send(pack({"t": "act", "table": table, "cmd": cmd}))
+            await settle(lambda: live.seq > seq, "the answer applied")
+            return seat
+
+        for _ in range(3):
+            await answer_once()
+
+        async def everybody_leaves() -> None:
+            for conn in list(seats.values()):
+                await conn.ws.aclose()
+            seats.clear()
+            await settle(lambda: table not in app.lobby.tables or not app.lobby.tables[table].viewers.subscribers,
+                         "the table heard them go")
+
+        async def falls_asleep(a: App) -> None:
+            assert a.lobby is not None and a.store is not None
+            clock.jump(31)  # the sleeper looks over the tables every 30 s
+            await settle(lambda: table not in a.lobby.tables, "the table left memory")
+            assert await a.store.sleeping() == 1
+
+        # Nobody follows it: it sleeps (T8.5).
+        await everybody_leaves()
+        await falls_asleep(app)
+        woken_before = app.sleeper.woke
+
+        # A seat's message wakes it: rebuilt from its log, the seat answers.
+        for seat, token in tokens.items():
+            conn = await connect(nursery, app.port)
+            resumed = await conn.request({"t": "resume", "table": table, "token": token, "views": True})
+            assert resumed["t"] == "ok", resumed
+            seats[seat] = conn
+        assert table in app.lobby.tables and await app.store.sleeping() == 0
+        await answer_once()
+        await everybody_leaves()
+        await falls_asleep(app)
+
+        # Its deadline wakes it (T8.2): a day later the silence applies.
+        log_before = len(commands(await app.store.log(table)))
+        clock.jump(DAY + 1)
+        await settle(lambda: app.sleeper.woke > woken_before, "the deadline woke it")
+        await settle(lambda: app.store.log(table), "its log")
+        async def timed_out() -> bool:
+            cmds = commands(await app.store.log(table))
+            return len(cmds) > log_before and any(c["seat"] == -1 for c in cmds[log_before:])
+        await settle(timed_out, "the deadline's silence")
+        await falls_asleep(app)
+
+        # The server goes down; the next deadline falls due while it is down.
+        await app.aclose()
+        clock.jump(2 * DAY)
+        app = await start_app(nursery, path)
+        assert app.lobby is not None and app.store is not None
+        assert app.recovered == 0  # a sleeping table is not loaded at the start
+        await settle(lambda: table in app.lobby.tables, "the due table woke after the restart")
+        live = app.lobby.tables[table]
+        d = live.play.clock.deadline
+        assert d is not None
+        # T8.3: the deadline the downtime let pass applies the grace after the start.
+        assert d.at - trio.current_time() == pytest.approx(RESTART_GRACE_MS / 1000, abs=1)
+        cmds_before = len(commands(await app.store.log(table)))
+        clock.jump(RESTART_GRACE_MS / 1000 - 60)
+        await trio.testing.wait_all_tasks_blocked()
+        assert len(commands(await app.store.log(table))) == cmds_before  # not before the grace ends
+        clock.jump(61)
+
+        async def silence_applied() -> bool:
+            return len(commands(await app.store.log(table))) > cmds_before
+
+        await settle(silence_applied, "the grace's end applied the silence")
+
+        # Nobody comes back: deadline after deadline, away seats (T2.1), the game ends.
+        for _ in range(400):
+            row = await app.store.table(table)
+            assert row is not None
+            if row.status == "finished":
+                break
+            clock.jump(DAY)
+            await trio.to_thread.run_sync(time.sleep, 0.05)
+        row = await app.store.table(table)
+        assert row is not None and row.status == "finished"
+        record = await app.lobby.record(table)
+        assert record is not None
+        assert replay(record).record()["events"] == record["events"]
+        timeouts = [c for c in commands(await app.store.log(table)) if c["seat"] == -1]
+        assert len(timeouts) >= 2  # the deadlines' silences, logged as the table's Timeout commands (T1.6)
+        assert app.sleeper.woke >= 1
+        await app.aclose()
+        nursery.cancel_scope.cancel()
