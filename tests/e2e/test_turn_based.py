@@ -167,6 +167,7 @@ async def test_t8_a_turn_based_game_sleeps_wakes_and_survives_a_restart_over_day
             assert a.lobby is not None and a.store is not None
             clock.jump(31)  # the sleeper looks over the tables every 30 s
             await settle(lambda: table not in a.lobby.tables, "the table left memory")
+            await settle(lambda: a.store.sleeping(), "its wake-up indexed")
             assert await a.store.sleeping() == 1
 
         # Nobody follows it: it sleeps (T8.5).

@@ -53,6 +53,7 @@ from .table import (
     rematch_setup,
     stored_game,
     token_hash,
+    turns,
 )
 from .unloading import Followers
 
@@ -245,7 +246,7 @@ class Lobby:
             await table.send(None, Stop(hand_over=True))
             await table.stopped.wait()
             self._leave(table)
-            wake_at = table.wake_at() if table.status in ("open", "running") else None
+            wake_at = turns.wake_at(table) if table.status in ("open", "running") else None
             if wake_at is None:
                 return False
             if table.viewers.subscribers or wake_at - self.wall() <= horizon_s:
@@ -652,8 +653,9 @@ class Lobby:
         try:
             table = Table.restore(row.id, row.meta, records, clock_body, port, self.store,
                                   paused_ms=paused_ms, wall=self.wall, log_cap=self.log_cap,
-                                  abandon_after=self.abandon_after, saved_at=saved_at, started=self.started,
-                                  seated_at=row.updated_at)
+                                  abandon_after=self.abandon_after,
+                                  turn=(saved_at, self.started) if saved_at is not None else None)
+            table.seated_at = row.updated_at  # an open turn-based table's 7 days run on (T8.4)
         except (TableError, KeyError, ValueError) as exc:
             log.error("cannot recover table %s: %s", row.id, exc)
             if abandon:

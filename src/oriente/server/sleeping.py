@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from .table import turns
+
 if TYPE_CHECKING:
     from .lobby import Lobby
 
@@ -70,7 +72,7 @@ class Sleeper:
             return None
         if table.viewers.subscribers or table.id in self.lobby.withheld:
             return None
-        wake_at: float | None = table.wake_at()
+        wake_at = turns.wake_at(table)
         if wake_at is None or wake_at - self.lobby.wall() <= self.horizon_s:
             return None
         return wake_at

@@ -36,10 +36,10 @@ from ...fairplay import dealing
 from ...games.kit.port import SPECTATOR, TABLE_SEAT, GamePort, GameSetup, RulesRejection, rules_version
 from ...protocol import messages as M
 from ...protocol.codec import decode_any, encode
-from ..clock import turn_resume
 from ..ids import new_token
 from ..outbox import Outbox
 from ..stores import LogRecord, Store, StoreFenced
+from . import turns
 from .chat import ChatRate, chat_text
 from .durable import Durable, Stopped
 from .inbox import (
@@ -91,8 +91,6 @@ LOG_FULL_MESSAGE = ("this table's log is full: chat and proposals are refused fr
 ABANDON_AFTER_S = 600.0
 # Where an unloaded table's messages go: (table id, sender's outbox, message).
 Redirect = Callable[[str, Outbox | None, Any], Awaitable[None]]
-# An open turn-based table at which no seat was taken or left for this long is abandoned (T8.4).
-TURN_ABANDON_AFTER_S = 7 * 86_400.0
 
 
 class Table:
@@ -136,29 +134,18 @@ class Table:
     def restore(cls, table_id: str, meta: bytes, records: list[LogRecord], clock: bytes | None,
                 port: GamePort, store: Store, *, paused_ms: int, wall: Callable[[], float] = time.time,
                 replay: bool = True, log_cap: int = LOG_SOFT_CAP, abandon_after: float = ABANDON_AFTER_S,
-                saved_at: float | None = None, started: float | None = None,
-                seated_at: float | None = None) -> Table:
-        """Rebuild a table from its meta and log (`recovery.recover`; raises
-        TableError). Its deadline resumes with the time it had, less the
-        `paused_ms` it ran after its clock was last saved (T4.1); a
-        turn-based table's runs on the calendar from `saved_at`, the time its
-        clock was saved, with the restart grace for one armed before this
-        server `started` (T8.2, T8.3). `seated_at`: when its seats last
-        changed (an open turn-based table's abandonment counts from it, T8.4)."""
+                turn: tuple[float, float] | None = None) -> Table:
+        """Rebuild a table from its meta and log (`recovery.recover`; raises TableError). Its deadline
+        resumes with the time it had, less the `paused_ms` it ran after its clock was last saved (T4.1);
+        `turn`: when its clock was saved and this server started, for a turn-based table (T8.3)."""
         found = recover(table_id, meta, records, port, replay=replay, log_cap=log_cap)
         table = cls(table_id, found.settings, port, found.setup, store, wall=wall, log_cap=log_cap,
                     abandon_after=abandon_after)
         table.seats, table.journal, table.rematch_next = found.seats, found.journal, found.rematch
         table.play.state, table.status, table.play.result = found.state, found.status, found.result
         table._unlogged = (found.unlogged_seats, found.unlogged_leaves)
-        if seated_at is not None:
-            table.seated_at = seated_at
         if clock is not None and table.status == "running":
-            data = decode_any(clock)
-            floor_ms: int | None = None
-            if table.turn_based and saved_at is not None:
-                paused_ms, floor_ms = turn_resume(data, saved_at, wall(), wall() if started is None else started)
-            table.play.clock.restore(data, trio.current_time(), paused_ms, floor_ms)
+            turns.resume_clock(table.play.clock, decode_any(clock), paused_ms, turn if table.turn_based else None, wall)
         if table.status == "running" and replay:
             table._rearm()
         elif table.status in ENDED:
@@ -217,7 +204,7 @@ class Table:
                     outbox: Outbox | None = None
                     message: Any = pending
                     if pending is None:
-                        abandon_at = self._abandon_at()
+                        abandon_at = self.abandon_at()
                         with trio.move_on_at(min(at, abandon_at)):
                             outbox, message = await self._recv.receive()
                     pending = None
@@ -255,25 +242,13 @@ class Table:
             self.stopped.set()
             self._change.tell()
 
-    def _abandon_at(self) -> float:
-        """When this table is abandoned if nothing changes (T6.1): an open
-        table once no client holds a seat for `abandon_after`; never after
-        the start. The server's bots hold no table open. An open turn-based
-        table, TURN_ABANDON_AFTER_S after a seat was last taken or left,
-        whoever is connected (T8.4)."""
+    def abandon_at(self) -> float:
+        """When this table is abandoned if nothing changes (T6.1): an open table once no client holds a
+        seat for `abandon_after`; never after the start; the server's bots hold none open. Turn-based: T8.4."""
         if self.turn_based:
-            if self.status != "open":
-                return math.inf
-            return trio.current_time() + (self.seated_at + TURN_ABANDON_AFTER_S - self.wall())
+            return turns.abandon_at(self.status, self.seated_at, self.wall())
         since = self.seats.idle_since(trio.current_time()) if self.status == "open" else None
         return math.inf if since is None else since + self.abandon_after
-
-    def wake_at(self) -> float | None:
-        """The wall time this table must be awake by (its deadline, or for an
-        open turn-based table its abandonment), or None if nothing is due."""
-        d = self.play.clock.deadline
-        due = min(d.at if d is not None else math.inf, self._abandon_at())
-        return None if due == math.inf else self.wall() + (due - trio.current_time())
 
     async def _abandon(self) -> None:
         """T6.1: the table ends before its game began; its viewers hear it,
@@ -300,7 +275,7 @@ class Table:
                 await self._offer_rematch(msg)
                 return
             case Abandon():
-                if self._abandon_at() < math.inf:
+                if self.abandon_at() < math.inf:
                     await self._abandon()
                 else:
                     self.seats.unattended_since = None  # held (or started) meanwhile: not the lobby's to take
@@ -417,7 +392,7 @@ class Table:
 
     async def _save_meta(self, **fields: Any) -> None:
         """Store the table's meta as it is now (with `fields`, a status)."""
-        meta = self.meta()
+        meta, self.seated_at = self.meta(), self.wall() if self.status == "open" else self.seated_at  # T8.4
         await self.durable.write(lambda: self.store.update_table(self.id, meta=meta, now=self.wall(), **fields))
 
     async def _tell(self, new: list[dict[str, Any]]) -> None:
@@ -453,7 +428,6 @@ class Table:
         contribution = dealing.seat_nonce(self.id, nonce) if nonce is not None and own_nonce else None
         self.seats.slots[seat] = Slot(name=name, token_hash=token_hash(token), connections=1, bot=bot,
                                       account=account, nonce=contribution)
-        self.seated_at = self.wall()
         await self._save_meta()
         await self._tell([self.seats.taken_event(seat)])
         self.viewers.watch(outbox, seat, msg.views or outbox in self.viewers.wants_views)
@@ -517,7 +491,6 @@ class Table:
         if self.status != "open":
             raise Refused("table/started", "a seat can be left only before the start")
         self.seats.slots[seat] = None
-        self.seated_at = self.wall()
         self.viewers.seat_left(seat)
         await self._save_meta()
         await self._tell([{"type": "SeatLeft", "seat": seat}])
