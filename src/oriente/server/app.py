@@ -231,7 +231,8 @@ class App:
         self.lobby.max_turn_tables = self.max_turn_tables
         if self.node is not None:
             self.lobby.waker = self.node.adopt
-        self.sleeper = Sleeper(self.lobby, horizon_s=self.sleep_horizon, wake=self.lobby.waker)
+        self.sleeper = Sleeper(self.lobby, horizon_s=self.sleep_horizon,
+                               wake=self.node.adopt if self.node is not None else self.lobby.find)
         await nursery.start(self.sleeper.run)
 
     async def drain(self) -> int:

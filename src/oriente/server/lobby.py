@@ -206,9 +206,10 @@ class Lobby:
     async def find(self, table_id: str) -> Table | None:
         """A table by id, wherever it is: in memory, or an ended (finished or
         failed) table that has left memory, brought back from its log in the
-        store for another linger. None: no such table, or one that is
-        neither in memory nor ended (an abandoned log). A table leaving
-        memory (`unload`) is waited for, then brought back."""
+        store for another linger, or a sleeping turn-based table, woken
+        (T8.5). None: no such table, or one that is neither in memory nor
+        ended nor asleep (an abandoned log). A table leaving memory
+        (`unload`, `sleep`) is waited for, then brought back."""
         while True:
             table = self.tables.get(table_id)
             if table is not None:
@@ -227,10 +228,10 @@ class Lobby:
                 self._enter(table)
                 self.nursery.start_soon(partial(self._host, table, reloaded=True), name=f"table {table_id}")
                 return table
+            return await self.waker(table_id) if self.sleeps else None
         finally:
             del self._loading[table_id]
             done.set()
-        return await self.waker(table_id) if self.sleeps else None
 
     # -- sleeping turn-based tables (docs/table.md T8.5) ----------------------------------
 
@@ -239,13 +240,16 @@ class Lobby:
         holds is served first), drop it from memory, index its next wake-up.
         Requests for it meanwhile wait, then wake it. False if it may no
         longer sleep once stopped (a message made it due or followed)."""
-        if self.tables.get(table.id) is not table or table.id in self._loading:
+        if self.tables.get(table.id) is not table or table.id in self._loading or table.unloading is not None:
             return False
+        self._leave(table)
         self._loading[table.id] = done = trio.Event()
+        # As `unload` does: set before the Stop, with no await between, so that
+        # every message is either ahead of the Stop or handed on (to `find`).
+        table.unloading = self._redirect
         try:
-            await table.send(None, Stop(hand_over=True))
+            await table.send(None, Stop(hand_over=True))  # one who began following meanwhile: told to resume
             await table.stopped.wait()
-            self._leave(table)
             wake_at = turns.wake_at(table) if table.status in ("open", "running") else None
             if wake_at is None:
                 return False
@@ -346,7 +350,8 @@ class Lobby:
         and `salt`: a rematch's, committed to when the table before it
         ended (T7.4)."""
         if settings.timers.turn_based and self.sleeps:
-            awake = sum(1 for t in self.tables.values() if t.turn_based and t.status in ("open", "running"))
+            awake = sum(1 for t in self.tables.values()
+                        if t.settings.timers.turn_based and t.status in ("open", "running"))
             if awake + await self.store.sleeping() >= self.max_turn_tables:
                 raise LobbyError("lobby/full", f"this server holds {self.max_turn_tables} turn-based tables, "
                                                "the most it may; try later")
@@ -374,7 +379,7 @@ class Lobby:
         lock everyone else out; LobbyError when every table is held."""
         while len(self.tables) >= self.max_tables:
             idle = [(since, t) for t in self.tables.values()
-                    if t.status == "open" and not t.turn_based  # held open for 7 days (T8.4)
+                    if t.status == "open" and not t.settings.timers.turn_based  # held open for 7 days (T8.4)
                     and (since := t.statistics().unattended_since) is not None]
             if not idle:
                 raise LobbyError("lobby/full", "this server holds as many tables as it can, each of them "

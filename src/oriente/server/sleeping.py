@@ -68,7 +68,7 @@ class Sleeper:
         """The wall time a table may sleep until, or None if it stays awake:
         a turn-based table, open or running, nobody following it, its store
         taking writes, nothing due within the horizon."""
-        if not table.turn_based or table.status not in ("open", "running") or table.durable.paused:
+        if not table.settings.timers.turn_based or table.status not in ("open", "running") or table.durable.paused:
             return None
         if table.viewers.subscribers or table.id in self.lobby.withheld:
             return None

@@ -123,7 +123,6 @@ class Table:
         self._change = Change()  # told after each message handled (`changed`)
         self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
         self.abandon_after = abandon_after  # T6.1
-        self.turn_based = settings.timers.turn_based  # docs/table.md T8
         self.seated_at = wall()  # when a seat was last taken or left (wall clock): T8.4
         self._info: tuple[bytes, float] | None = None  # info(), encoded, and when (`info_encoded`)
         # Seats taken and left a restored table did not log (`recovery.Recovered`, `CatchUp`).
@@ -145,7 +144,7 @@ class Table:
         table.play.state, table.status, table.play.result = found.state, found.status, found.result
         table._unlogged = (found.unlogged_seats, found.unlogged_leaves)
         if clock is not None and table.status == "running":
-            turns.resume_clock(table.play.clock, decode_any(clock), paused_ms, turn if table.turn_based else None, wall)
+            turns.resume_clock(table.play.clock, decode_any(clock), paused_ms, turn, wall)
         if table.status == "running" and replay:
             table._rearm()
         elif table.status in ENDED:
@@ -243,9 +242,8 @@ class Table:
             self._change.tell()
 
     def abandon_at(self) -> float:
-        """When this table is abandoned if nothing changes (T6.1): an open table once no client holds a
-        seat for `abandon_after`; never after the start; the server's bots hold none open. Turn-based: T8.4."""
-        if self.turn_based:
+        """When it is abandoned if nothing changes: open, nobody holding it for `abandon_after` (T6.1, T8.4)."""
+        if self.settings.timers.turn_based:
             return turns.abandon_at(self.status, self.seated_at, self.wall())
         since = self.seats.idle_since(trio.current_time()) if self.status == "open" else None
         return math.inf if since is None else since + self.abandon_after

@@ -24,10 +24,10 @@ TURN_ABANDON_AFTER_S = 7 * 86_400.0
 def resume_clock(clock: TableClock, data: dict[str, Any], paused_ms: int,
                  turn: tuple[float, float] | None, wall: Callable[[], float]) -> None:
     """Resume a restored table's clock: a live table's with the time it had
-    (T4.1); with `turn` = (when its clock was saved, when this server
-    started), a turn-based table's on the calendar (T8.2, T8.3)."""
+    (T4.1); a turn-based table's on the calendar, given `turn` = (when its
+    clock was saved, when this server started) (T8.2, T8.3)."""
     floor_ms: int | None = None
-    if turn is not None:
+    if turn is not None and clock.settings.turn_based:
         paused_ms, floor_ms = turn_resume(data, turn[0], wall(), turn[1])
     clock.restore(data, trio.current_time(), paused_ms, floor_ms)
 
