@@ -188,13 +188,16 @@ async def test_t8_a_turn_based_game_sleeps_wakes_and_survives_a_restart_over_day
 
         # Its deadline wakes it (T8.2): a day later the silence applies.
         log_before = len(commands(await app.store.log(table)))
-        clock.jump(DAY + 1)
+        due = await app.store.next_wake()
+        assert due is not None and 0 < due - (BASE + trio.current_time()) <= DAY
+        clock.jump(due - (BASE + trio.current_time()))  # to the very time the index says it wakes
         await settle(lambda: app.sleeper.woke > woken_before, "the deadline woke it")
         await settle(lambda: app.store.log(table), "its log")
         async def timed_out() -> bool:
             cmds = commands(await app.store.log(table))
             return len(cmds) > log_before and any(c["seat"] == -1 for c in cmds[log_before:])
         await settle(timed_out, "the deadline's silence")
+        assert app.lobby.late and max(app.lobby.late) < 1.0  # applied at its wall-clock time, asleep or not
         await falls_asleep(app)
 
         # The server goes down; the next deadline falls due while it is down.

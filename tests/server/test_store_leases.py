@@ -154,3 +154,45 @@ async def test_the_site_key_is_made_once(postgres_schemas: Schemas) -> None:
     async with running(a, b):
         keys = [await s.site_key("bus", lambda i=i: bytes([i]) * 32) for i, s in enumerate((a, b))]
         assert keys == [bytes([0]) * 32] * 2
+
+
+async def test_t8_7_a_sleeping_table_belongs_to_nobody_and_one_claim_wakes_it(postgres_schemas: Schemas) -> None:
+    """docs/table.md T8.7: a table put to sleep names no owner and leaves
+    failover's orphans; when it falls due, processes claiming it at once
+    find one winner, its epoch raised, its wake-up gone from the index; the
+    process that put it to sleep can write to it no more."""
+    url, schema = postgres_schemas.url, postgres_schemas.fresh()
+    a, b, c, d = (PostgresStore(url, schema=schema, cluster=True) for _ in range(4))
+    async with running(a, b, c, d):
+        for store, name in ((a, "a"), (b, "b"), (c, "c"), (d, "d")):
+            await store.renew_lease(url=f"ws://{name}", lease_s=30, alive_at=100.0)
+        await a.create_table("t", "running", b"m", now=1.0)
+        await a.append("t", [rec(0)], clock=b"c0", now=1.0)
+        await a.sleep("t", 500.0)
+        assert await b.owner_of("t") == ("running", "", "", False)  # nobody's, though a's lease lives
+        assert await b.orphans() == [], "failover never loads a sleeping table"
+        assert await b.tables(["running"], asleep=False) == []
+        assert await b.due(499.0, 10) == [] and await b.due(500.0, 10) == ["t"]
+
+        won: dict[str, float | None] = {}
+
+        async def claim(store: PostgresStore, name: str) -> None:
+            won[name] = await store.claim("t")
+
+        async with trio.open_nursery() as nursery:
+            for store, name in ((b, "b"), (c, "c"), (d, "d")):
+                nursery.start_soon(claim, store, name)
+        winners = [name for name, since in won.items() if since is not None]
+        assert len(winners) == 1, won
+        winner = {"b": b, "c": c, "d": d}[winners[0]]
+        assert await b.due(1000.0, 10) == [] and await b.sleeping() == 0
+        assert (await b.owner_of("t"))[1] == winner.owner
+        await winner.append("t", [rec(1)], clock=b"c1", now=2.0)  # it writes under the raised epoch
+        with pytest.raises(StoreFenced):
+            await a.append("t", [rec(2)], now=3.0)
+        # Asleep again, and woken by another process.
+        await winner.sleep("t", 900.0)
+        with pytest.raises(StoreFenced):
+            await a.sleep("t", 10.0)  # only the owner puts a table to sleep
+        assert await a.claim("t") is not None
+        assert await a.sleeping() == 0

@@ -233,6 +233,7 @@ class App:
             self.lobby.waker = self.node.adopt
         self.sleeper = Sleeper(self.lobby, horizon_s=self.sleep_horizon,
                                wake=self.node.adopt if self.node is not None else self.lobby.find)
+        self.metrics.sources.append(self.sleeper.metrics)
         await nursery.start(self.sleeper.run)
 
     async def drain(self) -> int:

@@ -74,6 +74,7 @@ class Deadline:
     started: float  # trio time when it was armed (for time bank charging)
     at: float  # trio time when it expires
     base_ms: int  # the part that does not use the time bank
+    late_s: float = 0.0  # how late it already was when its table was rebuilt (a turn-based table's, T8.2)
 
 
 @dataclass(slots=True)
@@ -212,8 +213,9 @@ class TableClock:
         remaining = max(d["remaining_ms"] - paused_ms, floor)
         elapsed = d["elapsed_ms"] + (d["remaining_ms"] - remaining)
         key = (d["key"][0], d["key"][1])
+        late = max(0, paused_ms - d["remaining_ms"]) / 1000 if floor_ms == 0 else 0.0
         self.deadline = Deadline(key=key, pivot=d["pivot"], started=now - elapsed / 1000,
-                                 at=now + remaining / 1000, base_ms=d["base_ms"])
+                                 at=now + remaining / 1000, base_ms=d["base_ms"], late_s=late)
 
 
 def turn_resume(data: dict[str, Any], saved_at: float, wall_now: float, started: float) -> tuple[int, int]:

@@ -15,6 +15,7 @@ import bisect
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -124,6 +125,7 @@ class Lobby:
         self.sleeps = False
         self.waker: Callable[[str], Awaitable[Table | None]] = self.wake
         self.max_turn_tables = MAX_TURN_TABLES
+        self.late: deque[float] = deque(maxlen=100_000)  # how late turn-based deadlines applied, seconds
         self.tables: dict[str, Table] = {}
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
@@ -148,6 +150,8 @@ class Lobby:
     def _enter(self, table: Table) -> None:
         """A table comes into memory; a public one joins the listing's order."""
         self.tables[table.id] = table
+        if table.settings.timers.turn_based:
+            table.play.on_late = self.late.append
         if table.settings.public:
             self._serial += 1
             self._order.append(self._serial)

@@ -34,7 +34,7 @@ log = logging.getLogger("oriente.sleeping")
 __all__ = ["MAX_TURN_TABLES", "SLEEP_HORIZON_S", "Sleeper"]
 
 SLEEP_HORIZON_S = 600.0  # a table with a deadline nearer than this stays awake (T8.5)
-SLEEP_CHECK_S = 30.0  # how often the tables in memory are looked over for one that may sleep
+SLEEP_CHECK_S = 30.0  # how often the tables in memory are looked over (or each horizon, if shorter)
 WAKE_POLL_S = 30.0  # how often the index is read again, beyond the earliest wake-up this process knows
 WAKE_BATCH = 100  # wake-ups read from the index at once
 MAX_TURN_TABLES = 100_000  # turn-based tables a site holds unfinished, asleep or awake (T8.6)
@@ -50,7 +50,8 @@ class Sleeper:
         self.lobby = lobby
         self.store = lobby.store
         self.horizon_s = horizon_s
-        self.check_s = check_s
+        self.check_s = min(check_s, horizon_s)
+        self.asleep = 0  # tables asleep, as the index said last
         self.poll_s = poll_s
         self.wake = wake if wake is not None else lobby.wake
         self.slept = 0  # tables this process put to sleep
@@ -117,6 +118,7 @@ class Sleeper:
             try:
                 await self.wake_due()
                 nxt = await self.store.next_wake()
+                self.asleep = await self.store.sleeping()
             except Exception:  # a store that went away: try again later, the tables keep their deadlines
                 log.warning("sleeping tables: cannot read the index of wake-ups; trying again", exc_info=True)
                 nxt = None
@@ -126,3 +128,18 @@ class Sleeper:
             if waited.cancelled_caught:
                 self._refused.clear()
             self._nudge = trio.Event()
+
+    def metrics(self) -> list[str]:
+        """For /metrics: tables asleep, sleeps and due wake-ups here, and how
+        late turn-based deadlines applied (their wall-clock time to their
+        silence applied, over the last 100,000)."""
+        late = sorted(self.lobby.late)
+        lines = ["# TYPE oriente_tables_sleeping gauge", f"oriente_tables_sleeping {self.asleep}",
+                 "# TYPE oriente_turn_sleeps_total counter", f"oriente_turn_sleeps_total {self.slept}",
+                 "# TYPE oriente_turn_wakes_total counter", f"oriente_turn_wakes_total {self.woke}",
+                 "# TYPE oriente_turn_deadline_late_seconds summary"]
+        for q in (0.5, 0.99):
+            value = late[min(len(late) - 1, int(q * len(late)))] if late else 0.0
+            lines.append(f'oriente_turn_deadline_late_seconds{{quantile="{q}"}} {value:.6f}')
+        lines.append(f"oriente_turn_deadline_late_seconds_count {len(late)}")
+        return lines

@@ -342,7 +342,7 @@ _TABLE_COLUMNS: Final = "id, created_at, status, meta, updated_at"
 _LEASED_CLAIM: Final = """
 WITH prev AS (SELECT t.id, n.alive_at FROM tables t LEFT JOIN nodes n ON n.name = t.owner WHERE t.id = %(id)s)
 UPDATE tables AS t SET epoch = t.epoch + 1, owner = %(me)s, wake_at = NULL FROM prev
-WHERE t.id = prev.id AND t.status = ANY(%(statuses)s) AND t.owner <> %(me)s
+WHERE t.id = prev.id AND t.epoch = %(epoch)s AND t.status = ANY(%(statuses)s) AND t.owner <> %(me)s
   AND NOT EXISTS (SELECT 1 FROM nodes n WHERE n.name = t.owner AND n.lease_until > now())
   AND NOT EXISTS (SELECT 1 FROM tournament_tables tt JOIN tournaments u ON u.id = tt.tournament_id
                   WHERE tt.table_id = t.id AND u.owner <> %(me)s)
@@ -813,7 +813,14 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         owner was last known alive (0.0 if unknown), or None if the table
         is not claimable (unknown, ended, or owned under a live lease)."""
         def claim(conn: psycopg.Connection[Any]) -> float | None:
-            row = conn.execute(_LEASED_CLAIM, {"id": table_id, "me": self.owner,
+            # Compare and set on the epoch read first: two claimants that
+            # queue on the row lock re-check the row's own columns, and the
+            # second finds the epoch moved (the lease's anti-join alone is
+            # not re-read for the new owner).
+            epoch = conn.execute("SELECT epoch FROM tables WHERE id = %s", (table_id,)).fetchone()
+            if epoch is None:
+                return None
+            row = conn.execute(_LEASED_CLAIM, {"id": table_id, "me": self.owner, "epoch": epoch[0],
                                                "statuses": list(statuses)}).fetchone()
             if row is None:
                 return None
@@ -981,6 +988,8 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         sleeping table belongs to no process, and a wake-up claims it."""
         def sleep(conn: psycopg.Connection[Any]) -> None:
             epoch = self._epochs.get(table_id)
+            if epoch is None and self.cluster:  # a process of a site writes only what it claimed
+                raise StoreFenced(f"sleep of {table_id!r} refused: this server does not hold the table")
             row = conn.execute("UPDATE tables SET wake_at = %s, owner = '' WHERE id = %s "
                                "AND (%s::bigint IS NULL OR epoch = %s) RETURNING id",
                                (wake_at, table_id, epoch, epoch)).fetchone()

@@ -7,6 +7,7 @@ says what the step is: a seat's command applied, a deadline's silence
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from ...games.kit.port import TABLE_SEAT, GamePort, RulesRejection, Waiting
@@ -29,6 +30,8 @@ class Play:
         self.clock = TableClock.new(settings.timers, settings.seats)
         self.proxy_after = settings.proxy_after
         self.talk: frozenset[str] = frozenset(port.talk_commands)
+        # Told how late each deadline applied, seconds (a turn-based table's, for /metrics: T8.2).
+        self.on_late: Callable[[float], None] | None = None
 
     def start(self, config: Any) -> Events:
         """Set the game up; its first events."""
@@ -61,6 +64,8 @@ class Play:
         if d is None or waiting is None or waiting.key != d.key:
             self.rearm(running, now)
             return None
+        if self.on_late is not None:
+            self.on_late(max(0.0, now - d.at) + d.late_s)
         return waiting
 
     def proxy_move(self, seat: int, table_id: str) -> tuple[Any, Events] | None:

@@ -1,0 +1,428 @@
+"""Sleeping turn-based tables (docs/table.md T8.5): memory, wake-ups, deadlines.
+
+The server runs in its own process (`oriente serve`) on a real SQLite store
+in a fresh temporary directory; the bench's clients live in this process, on
+loopback. The bench's own clients take many tables each, so it raises the
+per-connection and per-address table limits (T6.2) by flags, and says so.
+
+1. Setup: a few accounts sign up; one creates N turn-based tables (4 seats,
+   a decision's time of PROMPT_MIN..PROMPT_MAX seconds, random per table,
+   scaled from days to the run's minutes), each account takes a seat at
+   every table and stops following it. The tables start; nobody follows
+   them, so they fall asleep (`--sleep-horizon`).
+2. Play: for each table a driver comes back now and then, after a random
+   wait of 0.2 to 1.4 decision times: about a third of the time after the
+   deadline (its silence applied: the server woke the table for it), else
+   before, when the pivot resumes its seat, answers, and stops following.
+   `wake_p99_ms` is the 99th percentile from a `resume` sent to a table
+   idle for longer than the horizon plus the sleeper's round (asleep) to
+   its answer; `deadline_late_p99_ms` the server's own figure (its
+   /metrics): how long after its wall-clock time each deadline applied.
+   In the middle the server is SIGKILLed and started again on its store;
+   `lost_events` counts events a client saw that the store no longer has
+   (each table is read again from seq 0 at the end).
+3. Memory: the server is stopped and started again on a store holding N
+   sleeping tables; `rss_per_sleeping_table_kib` is its RSS minus the RSS of
+   the same server started on an empty store, over N.
+
+    python bench/sleep.py --quick    # 10,000 tables
+    python bench/sleep.py            # 100,000 tables
+    python bench/sleep.py --tables 2000 --play 120
+
+The last line printed is one line of JSON with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import msgspec
+import trio
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.client import connect
+from websockets.typing import Subprotocol
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from server import metrics, rss_kib  # noqa: E402  the server bench's /metrics reader and RSS
+
+ACCOUNTS = 4  # one seat each at every table
+CONNS_PER_ACCOUNT = 6  # an account's connections (each has its own message budget, PROTOCOL.md 12)
+IN_FLIGHT = 64  # requests in flight per connection during the setup
+_encode = msgspec.msgpack.Encoder().encode
+_decode = msgspec.msgpack.Decoder().decode
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Server:
+    """`oriente serve` in its own process; its ports from the line it prints."""
+
+    def __init__(self, store: str, flags: list[str], log_path: str) -> None:
+        self.log = open(log_path, "ab")  # noqa: SIM115 - the child writes to it until stop()
+        self.proc = subprocess.Popen([sys.executable, "-m", "oriente.cli", "serve", "--store", store, "--port", "0",
+                                      "--metrics-port", "0", "--quiet", *flags],
+                                     stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL)
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], 300)
+        line = self.proc.stdout.readline().decode() if ready else ""
+        found = re.search(r"serving ws://[^:]+:(\d+) .*metrics=http://[^:]+:(\d+)/metrics", line)
+        if found is None:
+            self.proc.kill()
+            raise RuntimeError(f"the server did not start: {line!r}; see {log_path}")
+        self.port, self.metrics_port = int(found.group(1)), int(found.group(2))
+        self.pid = self.proc.pid
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+class Conn:
+    """One signed-in connection: requests by id, events by table."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.n = 0
+        self.waiting: dict[int, tuple[trio.Event, list[dict[str, Any]]]] = {}
+        self.frames: dict[str, list[dict[str, Any]]] = {}  # table -> frames since the last resume
+        self.seen: dict[str, dict[int, str]] = {}  # table -> seq -> event type, everything this client saw
+        self.closed = False
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                frame = _decode(raw)
+                re_ = frame.get("re")
+                if frame.get("t") in ("ok", "error") and re_ in self.waiting:
+                    event, box = self.waiting.pop(re_)
+                    box.append(frame)
+                    event.set()
+                table = frame.get("table")
+                if isinstance(table, str):
+                    self.frames.setdefault(table, []).append(frame)
+                    seen = self.seen.setdefault(table, {})
+                    for e in frame.get("events", ()):
+                        if "seq" in e:
+                            seen[e["seq"]] = e["type"]
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            for event, _ in self.waiting.values():
+                event.set()
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.n += 1
+        event, box = trio.Event(), []  # type: ignore[var-annotated]
+        self.waiting[self.n] = (event, box)
+        await self.ws.send(_encode({**message, "id": self.n}))
+        await event.wait()
+        if not box:
+            raise ConnectionClosed(None, None)
+        return box[0]
+
+
+async def open_conn(nursery: trio.Nursery, port: int) -> Conn:
+    async def hold(task_status: trio.TaskStatus[Conn] = trio.TASK_STATUS_IGNORED) -> None:
+        async with connect(f"ws://127.0.0.1:{port}", subprotocols=[Subprotocol("oriente.v1")], compression=None,
+                           max_size=2**22, open_timeout=60) as ws:
+            conn = Conn(ws)
+            task_status.started(conn)
+            await conn.read()
+
+    conn: Conn = await nursery.start(hold)
+    return conn
+
+
+class Site:
+    """The bench's clients: ACCOUNTS accounts, each on CONNS_PER_ACCOUNT connections."""
+
+    def __init__(self) -> None:
+        self.sessions: list[str] = []
+        self.conns: list[list[Conn]] = []
+        self.nursery: trio.Nursery | None = None
+
+    async def connect(self, nursery: trio.Nursery, port: int, first: bool) -> None:
+        self.nursery = nursery
+        self.conns = []
+        for a in range(ACCOUNTS):
+            row = []
+            for c in range(CONNS_PER_ACCOUNT):
+                conn = await open_conn(nursery, port)
+                if first and c == 0:
+                    ok = await conn.request({"t": "sign_up", "name": f"sleeper{a}{random.randrange(10**6)}",
+                                             "password": "a long bench password"})
+                    assert ok["t"] == "ok", ok
+                    self.sessions.append(ok["token"])
+                else:
+                    ok = await conn.request({"t": "sign_in", "token": self.sessions[a]})
+                    assert ok["t"] == "ok", ok
+                row.append(conn)
+            self.conns.append(row)
+
+    def conn(self, account: int, table_index: int) -> Conn:
+        return self.conns[account][table_index % CONNS_PER_ACCOUNT]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.wake_ms: list[float] = []
+        self.answers = 0
+        self.looks = 0
+        self.errors: dict[str, int] = {}
+
+
+async def setup(site: Site, n: int, rng: random.Random, prompt: tuple[float, float]) -> list[dict[str, Any]]:
+    """Create n tables, seat every account at each, follow none."""
+    tables: list[dict[str, Any]] = [{} for _ in range(n)]
+    limiter = trio.CapacityLimiter(IN_FLIGHT * CONNS_PER_ACCOUNT)
+
+    async def one(i: int) -> None:
+        async with limiter:
+            prompt_ms = int(rng.uniform(*prompt) * 1000)
+            timers = {"prompt_ms": prompt_ms, "window_ms": prompt_ms, "bank_ms": 0, "bank_refill_ms": 0,
+                      "zero_wait": False, "away_after": 100, "turn_based": True}
+            made = await site.conn(0, i).request({"t": "create_table", "seats": 4, "timers": timers,
+                                                  "public": False})
+            assert made["t"] == "ok", made
+            table = tables[i] = {"id": made["table"], "tokens": {}, "prompt_s": prompt_ms / 1000, "last": 0.0,
+                                 "pivot": 0}
+            for a in range(ACCOUNTS):
+                conn = site.conn(a, i)
+                joined = await conn.request({"t": "join", "table": table["id"], "name": f"p{a}"})
+                assert joined["t"] == "ok", joined
+                table["tokens"][a] = (joined["seat"], joined["token"])
+                await conn.request({"t": "unsubscribe", "table": table["id"]})
+            table["last"] = time.monotonic()
+
+    async with trio.open_nursery() as nursery:
+        for i in range(n):
+            nursery.start_soon(one, i)
+    return tables
+
+
+def pick(prompt: dict[str, Any] | None, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    if not prompt or prompt.get("pivot") != seat:
+        return None
+    options = [c for c in prompt.get("legal", []) if c["type"] in ("Announce", "Pass", "Claim", "Support", "Join",
+                                                                   "Choose")]
+    return rng.choice(options) if options else None
+
+
+async def look(site: Site, i: int, table: dict[str, Any], tally: Tally, rng: random.Random,
+               asleep_after: float) -> None:
+    """The pivot's account comes back: resume, answer if asked, stop following."""
+    account = table["pivot"]
+    seat, token = table["tokens"][account]
+    conn = site.conn(account, i)
+    idle = time.monotonic() - table["last"]
+    conn.frames.pop(table["id"], None)
+    sent = time.perf_counter()
+    resumed = await conn.request({"t": "resume", "table": table["id"], "token": token, "views": True})
+    took = (time.perf_counter() - sent) * 1000
+    tally.looks += 1
+    if resumed["t"] != "ok":
+        tally.errors[resumed.get("code", "?")] = tally.errors.get(resumed.get("code", "?"), 0) + 1
+        return
+    if idle > asleep_after:
+        tally.wake_ms.append(took)
+    with trio.move_on_after(5):
+        while not any(f.get("t") == "snapshot" for f in conn.frames.get(table["id"], [])):
+            await trio.sleep(0.01)
+    snap = next((f for f in conn.frames.get(table["id"], []) if f.get("t") == "snapshot"), None)
+    prompt = snap.get("prompt") if snap else None
+    if prompt and prompt.get("pivot") is not None:
+        pivot_seat = prompt["pivot"]
+        table["pivot"] = next((a for a, (s, _) in table["tokens"].items() if s == pivot_seat), account)
+    cmd = pick(prompt, seat, rng)
+    if cmd is not None:
+        answer = await conn.request({"t": "act", "table": table["id"], "cmd": cmd})
+        if answer["t"] == "ok":
+            tally.answers += 1
+    await conn.request({"t": "unsubscribe", "table": table["id"]})
+    table["last"] = time.monotonic()
+
+
+async def play(site: Site, tables: list[dict[str, Any]], seconds: float, tally: Tally, rng: random.Random,
+               asleep_after: float, stop: trio.Event) -> None:
+    async def driver(i: int, table: dict[str, Any]) -> None:
+        while not stop.is_set():
+            with trio.move_on_after(rng.uniform(0.2, 1.4) * table["prompt_s"]):
+                await stop.wait()
+            if stop.is_set():
+                return
+            with contextlib.suppress(ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+                await look(site, i, table, tally, rng, asleep_after)
+
+    async with trio.open_nursery() as nursery:
+        for i, table in enumerate(tables):
+            nursery.start_soon(driver, i, table)
+        with trio.move_on_after(seconds):
+            await stop.wait()
+        stop.set()
+
+
+async def lost_events(site: Site, tables: list[dict[str, Any]]) -> tuple[int, int]:
+    """Events the clients saw that the restarted server's log lacks: each
+    table is read again from the start and compared (seq, type)."""
+    lost = checked = 0
+    limiter = trio.CapacityLimiter(IN_FLIGHT)
+    seen_all: dict[str, dict[int, str]] = {}
+    for row in site.conns:
+        for conn in row:
+            for table_id, seen in conn.seen.items():
+                seen_all.setdefault(table_id, {}).update(seen)
+
+    async def one(i: int, table: dict[str, Any]) -> None:
+        nonlocal lost, checked
+        async with limiter:
+            conn = site.conn(0, i)
+            conn.frames.pop(table["id"], None)
+            await conn.request({"t": "spectate", "table": table["id"], "after": 0})
+            with trio.move_on_after(30):
+                while not any(f.get("t") == "snapshot" for f in conn.frames.get(table["id"], [])):
+                    await trio.sleep(0.01)
+            now: dict[int, str] = {}
+            for f in conn.frames.get(table["id"], []):
+                for e in f.get("events", ()):
+                    if "seq" in e:
+                        now[e["seq"]] = e["type"]
+            await conn.request({"t": "unsubscribe", "table": table["id"]})
+            for seq, kind in seen_all.get(table["id"], {}).items():
+                checked += 1
+                if now.get(seq) != kind:
+                    lost += 1
+
+    async with trio.open_nursery() as nursery:
+        for i, table in enumerate(tables):
+            nursery.start_soon(one, i, table)
+    return lost, checked
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    n = args.tables
+    tmp = tempfile.mkdtemp(prefix="oriente-sleep-")
+    store = os.path.join(tmp, "store.sqlite")
+    log_path = os.path.join(tmp, "server.log")
+    flags = ["--tables-per-connection", str(n), "--tables-per-address", str(n), "--max-tables", str(n + 1000),
+             "--max-turn-tables", str(n + 1000), "--sleep-horizon", str(args.horizon)]
+    print(f"the bench's own clients take {n} tables each: per-connection and per-address table limits raised "
+          f"by flags ({' '.join(flags[:4])}); {' '.join(flags[4:])}", flush=True)
+    figures: dict[str, Any] = {"tables": n, "horizon_s": args.horizon}
+    load0 = os.getloadavg()
+    try:
+        empty = Server(os.path.join(tmp, "empty.sqlite"), flags, log_path)
+        await trio.sleep(3)
+        rss_empty = rss_kib(empty.pid)
+        empty.stop()
+        server = Server(store, flags, log_path)
+        site = Site()
+        tally = Tally()
+        asleep_after = args.horizon + min(30.0, args.horizon) + 2.0
+        async with trio.open_nursery() as nursery:
+            await site.connect(nursery, server.port, first=True)
+            started = time.monotonic()
+            tables = await setup(site, n, rng, (args.prompt_min, args.prompt_max))
+            figures["setup_s"] = round(time.monotonic() - started, 1)
+            print(f"setup: {n} tables in {figures['setup_s']} s", flush=True)
+            # Play, with a SIGKILL and a restart in the middle.
+            stop = trio.Event()
+            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop)
+            with trio.move_on_after(args.play / 2 + 5):
+                await stop.wait()
+            m = await metrics(server.metrics_port)
+            server.stop(signal.SIGKILL)
+            for row in site.conns:
+                for conn in row:
+                    with contextlib.suppress(Exception):
+                        await conn.ws.aclose()
+            late_before = m
+            server = Server(store, flags, log_path)
+            await site.connect(nursery, server.port, first=False)
+            stop2 = trio.Event()
+            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop2)
+            with trio.move_on_after(args.play / 2 + 5):
+                await stop2.wait()
+            m2 = await metrics(server.metrics_port)
+            lost, checked = await lost_events(site, tables)
+            figures["lost_events"] = lost
+            figures["events_checked"] = checked
+            nursery.cancel_scope.cancel()
+        late = [v for v in (late_before.get('oriente_turn_deadline_late_seconds{quantile="0.99"}'),
+                            m2.get('oriente_turn_deadline_late_seconds{quantile="0.99"}')) if v is not None]
+        figures["deadline_late_p99_ms"] = round(max(late) * 1000, 1) if late else None
+        figures["deadlines_applied"] = int(late_before.get("oriente_turn_deadline_late_seconds_count", 0)
+                                           + m2.get("oriente_turn_deadline_late_seconds_count", 0))
+        figures["wakes_due"] = int(late_before.get("oriente_turn_wakes_total", 0)
+                                   + m2.get("oriente_turn_wakes_total", 0))
+        p99 = percentile(tally.wake_ms, 0.99)
+        figures["wake_p99_ms"] = round(p99, 1) if p99 is not None else None
+        figures["wake_p50_ms"] = round(percentile(tally.wake_ms, 0.5) or 0, 1)
+        figures["wakes_measured"] = len(tally.wake_ms)
+        figures["looks"], figures["answers"], figures["refused"] = tally.looks, tally.answers, tally.errors
+        # Memory: the store holds N tables, asleep; a fresh start loads none of them.
+        with trio.move_on_after(120):
+            while (await metrics(server.metrics_port)).get("oriente_tables_sleeping", 0) < n * 0.95:
+                await trio.sleep(1)
+        figures["sleeping_at_stop"] = int((await metrics(server.metrics_port)).get("oriente_tables_sleeping", 0))
+        server.stop()
+        full = Server(store, flags, log_path)
+        await trio.sleep(3)
+        rss_full = rss_kib(full.pid)
+        full.stop()
+        figures["rss_empty_kib"], figures["rss_full_kib"] = rss_empty, rss_full
+        figures["rss_per_sleeping_table_kib"] = round((rss_full - rss_empty) / n, 3)
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    figures["load_before"], figures["load_after"] = [round(x, 2) for x in load0], [round(x, 2) for x in os.getloadavg()]
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10,000 tables, about 4 minutes of play")
+    parser.add_argument("--tables", type=int, default=None, help="tables (default 100,000; --quick 10,000)")
+    parser.add_argument("--play", type=float, default=None, help="seconds of play (default 600; --quick 240)")
+    parser.add_argument("--horizon", type=float, default=3.0, help="the server's --sleep-horizon (default 3 s)")
+    parser.add_argument("--prompt-min", type=float, default=20.0, help="a decision's shortest time, seconds")
+    parser.add_argument("--prompt-max", type=float, default=90.0, help="a decision's longest time, seconds")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary store and the server's log")
+    args = parser.parse_args()
+    args.tables = args.tables or (10_000 if args.quick else 100_000)
+    args.play = args.play or (240.0 if args.quick else 600.0)
+    figures = trio.run(run, args)
+    for key, value in figures.items():
+        print(f"{key}: {value}")
+    print(json.dumps(figures, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
