@@ -10,6 +10,8 @@ last sequence number; everyone else keeps their stream.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import trio
 
 DEFAULT_CAPACITY = 512
@@ -19,8 +21,8 @@ DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
 
 class Outbox:
-    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "max_bytes", "queued_bytes", "receive",
-                 "sending_since")
+    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "max_bytes", "on_evict", "queued_bytes",
+                 "receive", "sending_since")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "", *,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -32,6 +34,9 @@ class Outbox:
         self.sending_since: float | None = None  # set while the writer is in a send
         self.max_bytes = max_bytes
         self.queued_bytes = 0  # put and not yet taken by the writer (`taken`)
+        # Called once, at the eviction: the transport starts the task that closes
+        # the connection then, rather than keep one waiting on every connection.
+        self.on_evict: Callable[[], object] | None = None
 
     def put(self, frame: bytes) -> bool:
         """Queue a frame without blocking; evict the client if it is behind."""
@@ -63,6 +68,9 @@ class Outbox:
             self.evicted = reason
             self._send.close()
             self._evict_event.set()
+            told, self.on_evict = self.on_evict, None
+            if told is not None:
+                told()
 
     async def wait_evicted(self) -> str:
         await self._evict_event.wait()

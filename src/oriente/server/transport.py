@@ -14,6 +14,7 @@ is closed, and only that client. A client that stops reading is evicted
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import Collection
 
@@ -142,7 +143,10 @@ class Transport:
                 drained = trio.Event()
                 nursery.start_soon(self._writer, ws, outbox, drained)
                 self.track(outbox)
-                nursery.start_soon(self._evictor, ws, outbox, drained, nursery.cancel_scope)
+                # The evictor runs only once the connection is evicted: a task
+                # waiting on every idle connection cost its memory for nothing.
+                outbox.on_evict = functools.partial(nursery.start_soon, self._evictor, ws, outbox, drained,
+                                                    nursery.cancel_scope)
                 try:
                     await self._reader(ws, conn)
                     if outbox.evicted is not None:
@@ -152,6 +156,7 @@ class Transport:
                         # those frames off and let the library close with 1000.
                         await trio.sleep_forever()
                 finally:
+                    outbox.on_evict = None
                     nursery.cancel_scope.cancel()
         finally:
             self.metrics.connections_open -= 1
@@ -175,6 +180,9 @@ class Transport:
                     return
                 outbox.sending_since = None
                 self.metrics.frames_out += 1
+                # Not kept while the connection idles: the last frame may be a
+                # snapshot or a history chunk of many KiB.
+                del frame
         finally:
             drained.set()
 
