@@ -42,7 +42,7 @@ from .session import Session
 from .sleeping import MAX_TURN_TABLES, SLEEP_HORIZON_S, Sleeper
 from .stores import Store, StoreError, open_store
 from .table import ABANDON_AFTER_S
-from .transport import Transport
+from .transport import BatchConnection, Transport
 from .web import Asset, HttpRefusal, WebSite, game_words
 
 log = logging.getLogger("oriente.server")
@@ -178,7 +178,7 @@ class App:
                         serve, transport.handler, self.requested_port, host=self.host,
                         subprotocols=[Subprotocol(M.SUBPROTOCOL)], compression=None,
                         process_request=transport.process_request, max_size=M.HARD_MAX_FRAME,
-                        ping_interval=20, ping_timeout=20,
+                        ping_interval=20, ping_timeout=20, create_connection=BatchConnection,
                     ))
                     bound = [listener.socket.getsockname()[:2] for listener in server.listeners]
                     self.origins.listening(bound)

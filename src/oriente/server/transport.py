@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import trio
 from websockets.exceptions import ConcurrencyError, ConnectionClosed
@@ -34,13 +34,15 @@ from .outbox import Outbox
 from .routes import Routes
 from .session import ClusterSeam, Conn, Session
 
-__all__ = ["Limits", "Transport"]
+__all__ = ["BatchConnection", "Limits", "Transport"]
 
 log = logging.getLogger("oriente.transport")
 
 CLOSE_TOO_SLOW = 4008  # application close codes live in 4000-4999
 CLOSE_ABUSE = 1008  # policy violation
 CLOSE_MOVED = 1012  # service restart: reconnect (where `moved` says) and resume
+# The most bytes of queued frames the writer joins into one write to the socket.
+BATCH_BYTES = 64 * 1024
 
 
 def _peer(connection: ServerConnection) -> str:
@@ -60,6 +62,60 @@ def _label(connection: ServerConnection) -> str:
         return str(connection.remote_address)
     except OSError:
         return "(a client already gone)"
+
+
+class BatchConnection(ServerConnection):
+    """websockets' server connection, writing several messages at once.
+
+    The table server's frames go out one per step to each viewer, and a
+    connection often has two or more queued at once (its events and the
+    answer to its own command, or several tables' steps). websockets writes
+    each message with its own lock, its own scheduler checkpoints and its own
+    `send` system call, which was a quarter of the server's time; `send_many`
+    frames the messages through the same sans-I/O protocol object and
+    `send_data` hands everything pending to the socket in one write. What
+    goes on the wire is byte for byte what `send` would have written, message
+    after message."""
+
+    async def send_many(self, messages: Sequence[bytes]) -> None:
+        """Send each of `messages` as a binary message, in order, in one
+        write. Raises ConnectionClosed as `send` does."""
+        while self.send_in_progress is not None:  # a fragmented message of the library's own
+            await self.send_in_progress.wait()
+        async with self.send_context():
+            for message in messages:
+                self.protocol.send_binary(message)
+
+    async def send_data(self) -> None:
+        """The library's `send_data`, with consecutive pending writes joined
+        into one `send_all` (the empty write still half-closes the stream).
+        A free lock is taken without a trip through the scheduler (the
+        write itself still checkpoints)."""
+        try:
+            self.send_lock.acquire_nowait()
+        except trio.WouldBlock:
+            await self.send_lock.acquire()
+        try:
+            await self._write_pending()
+        finally:
+            self.send_lock.release()
+
+    async def _write_pending(self) -> None:
+        run: list[bytes] = []
+        for chunk in self.protocol.data_to_send():
+            if chunk:
+                run.append(chunk)
+                continue
+            if run:
+                await self.stream.send_all(run[0] if len(run) == 1 else b"".join(run))
+                run = []
+            if isinstance(self.stream, trio.abc.HalfCloseableStream):
+                with contextlib.suppress(Exception):
+                    await self.stream.send_eof()
+            else:  # pragma: no cover - the server's streams are TCP
+                await self.stream.aclose()
+        if run:
+            await self.stream.send_all(run[0] if len(run) == 1 else b"".join(run))
 
 
 class Transport:
@@ -165,24 +221,43 @@ class Transport:
             await self.session.closed(conn)
 
     async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
-        """Send queued frames. The watchdog below evicts the client if one
-        send stays in progress longer than `send_timeout` (the client stopped
-        reading); marking the start of a send costs far less per frame than
-        arming a cancel-scope deadline around each one."""
+        """Send queued frames: every frame queued by the time one is taken
+        goes out with it, in one write (`BatchConnection`; up to BATCH_BYTES).
+        The watchdog below evicts the client if one send stays in progress
+        longer than `send_timeout` (the client stopped reading); marking the
+        start of a send costs far less per frame than arming a cancel-scope
+        deadline around each one."""
+        receive = outbox.receive
+        many = ws.send_many if isinstance(ws, BatchConnection) else None
         try:
-            async for frame in outbox.receive:
+            async for frame in receive:
                 outbox.taken(frame)
+                batch = [frame]
+                size = len(frame)
+                while size < BATCH_BYTES:
+                    try:
+                        more = receive.receive_nowait()
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                    outbox.taken(more)
+                    batch.append(more)
+                    size += len(more)
                 outbox.sending_since = trio.current_time()
                 try:
-                    await ws.send(frame)
+                    if len(batch) == 1 or many is None:
+                        for one in batch:
+                            await ws.send(one)
+                    else:
+                        await many(batch)
                 except ConnectionClosed:
                     outbox.evict("client/gone")
                     return
                 outbox.sending_since = None
-                self.metrics.frames_out += 1
-                # Not kept while the connection idles: the last frame may be a
+                self.metrics.frames_out += len(batch)
+                # Not kept while the connection idles: the last frames may be a
                 # snapshot or a history chunk of many KiB.
-                del frame
+                del frame, batch
+                more = b""
         finally:
             drained.set()
 

@@ -1,0 +1,99 @@
+"""A connection's queued frames go out together: the writer takes every
+frame queued by the time it takes one (up to BATCH_BYTES) and the
+connection writes them to the socket at once, each still its own websocket
+message, byte for byte what one `send` per frame would have written."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import pytest
+import trio
+from websockets.trio.client import connect
+from websockets.trio.server import ServerConnection, serve
+
+from oriente.server.metrics import Metrics
+from oriente.server.outbox import Outbox
+from oriente.server.transport import BATCH_BYTES, BatchConnection, Limits, Transport
+
+pytestmark = pytest.mark.trio
+
+
+class _Recorder(BatchConnection):
+    """A connection that only records what the writer asks it to send."""
+
+    def __init__(self) -> None:  # no socket: the writer's calls are what is checked
+        self.calls: list[list[bytes]] = []
+
+    async def send(self, message, *, text=None) -> None:  # type: ignore[no-untyped-def, override]
+        self.calls.append([message])
+
+    async def send_many(self, messages: Sequence[bytes]) -> None:
+        self.calls.append(list(messages))
+
+
+async def test_the_writer_sends_every_queued_frame_in_one_call():
+    metrics = Metrics()
+    transport = Transport(None, metrics, Limits())  # type: ignore[arg-type]
+    outbox = Outbox(label="batch")
+    frames = [b"a" * 100, b"b" * 200, b"c" * 300]
+    for frame in frames:
+        outbox.put(frame)
+    big = [bytes([65 + i]) * (BATCH_BYTES // 2) for i in range(3)]
+    ws = _Recorder()
+    drained = trio.Event()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(transport._writer, ws, outbox, drained)
+        await trio.testing.wait_all_tasks_blocked()
+        assert ws.calls == [frames], "three frames queued at once went out in one write"
+        for frame in big:
+            outbox.put(frame)
+        await trio.testing.wait_all_tasks_blocked()
+        # A batch stops once it holds BATCH_BYTES: the first two, then the third.
+        assert ws.calls[1:] == [big[:2], big[2:]]
+        outbox.put(b"alone")
+        await trio.testing.wait_all_tasks_blocked()
+        assert ws.calls[-1] == [b"alone"]
+        nursery.cancel_scope.cancel()
+    assert metrics.frames_out == 7
+    assert outbox.queued_bytes == 0
+
+
+async def test_send_many_writes_once_and_the_client_reads_each_message():
+    """Over a real websocket: one `send_all` for three messages, which the
+    client reads as three messages, in order, unchanged; `send` and the
+    close still work afterwards."""
+    messages = [b"\x81\x00" * 3, b"x" * 1000, bytes(range(256)) * 300]  # short, 2-byte length, 8-byte length
+    writes: list[int] = []
+    done = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, BatchConnection)
+        stream = ws.stream
+        original = stream.send_all
+
+        async def counted(data) -> None:  # type: ignore[no-untyped-def]
+            writes.append(len(data))
+            await original(data)
+
+        stream.send_all = counted  # type: ignore[method-assign]
+        await ws.send_many(messages)
+        batched = list(writes)
+        await ws.send(b"after")
+        await ws.wait_closed()
+        assert len(batched) == 1, f"three messages took {len(batched)} writes"
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
+                                                       create_connection=BatchConnection))
+        port = server.listeners[0].socket.getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20) as client:
+            got = [await client.recv() for _ in range(4)]
+        assert got == [*messages, b"after"]
+        with trio.fail_after(10):
+            await done.wait()
+        # Each message framed as the library frames one: 2, 4 and 10 header bytes.
+        assert writes[0] == sum(len(m) for m in messages) + 2 + 4 + 10
+        nursery.cancel_scope.cancel()
