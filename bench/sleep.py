@@ -62,6 +62,7 @@ from server import metrics, rss_kib  # noqa: E402  the server bench's /metrics r
 ACCOUNTS = 4  # one seat each at every table
 CONNS_PER_ACCOUNT = 6  # an account's connections (each has its own message budget, PROTOCOL.md 12)
 IN_FLIGHT = 64  # requests in flight per connection during the setup
+RATE, BURST = 150.0, 100.0  # what a connection sends, below the server's per-connection budget (PROTOCOL.md 12)
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
 
@@ -112,6 +113,7 @@ class Conn:
         self.frames: dict[str, list[dict[str, Any]]] = {}  # table -> frames since the last resume
         self.seen: dict[str, dict[int, str]] = {}  # table -> seq -> event type, everything this client saw
         self.closed = False
+        self.next_at = 0.0
 
     async def read(self) -> None:
         try:
@@ -137,13 +139,17 @@ class Conn:
                 event.set()
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        now = trio.current_time()
+        self.next_at = max(self.next_at, now) + 1 / RATE
+        if self.next_at - now > BURST / RATE:
+            await trio.sleep(self.next_at - now - BURST / RATE)
         self.n += 1
         event, box = trio.Event(), []  # type: ignore[var-annotated]
         self.waiting[self.n] = (event, box)
         await self.ws.send(_encode({**message, "id": self.n}))
         await event.wait()
         if not box:
-            raise ConnectionClosed(None, None)
+            raise RuntimeError(f"the server closed the connection: {self.ws.close_code} {self.ws.close_reason}")
         return box[0]
 
 

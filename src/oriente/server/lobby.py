@@ -252,13 +252,21 @@ class Lobby:
         # every message is either ahead of the Stop or handed on (to `find`).
         table.unloading = self._redirect
         try:
-            await table.send(None, Stop(hand_over=True))  # one who began following meanwhile: told to resume
+            await table.send(None, Stop())
             await table.stopped.wait()
             wake_at = turns.wake_at(table) if table.status in ("open", "running") else None
+            if table.viewers.subscribers and wake_at is not None:
+                # Somebody began following it meanwhile: it stays awake, rebuilt
+                # at once, its followers with it (nobody's connection is closed).
+                self.followers.park(table)
+                row = await self.store.table(table.id)
+                back = await self.restore(row, None) if row is not None else None
+                if back is not None:
+                    self.followers.attach(back)
+                return False
             if wake_at is None:
                 return False
-            if table.viewers.subscribers or wake_at - self.wall() <= horizon_s:
-                wake_at = self.wall()  # it became due or followed meanwhile: woken at once
+            wake_at = max(wake_at, self.wall()) if wake_at - self.wall() > horizon_s else self.wall()
             await self.store.sleep(table.id, wake_at)
             return True
         finally:
