@@ -264,7 +264,8 @@ async def test_reconnect_resumes_without_gap_and_resends_the_unacknowledged_comm
     assert [(e["seat"], e["text"]) for e in missed] == [(1, "seat 0 is away")] * 3
     assert not any(e["type"] == "Chat" for u in updates if u.kind != "history" for e in u.events)
     # Applied once: the table's log has exactly one command per answer.
-    tab = app.lobby.get(table)
+    tab = await app.lobby.find(table)  # ended: it left memory, rebuilt from its log
+    assert tab is not None
     assert sum(1 for seat, _ in tab.journal.commands if seat == 0) == len(replies)
     # No prompt timed out (the table's own commands only close windows).
     assert all(cmd["pivot"] is None for seat, cmd in tab.journal.commands if seat == -1)
@@ -303,7 +304,9 @@ async def test_a_join_whose_reply_is_lost_is_retried_and_keeps_its_one_seat(app,
             assert seat.result is not None
     joins = [m for m in sent if m["t"] == "join" and m["name"] == "retrier"]
     assert len(joins) == 2 and joins[0] == joins[1] and len(joins[0]["nonce"]) >= 16
-    names = [s["name"] for s in app.lobby.get(table).info()["seats"]]
+    ended = await app.lobby.find(table)  # it left memory at its end, rebuilt from its log
+    assert ended is not None
+    names = [s["name"] for s in ended.info()["seats"]]
     assert names.count("retrier") == 1
 
 
