@@ -45,6 +45,7 @@ import secrets
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -58,11 +59,13 @@ from oriente.protocol.codec import ProtocolError, client_id_of, decode_any, deco
 from oriente.server import dealing, ids, oro, samurai
 from oriente.server.accounts import Accounts
 from oriente.server.director import Director
+from oriente.server.emails import Emails
 from oriente.server.game_port import RulesRejection
 from oriente.server.games import PORTS
 from oriente.server.games.oriente import OrientePort
 from oriente.server.limits import Limits
 from oriente.server.lobby import Lobby
+from oriente.server.mailer import Mailer, parse_smtp_url
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
 from oriente.server.rules import GameConfig, Rejected, command_from_plain, new_game, plain
@@ -320,6 +323,17 @@ def expect(frames: list[bytes], *types: str) -> list[bytes]:
     return frames
 
 
+class KeptMail(Mailer):
+    """The generator's SMTP server: every message is kept, none is sent."""
+
+    def __init__(self) -> None:
+        super().__init__(parse_smtp_url("smtp://mail.example.org?from=oriente@example.org"))
+        self.kept: list[EmailMessage] = []
+
+    async def send(self, message: EmailMessage) -> None:
+        self.kept.append(message)
+
+
 class Session:
     def __init__(self, book: Book, clock: trio.testing.MockClock, nursery: trio.Nursery,
                  limits: Limits = Limits()) -> None:
@@ -332,8 +346,9 @@ class Session:
         self.lobby = Lobby(PORTS, self.store, nursery, wall=wall,
                            accounts=Accounts(self.store, hasher=cheap, wall=wall, inline=True))
         self.director = Director(self.lobby, self.store, nursery, wall=wall)
-        self.transport = Transport(ServerSession(self.lobby, Metrics(), limits, director=self.director), Metrics(),
-                                   limits)
+        emails = Emails(self.store, KeptMail(), "https://play.example.org", wall=wall)
+        self.transport = Transport(ServerSession(self.lobby, Metrics(), limits, director=self.director,
+                                                 emails=emails), Metrics(), limits)
 
     async def start(self) -> Session:
         await self.nursery.start(self.store.run)
@@ -783,6 +798,13 @@ async def _accounts(book: Book, s: Session) -> None:
                             "client/sign_out_everywhere",
                             "End every other session of the person (without keep_current: this one too).")
     book.server("server/ok/sign_out_everywhere", expect(frames, "ok")[0], "How many sessions ended.")
+    frames = await eve.send({"t": "set_email", "id": 32, "address": "eve@example.org"}, "client/set_email",
+                            "Give the person's e-mail address: a confirmation link is mailed to it.")
+    book.server("server/ok/set_email", expect(frames, "ok")[0],
+                "The address as the person sees it: not confirmed until the mailed link is opened.")
+    frames = await eve.send({"t": "set_email", "id": 33, "address": "eve@example.net"})
+    book.server("server/error/email_limited", expect(frames, "error")[0],
+                "One confirmation mail per account in 10 minutes: the seconds to wait in retry_after.")
     frames = await phone.send({"t": "sessions", "id": 2})
     book.server("server/error/session_ended", expect(frames, "error")[0],
                 "The other connection's session was ended elsewhere: it is signed out at its next act "

@@ -54,6 +54,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
                           "action": "adjudicate", "round": 1, "table": 0, "ranks": [1, 2, 3, 4], "entrant": None},
     "list_tournaments": {"t": "list_tournaments", "id": 29},
     "my_tables": {"t": "my_tables", "id": 30, "tables": ["XAEha4bFs9xk"], "limit": 20},
+    "set_email": {"t": "set_email", "id": 31, "address": "eve@example.org"},
 }
 
 

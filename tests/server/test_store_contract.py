@@ -17,10 +17,12 @@ from oriente.server.stores import (
     STATUSES,
     AccountRow,
     CredentialRow,
+    EmailRow,
     LogRecord,
     MemoryStore,
     RatingRow,
     ResultRow,
+    SeatRow,
     SQLiteStore,
     Store,
     StoreConflict,
@@ -295,6 +297,74 @@ async def test_throttles_are_replaced_dropped_and_pruned(make_store: StoreFactor
         many = [ThrottleRow(f"k{i}", i, float(i), 400.0) for i in range(1200)]
         await store.save_throttles(many)
         assert len(await store.throttles([r.key for r in many])) == 1200
+
+
+async def test_email_addresses_are_found_by_either_token_and_replaced(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        await store.create_account(_account("a1", "Alice"))
+        assert await store.email("a1") is None
+        row = EmailRow("a1", "alice@example.org", "c" * 64, "u" * 64, 100.0)
+        await store.save_email(row, "a1")
+        assert await store.email("a1") == row
+        assert await store.email_by_token("c" * 64) == row and await store.email_by_token("u" * 64) == row
+        assert await store.email_by_token("x" * 64) is None and await store.email_by_token("") is None
+        confirmed = EmailRow("a1", "alice@example.org", "", "u" * 64, 100.0, confirmed_at=150.0, notify=False)
+        await store.save_email(confirmed, "a1")
+        assert await store.email("a1") == confirmed
+        assert await store.email_by_token("") is None, "a used confirmation token finds nothing"
+        await store.mailed("a1", 170.5)
+        assert (await store.email("a1")) == EmailRow("a1", "alice@example.org", "", "u" * 64, 100.0, 150.0, False,
+                                                     170.5)
+        await store.save_email(None, "a1")
+        assert await store.email("a1") is None
+
+
+def _seat(account: str, table: str, *, awaits: bool = False, since: float = 0.0, until: float | None = None,
+          turn_based: bool = True, ended: bool = False, at: float = 0.0) -> SeatRow:
+    return SeatRow(account, table, 1, awaits, since, until, turn_based, ended, at)
+
+
+async def test_seats_by_account_awaiting_first_and_replaced_per_table(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        rows = [_seat("a1", "t-ended", ended=True, at=50.0), _seat("a1", "t-playing", at=40.0),
+                _seat("a1", "t-late", awaits=True, until=900.0, at=10.0),
+                _seat("a1", "t-soon", awaits=True, until=300.0, at=5.0),
+                _seat("a1", "t-open", awaits=True, until=None, at=60.0)]
+        for r in rows:
+            await store.save_seats(r.table_id, [r, _seat("a2", r.table_id)])
+        assert [r.table_id for r in await store.account_seats("a1", 10)] == [
+            "t-soon", "t-late", "t-open", "t-playing", "t-ended"]
+        assert [r.table_id for r in await store.account_seats("a1", 2)] == ["t-soon", "t-late"]
+        assert (await store.account_seats("a1", 1))[0] == rows[3], "a row reads back as written"
+        await store.save_seats("t-soon", [_seat("a2", "t-soon")])  # the table's rows replaced: a1 left it
+        assert "t-soon" not in [r.table_id for r in await store.account_seats("a1", 10)]
+        assert len(await store.account_seats("a2", 10)) == 5
+        await store.save_seats("t-late", [])
+        assert {r.table_id for r in await store.account_seats("a2", 10)} == {"t-soon", "t-ended", "t-playing",
+                                                                             "t-open"}
+
+
+async def test_mail_is_due_once_per_interval_for_turn_based_waits(make_store: StoreFactory) -> None:
+    async with running(make_store()) as store:
+        for i, name in (("a1", "Alice"), ("a2", "Bob"), ("a3", "Carol"), ("a4", "Dan")):
+            await store.create_account(_account(i, name))
+            await store.save_email(EmailRow(i, f"{name}@example.org", "", f"u-{i}", 0.0, confirmed_at=1.0), i)
+        await store.save_email(EmailRow("a3", "c@example.org", "c-a3", "u-a3", 0.0), "a3")  # not confirmed
+        await store.save_seats("t1", [_seat("a1", "t1", awaits=True, since=100.0),
+                                      _seat("a2", "t1", awaits=True, since=100.0, turn_based=False),
+                                      _seat("a3", "t1", awaits=True, since=100.0),
+                                      _seat("a4", "t1", awaits=False, since=100.0)])
+        assert await store.mail_due(now=170.0, every=3600.0, grace=60.0, limit=10) == ["a1"]
+        assert await store.mail_due(now=170.0, every=3600.0, grace=60.0, limit=10) == ["a1"]
+        assert await store.mail_due(now=130.0, every=3600.0, grace=60.0, limit=10) == [], "within the grace"
+        await store.mailed("a1", 170.0)
+        assert await store.mail_due(now=5000.0, every=3600.0, grace=60.0, limit=10) == [], "nothing new since"
+        await store.save_seats("t2", [_seat("a1", "t2", awaits=True, since=200.0)])
+        assert await store.mail_due(now=3000.0, every=3600.0, grace=60.0, limit=10) == [], "mailed within the hour"
+        assert await store.mail_due(now=3775.0, every=3600.0, grace=60.0, limit=10) == ["a1"]
+        await store.save_email(EmailRow("a1", "Alice@example.org", "", "u-a1", 0.0, confirmed_at=1.0, notify=False,
+                                        mailed_at=170.0), "a1")
+        assert await store.mail_due(now=3775.0, every=3600.0, grace=60.0, limit=10) == [], "unsubscribed"
 
 
 async def test_results_move_ratings_once_per_table(make_store: StoreFactory) -> None:

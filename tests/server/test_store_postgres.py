@@ -126,7 +126,7 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
     changed since, and an account's rows as that server wrote them) opens
     as schema 5: its credentials read with no place yet, new ones keep
     theirs, and the throttles' table is there."""
-    from oriente.server.stores import CredentialRow, ThrottleRow
+    from oriente.server.stores import CredentialRow, EmailRow, SeatRow, ThrottleRow
     from oriente.server.stores.postgres import _MIGRATIONS
 
     schema = postgres_schemas.fresh()
@@ -151,8 +151,13 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
         assert [(c.id, c.used_address, c.address) for c in await store.credentials("a1")] == [
             ("c1", "192.0.2.1", ""), ("c2", "", "192.0.2.9")]
         await store.save_throttles([ThrottleRow("in:ana", 1, 5.0, 5.0)])
+        # Schema 8: e-mail addresses and the index of seats by account.
+        await store.save_email(EmailRow("a1", "ana@example.org", "c" * 64, "u" * 64, 6.0), "a1")
+        await store.save_seats("T1", [SeatRow("a1", "T1", 0, True, 7.0, 99.0, True, False, 7.0)])
+        assert [r.table_id for r in await store.account_seats("a1", 5)] == ["T1"]
     assert sql(postgres_schemas, schema, "SELECT max(version) FROM schema_version") == [(SCHEMA_VERSION,)]
-    assert SCHEMA_VERSION == 7  # 6: what the processes of a site share; 7: sleeping tables' wake-ups
+    assert SCHEMA_VERSION == 8  # 6: what the processes of a site share; 7: sleeping tables' wake-ups;
+    # 8: e-mail addresses and the index of seats by account
 
 
 async def test_a_schema_6_site_opens_with_every_table_awake(postgres_schemas: Schemas) -> None:

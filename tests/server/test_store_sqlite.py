@@ -19,7 +19,7 @@ import pytest
 import trio
 import trio.testing
 
-from oriente.server.stores import LogRecord, SQLiteStore, StoreError, StoreLocked
+from oriente.server.stores import LogRecord, SeatRow, SQLiteStore, StoreError, StoreLocked
 from oriente.server.stores.sqlite import SCHEMA_VERSION
 
 pytestmark = pytest.mark.trio
@@ -139,6 +139,9 @@ async def test_a_schema_1_file_is_migrated_and_keeps_its_tables(tmp_path: Path) 
             rows, key=lambda r: (r[1], r[0]))
         assert [(t, len(await store.log(t))) for t, _ in logs] == logs
         await store.update_table(rows[0][0], status="failed", now=1.0)
+        # The tables made where missing since: the index of seats by account.
+        await store.save_seats(rows[0][0], [SeatRow("a1", rows[0][0], 0, True, 2.0, None, True, False, 2.0)])
+        assert [r.seat for r in await store.account_seats("a1", 5)] == [0]
     after = sqlite3.connect(path)
     try:
         assert after.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

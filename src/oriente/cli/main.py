@@ -38,6 +38,7 @@ from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES as PRESET_ALIASES
 from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
 from oriente.server.addresses import parse_trusted_proxy
+from oriente.server.mailer import parse_smtp_url
 from oriente.server.origins import OriginError, origin_text, parse_origin
 
 from . import checks
@@ -58,6 +59,15 @@ def parse_viewer(text: str) -> Viewer:
     if seat < 0:
         raise argparse.ArgumentTypeError("seat numbers start at 0")
     return seat
+
+
+def _smtp(value: str) -> str:
+    """An --smtp URL, checked when it is given (server/mailer.py)."""
+    try:
+        parse_smtp_url(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
 
 
 def _origin(text: str) -> str:
@@ -183,6 +193,16 @@ def build_parser() -> argparse.ArgumentParser:
                           "bots' API tokens last until revoked)")
     srv.add_argument("--session-max-days", type=checks.positive_seconds, default=365.0, metavar="DAYS",
                      help="and never longer than DAYS after the password sign-in that began it (default 365)")
+    srv.add_argument("--smtp", default=None, metavar="URL", type=_smtp,
+                     help="mail people whom a turn-based table awaits, through this SMTP server: "
+                          "smtp://HOST[:PORT], smtp+starttls://USER:PASSWORD@HOST, smtps://...; ?from=ADDRESS "
+                          "sets the sender (default: no mail; docs/accounts.md)")
+    srv.add_argument("--mail-every", type=checks.positive_seconds, default=60.0, metavar="MINUTES",
+                     help="with --smtp: at most one mail per person in MINUTES, naming every table that awaits "
+                          "them (default 60)")
+    srv.add_argument("--mail-after", type=checks.seconds, default=5.0, metavar="MINUTES",
+                     help="with --smtp: mail about a table once it has awaited the person this long "
+                          "(default 5)")
     srv.add_argument("--cluster", default=None, metavar="REDIS_URL",
                      type=checks.url(("redis", "rediss", "unix"), "redis://127.0.0.1:6379/0"),
                      help="be one of many processes of a site: the bus (redis://127.0.0.1:6379/0); "

@@ -17,7 +17,9 @@ import trio
 from oriente.clients.web import mounts
 from oriente.server.accounts import AccountPolicy, SessionPolicy
 from oriente.server.admin import AdminError, ask
-from oriente.server.app import App, ClusterOptions, serve_until_signalled
+from oriente.server.app import App, ClusterOptions, MailOptions, serve_until_signalled
+from oriente.server.mailer import parse_smtp_url
+from oriente.server.notifier import NotifyPolicy
 from oriente.server.stores import StoreError
 from oriente.server.transport import Limits
 
@@ -46,10 +48,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     accounts = AccountPolicy(sessions=SessionPolicy(idle=args.session_days * 86400.0,
                                                     most=args.session_max_days * 86400.0))
+    mail = None
+    if args.smtp is not None:
+        mail = MailOptions(smtp=parse_smtp_url(args.smtp),
+                           policy=NotifyPolicy(every=args.mail_every * 60.0, grace=args.mail_after * 60.0))
     app = App(args.store, host=args.host, port=args.port, web=mounts(), limits=limits,
               allow_origins=args.allow_origin, public_origins=args.public_origin, bot_delay=args.bot_delay,
               trusted_proxies=args.trusted_proxy, max_tables=args.max_tables,
-              abandon_after=args.abandon_after, cluster=cluster, accounts=accounts,
+              abandon_after=args.abandon_after, cluster=cluster, accounts=accounts, mail=mail,
               sleep_horizon=args.sleep_horizon, max_turn_tables=args.max_turn_tables,
               metrics_port=args.metrics_port, metrics_host=args.metrics_host)
 

@@ -618,6 +618,14 @@ class Client:
         current}]``; `current` marks this connection's."""
         return (await self.request({"t": "sessions"}))["sessions"]
 
+    async def set_email(self, address: str) -> dict[str, Any] | None:
+        """Give this person's e-mail address ("" removes it; PROTOCOL.md 3,
+        set_email): the server mails a confirmation link, then mails the
+        person when a turn-based table awaits them. The address as the
+        server keeps it, {address, confirmed, notify}, or None."""
+        email: dict[str, Any] | None = (await self.request({"t": "set_email", "address": address}))["email"]
+        return email
+
     async def sign_out_everywhere(self, *, keep_current: bool = False) -> int:
         """End every session of this person (this one too, unless
         `keep_current`: then this client stays signed in); how many ended.

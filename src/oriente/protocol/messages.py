@@ -232,6 +232,14 @@ class RevokeToken(_Msg, tag="revoke_token"):
     token_id: str
 
 
+class SetEmail(_Msg, tag="set_email"):
+    """Give the signed-in person's e-mail address ("" removes it): the
+    server mails a confirmation link to it, and once it is opened mails the
+    person when a turn-based table awaits them (docs/accounts.md, "E-mail")."""
+
+    address: str
+
+
 class Leaderboard(_Msg, tag="leaderboard"):
     game: str = DEFAULT_GAME
     limit: int = 50
@@ -317,7 +325,7 @@ ClientMessage = (
     Hello | Ping | ListTables | CreateTable | Join | Leave | Start | Resume | Spectate | Unsubscribe
     | Act | Back | Chat | GetRecord | AddBots | Rematch
     | SignUp | SignIn | SignOut | BotToken | Tokens | RevokeToken | Leaderboard | Profile
-    | Sessions | SignOutEverywhere
+    | Sessions | SignOutEverywhere | SetEmail
     | TournamentCreate | TournamentRegister | TournamentWatch | TournamentWithdraw | TournamentDirect
     | ListTournaments | MyTables
 )

@@ -30,10 +30,13 @@ from .admin import AdminError, serve_admin, socket_path
 from .bots import BotRunner
 from .budget import AddressBudget
 from .director import Director
+from .emails import Emails
 from .limits import Limits
 from .lobby import MAX_TABLES, Lobby
 from .lograte import RareWarning
+from .mailer import Mailer, SmtpConfig
 from .metrics import Metrics
+from .notifier import Notifier, NotifyPolicy
 from .origins import OriginPolicy
 from .replay_cache import ReplayCache, Wait
 from .replays import viewer_of
@@ -64,6 +67,15 @@ class ClusterOptions:
     drain_on_stop: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class MailOptions:
+    """`oriente serve --smtp URL`: where mail goes, and how often a person
+    is mailed (docs/accounts.md, "E-mail")."""
+
+    smtp: SmtpConfig
+    policy: NotifyPolicy
+
+
 class App:
     """One server. `await nursery.start(app.run)` returns once it listens;
     `app.port` is the bound port; `app.stop()` shuts it down gracefully."""
@@ -76,7 +88,7 @@ class App:
                  hasher: PasswordHasher | None = None,
                  trusted_proxies: Iterable[str] | None = None, max_tables: int = MAX_TABLES,
                  abandon_after: float = ABANDON_AFTER_S, cluster: ClusterOptions | None = None,
-                 accounts: AccountPolicy | None = None,
+                 accounts: AccountPolicy | None = None, mail: MailOptions | None = None,
                  metrics_port: int | None = None, metrics_host: str = "127.0.0.1",
                  sleep_horizon: float = SLEEP_HORIZON_S, max_turn_tables: int = MAX_TURN_TABLES,
                  wall: Callable[[], float] = time.time) -> None:
@@ -95,6 +107,8 @@ class App:
         `sleep_horizon`, `max_turn_tables`: turn-based tables sleep when
         nothing is due within that many seconds, and a site holds that many
         unfinished (docs/table.md T8.5, T8.6).
+        `mail`: the SMTP server and how often to mail people whom a
+        turn-based table awaits (None: no mail).
         Raises ValueError for an origin or a proxy that is not one."""
         self.sleep_horizon = sleep_horizon
         self.wall = wall  # the calendar: time.time, or a test's clock
@@ -116,6 +130,9 @@ class App:
         self.bot_delay = bot_delay
         self.hasher = hasher  # argon2's parameters for passwords (None: its defaults)
         self.account_policy = accounts
+        self.mail = mail
+        self.public_origins = list(public_origins)
+        self.notifier: Notifier | None = None
         self.host = host
         self.requested_port = port
         self.limits = limits
@@ -129,6 +146,13 @@ class App:
         self.cluster = cluster
         self.node: Any = None  # the ClusterNode when this process is one of many
         self.store: Store | None = None
+
+    def _site_origin(self) -> str:
+        """Where the mailed links point: the first --public-origin, else
+        the address this server listens on."""
+        if self.public_origins:
+            return self.public_origins[0]
+        return f"http://{self.host}:{self.port}"
 
     def stop(self) -> None:
         self._stop.set()
@@ -170,8 +194,12 @@ class App:
                     self.director = Director(self.lobby, store, tables, bots=bots)
                     await self.director.recover()
                     site = self._site(self.lobby) if self.web is not None else None
-                    session = Session(self.lobby, self.metrics, self.limits, bots=bots, director=self.director)
-                    routes = Routes(self.lobby, director=self.director, web=site, http_budget=self.http_budget)
+                    mailer = Mailer(self.mail.smtp) if self.mail is not None else None
+                    emails = Emails(store, mailer, self._site_origin)
+                    session = Session(self.lobby, self.metrics, self.limits, bots=bots, director=self.director,
+                                      emails=emails)
+                    routes = Routes(self.lobby, director=self.director, web=site, http_budget=self.http_budget,
+                                    emails=emails)
                     transport = Transport(session, self.metrics, self.limits, routes=routes, origins=self.origins,
                                           trusted_proxies=self.trusted_proxies)
                     server: Server = await outer.start(functools.partial(
@@ -193,6 +221,9 @@ class App:
                         await self._join_site(store, tables, transport, bots)
                     await self._start_sleeper(tables)
                     tables.start_soon(self._heartbeat, store)
+                    if mailer is not None and self.mail is not None:
+                        self.notifier = Notifier(store, mailer, self._site_origin(), self.mail.policy)
+                        tables.start_soon(self.notifier.run)
                     log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
                              "table" if self.recovered == 1 else "tables")
                     task_status.started(self)

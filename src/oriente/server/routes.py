@@ -16,6 +16,7 @@ from ..protocol import messages as M
 from .accounts import AccountError
 from .budget import AddressBudget
 from .director import Director
+from .emails import Emails
 from .lobby import Lobby
 from .query import MAX_DIGITS, whole_number
 from .web import HttpRefusal, WebSite, download, json_response, plain_text, refused
@@ -25,8 +26,9 @@ class Routes:
     """The answers to plain HTTP requests (those without `Upgrade`)."""
 
     def __init__(self, lobby: Lobby, *, director: Director | None = None, web: WebSite | None = None,
-                 http_budget: AddressBudget | None = None) -> None:
+                 http_budget: AddressBudget | None = None, emails: Emails | None = None) -> None:
         self.lobby = lobby
+        self.emails = emails
         self.director = director
         self.web = web
         self.http_budget = http_budget if http_budget is not None else AddressBudget()
@@ -52,6 +54,8 @@ class Routes:
             found = await self.director.export(unquote(path.removeprefix("/tournament/")))
             if found is not None:
                 return download(*found, host)
+        if path in ("/email/confirm", "/email/unsubscribe"):
+            return await self._email(path, request.path.partition("?")[2], host)
         if path in ("/leaderboard", "/leaderboard.json") or path.startswith("/account/"):
             return await self._accounts(path, request.path.partition("?")[2], host)
         if self.web is not None:
@@ -61,7 +65,8 @@ class Routes:
 
     def _made(self, path: str) -> bool:
         """Is `path` answered with something made for the request (not a file)?"""
-        return (path.startswith(("/tournament/", "/account/")) or path in ("/leaderboard", "/leaderboard.json")
+        return (path.startswith(("/tournament/", "/account/", "/email/"))
+                or path in ("/leaderboard", "/leaderboard.json")
                 or (self.web is not None and self.web.is_dynamic(path)))
 
     async def _accounts(self, path: str, query: str, host: str | None) -> Response:
@@ -86,3 +91,22 @@ class Routes:
         except AccountError as exc:
             return plain_text(404, "Not Found", exc.message + "\n", host)
         return json_response(200, "OK", data, host)
+
+    async def _email(self, path: str, query: str, host: str | None) -> Response:
+        """GET /email/confirm?token=T and /email/unsubscribe?token=T: the
+        links the server mails (docs/accounts.md, "E-mail")."""
+        if self.emails is None:
+            return plain_text(404, "Not Found", "This server sends no e-mail.\n", host)
+        token = parse_qs(query).get("token", [""])[-1]
+        if path == "/email/confirm":
+            row = await self.emails.confirm(token)
+            if row is None:
+                return plain_text(404, "Not Found", "This confirmation link is unknown or was used already.\n",
+                                  host)
+            return plain_text(200, "OK", f"Confirmed: {row.address} will be told when a turn-based table "
+                                         "awaits you. Every such mail has a link to stop them.\n", host)
+        row = await self.emails.unsubscribe(token)
+        if row is None:
+            return plain_text(404, "Not Found", "This unsubscribe link is unknown.\n", host)
+        return plain_text(200, "OK", f"Unsubscribed: {row.address} will get no more mails from this server. "
+                                     "To get them again, give your address in your account again.\n", host)

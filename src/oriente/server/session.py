@@ -27,6 +27,7 @@ from ..refusal import Refusal
 from .accounts import AccountError, Accounts
 from .bots import BotError, BotRunner
 from .director import Director, DirectorError
+from .emails import Emails
 from .limits import Limits
 from .lobby import Lobby
 from .metrics import Metrics
@@ -116,8 +117,9 @@ class Conn:
 class Session:
     def __init__(self, lobby: Lobby, metrics: Metrics, limits: Limits = Limits(), *,
                  server_name: str = "oriente", bots: BotRunner | None = None,
-                 director: Director | None = None) -> None:
+                 director: Director | None = None, emails: Emails | None = None) -> None:
         self.lobby = lobby
+        self.emails = emails
         self.director = director
         self.metrics = metrics
         self.limits = limits
@@ -283,7 +285,7 @@ class Session:
                   | M.Back() | M.Chat()):
                 await self._to_table(conn, msg)
             case (M.SignUp() | M.SignIn() | M.SignOut() | M.BotToken() | M.Tokens() | M.RevokeToken()
-                  | M.Leaderboard() | M.Profile() | M.Sessions() | M.SignOutEverywhere()):
+                  | M.Leaderboard() | M.Profile() | M.Sessions() | M.SignOutEverywhere() | M.SetEmail()):
                 accounts = self.lobby.accounts
                 if accounts is None:
                     raise Declined("account/unavailable", "this server keeps no accounts")
@@ -483,13 +485,17 @@ class Session:
             raise
         return AccountJoin(join=msg, account=await accounts.card(conn.account))
 
+    async def _email_status(self, account: AccountRow) -> dict[str, Any] | None:
+        """A person's own address as sign_in tells it (docs/accounts.md, "E-mail")."""
+        return await self.emails.status(account) if self.emails is not None else None
+
     async def _account_reply(self, accounts: Accounts, conn: Conn, msg: M.ClientMessage) -> dict[str, Any]:
         match msg:
             case M.SignUp():
                 account, token = await accounts.sign_up(msg.name, msg.password, address=conn.address,
                                                         client=conn.client)
                 conn.account, conn.credential = await accounts.authenticate(token)
-                return {"account": await accounts.card(account), "token": token}
+                return {"account": await accounts.card(account), "token": token, "email": None}
             case M.SignIn():
                 if msg.token is not None:
                     token = msg.token
@@ -498,7 +504,8 @@ class Session:
                     _, token = await accounts.sign_in(msg.name, msg.password, address=conn.address,
                                                       client=conn.client)
                     conn.account, conn.credential = await accounts.authenticate(token)
-                reply: dict[str, Any] = {"account": await accounts.card(conn.account)}
+                reply: dict[str, Any] = {"account": await accounts.card(conn.account),
+                                         "email": await self._email_status(conn.account)}
                 if msg.token is None:
                     reply["token"] = token
                 return reply
@@ -538,4 +545,8 @@ class Session:
             case M.RevokeToken():
                 await accounts.revoke(conn.account, msg.token_id)
                 return {}
+            case M.SetEmail():
+                if self.emails is None:
+                    raise AccountError("account/no_mail", "this server sends no e-mail")
+                return {"email": await self.emails.set(conn.account, msg.address)}
         raise AssertionError(f"not an account message: {msg!r}")  # pragma: no cover

@@ -125,6 +125,17 @@ export async function myTables(server, { tables = [], limit = 20, token = null }
   return ok.tables;
 }
 
+/**
+ * Give the e-mail address of the person whose session `token` is (PROTOCOL.md 3,
+ * set_email; "" removes it): the server mails a confirmation link, then mails the
+ * person when a turn-based table awaits them. A bot's token is refused
+ * (account/not_a_person). Resolves with `{address, confirmed, notify}` or null.
+ */
+export async function setEmail(server, address, { token }) {
+  const ok = await request(server, { t: 'set_email', address }, 30000, { token });
+  return ok.email;
+}
+
 /** Create a public zero-wait bot table of `game`; resolves with its id. */
 export async function createTable(server, { seats = 4, seed = null, name = 'js bots', game = DEFAULT_GAME,
                                             options = {}, rated = false } = {}) {

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Final
 
-from .contract import AccountRow, CredentialRow, RatingRow, ResultRow, ThrottleRow
+from .contract import AccountRow, CredentialRow, EmailRow, RatingRow, ResultRow, SeatRow, ThrottleRow
 
-__all__ = ["AccountsSQL", "Statement", "credential_additions", "schema", "throttles_schema"]
+__all__ = ["AccountsSQL", "Statement", "credential_additions", "schema", "seats_schema", "throttles_schema"]
 
 Statement = tuple[str, tuple[Any, ...]]
 
@@ -29,6 +29,13 @@ _CREDENTIAL_COLUMNS: Final = ("id, account_id, kind, token_hash, label, created_
 _THROTTLE_COLUMNS: Final = "name, tries, wait_until, updated_at"
 _RATING_COLUMNS: Final = "account_id, game, mu, sigma, games, updated_at"
 _RESULT_COLUMNS: Final = "table_id, account_id, game, place, mu, sigma, kept, broken, released, at"
+_EMAIL_COLUMNS: Final = ("account_id, address, confirm_hash, unsubscribe_token, requested_at, confirmed_at, notify, "
+                         "mailed_at")
+_SEAT_COLUMNS: Final = "account_id, table_id, seat, awaits, since, until, turn_based, ended, updated_at"
+# account_seats' order (memory.seat_order says it in Python).
+_SEAT_ORDER: Final = ("CASE WHEN awaits <> 0 AND ended = 0 THEN 0 WHEN ended = 0 THEN 1 ELSE 2 END, "
+                      "CASE WHEN awaits <> 0 AND ended = 0 THEN COALESCE(until, 1e300) ELSE 0 END, "
+                      "updated_at DESC, table_id")
 
 
 def schema(text: str, real: str, strict: str) -> str:
@@ -101,6 +108,48 @@ CREATE TABLE IF NOT EXISTS throttles (
 ){strict};
 CREATE INDEX IF NOT EXISTS throttles_by_age ON throttles (updated_at)
 """
+
+
+def seats_schema(text: str, real: str, strict: str) -> str:
+    """The e-mail addresses of accounts and the index of seats by account
+    (docs/accounts.md, "E-mail"; PROTOCOL.md 3, my_tables). Booleans are
+    integers 0/1 in both databases, so that one statement serves both."""
+    return f"""
+CREATE TABLE IF NOT EXISTS emails (
+    account_id {text} PRIMARY KEY REFERENCES accounts (id),
+    address {text} NOT NULL,
+    confirm_hash {text} NOT NULL,
+    unsubscribe_token {text} NOT NULL,
+    requested_at {real} NOT NULL,
+    confirmed_at {real},
+    notify INTEGER NOT NULL,
+    mailed_at {real}
+){strict};
+CREATE INDEX IF NOT EXISTS emails_by_confirm ON emails (confirm_hash);
+CREATE INDEX IF NOT EXISTS emails_by_unsubscribe ON emails (unsubscribe_token);
+CREATE TABLE IF NOT EXISTS account_seats (
+    account_id {text} NOT NULL,
+    table_id {text} NOT NULL,
+    seat INTEGER NOT NULL,
+    awaits INTEGER NOT NULL,
+    since {real} NOT NULL,
+    until {real},
+    turn_based INTEGER NOT NULL,
+    ended INTEGER NOT NULL,
+    updated_at {real} NOT NULL,
+    PRIMARY KEY (account_id, table_id)
+){strict};
+CREATE INDEX IF NOT EXISTS account_seats_by_table ON account_seats (table_id);
+CREATE INDEX IF NOT EXISTS account_seats_awaiting ON account_seats (awaits, turn_based, since)
+"""
+
+
+def _email(row: tuple[Any, ...]) -> EmailRow:
+    return EmailRow(row[0], row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7])
+
+
+def _seat(row: tuple[Any, ...]) -> SeatRow:
+    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5], bool(row[6]), bool(row[7]), row[8])
 
 
 class AccountsSQL:
@@ -250,3 +299,52 @@ class AccountsSQL:
 
     async def prune_throttles(self, before: float) -> None:
         await self._sql_write([("DELETE FROM throttles WHERE updated_at < %s", (before,))], "prune throttles")
+
+    # -- e-mail addresses ----------------------------------------------------------------
+
+    async def email(self, account_id: str) -> EmailRow | None:
+        rows = await self._sql_read(f"SELECT {_EMAIL_COLUMNS} FROM emails WHERE account_id = %s", (account_id,))
+        return _email(rows[0]) if rows else None
+
+    async def email_by_token(self, token_hash: str) -> EmailRow | None:
+        if not token_hash:
+            return None
+        rows = await self._sql_read(f"SELECT {_EMAIL_COLUMNS} FROM emails WHERE confirm_hash = %s "
+                                    "OR unsubscribe_token = %s", (token_hash, token_hash))
+        return _email(rows[0]) if rows else None
+
+    async def save_email(self, row: EmailRow | None, account_id: str) -> None:
+        statements: list[Statement] = [("DELETE FROM emails WHERE account_id = %s", (account_id,))]
+        if row is not None:
+            statements.append((f"INSERT INTO emails ({_EMAIL_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                               (row.account_id, row.address, row.confirm_hash, row.unsubscribe_token,
+                                row.requested_at, row.confirmed_at, int(row.notify), row.mailed_at)))
+        await self._sql_write(statements, f"save the e-mail address of {account_id!r}")
+
+    async def mailed(self, account_id: str, at: float) -> None:
+        await self._sql_write([("UPDATE emails SET mailed_at = %s WHERE account_id = %s", (at, account_id))],
+                              f"note a mail to {account_id!r}")
+
+    # -- the seats of accounts -------------------------------------------------------------
+
+    async def save_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
+        statements: list[Statement] = [("DELETE FROM account_seats WHERE table_id = %s", (table_id,))]
+        statements += [(f"INSERT INTO account_seats ({_SEAT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (r.account_id, r.table_id, r.seat, int(r.awaits), r.since, r.until, int(r.turn_based),
+                         int(r.ended), r.updated_at)) for r in rows]
+        await self._sql_write(statements, f"index the seats of table {table_id!r}")
+
+    async def account_seats(self, account_id: str, limit: int) -> list[SeatRow]:
+        rows = await self._sql_read(f"SELECT {_SEAT_COLUMNS} FROM account_seats WHERE account_id = %s "
+                                    f"ORDER BY {_SEAT_ORDER} LIMIT %s", (account_id, limit))
+        return [_seat(r) for r in rows]
+
+    async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
+        rows = await self._sql_read(
+            "SELECT DISTINCT e.account_id FROM emails e JOIN account_seats s ON s.account_id = e.account_id "
+            "WHERE e.confirmed_at IS NOT NULL AND e.notify <> 0 "
+            "AND (e.mailed_at IS NULL OR e.mailed_at <= %s) "
+            "AND s.awaits <> 0 AND s.turn_based <> 0 AND s.ended = 0 AND s.since <= %s "
+            "AND (e.mailed_at IS NULL OR s.since > e.mailed_at) ORDER BY e.account_id LIMIT %s",
+            (now - every, now - grace, limit))
+        return [r[0] for r in rows]

@@ -74,9 +74,9 @@ from typing import Final, Protocol
 
 import trio
 
-__all__ = ["ACCOUNT_KINDS", "STATUSES", "AccountRow", "CredentialRow", "LogRecord", "RatingRow", "ResultRow",
-           "Store", "StoreConflict", "StoreError", "StoreFenced", "StoreLocked", "TableRow", "ThrottleRow",
-           "check_bytes", "check_status"]
+__all__ = ["ACCOUNT_KINDS", "STATUSES", "AccountRow", "CredentialRow", "EmailRow", "LogRecord", "RatingRow",
+           "ResultRow", "SeatRow", "Store", "StoreConflict", "StoreError", "StoreFenced", "StoreLocked", "TableRow",
+           "ThrottleRow", "check_bytes", "check_status"]
 
 # A table's life: open (taking seats), running, then finished (the game
 # ended), failed (a bug ended it, see Table._fail) or abandoned (its log
@@ -213,6 +213,46 @@ class ThrottleRow:
     key: str
     count: int
     until: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class EmailRow:
+    """A person's e-mail address (docs/accounts.md, "E-mail"): the SHA-256
+    of the confirmation link's token ("" once it was used), the unsubscribe
+    link's token itself (every mail carries it; it can only turn the mail
+    off), when a confirmation was last sent, when the address
+    was confirmed (None: not yet), whether it is to be mailed when a table
+    awaits the account (`notify`), and when it last was (`mailed_at`)."""
+
+    account_id: str
+    address: str
+    confirm_hash: str
+    unsubscribe_token: str
+    requested_at: float
+    confirmed_at: float | None = None
+    notify: bool = True
+    mailed_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat an account holds at one table, as the index of seats by
+    account keeps it (PROTOCOL.md 3, my_tables): whether the table awaits
+    the account now (`awaits`), since when, and until when at the latest
+    (wall clock; None: no deadline), whether the table is turn-based, and
+    whether the table has ended. The table writes its rows whenever one of
+    them changes; the rows outlive the table's memory (a sleeping table's
+    seats are listed, and mailed, from here)."""
+
+    account_id: str
+    table_id: str
+    seat: int
+    awaits: bool
+    since: float
+    until: float | None
+    turn_based: bool
+    ended: bool
     updated_at: float
 
 
@@ -444,4 +484,42 @@ class Store(Protocol):
     async def prune_throttles(self, before: float) -> None:
         """Delete every row last updated before `before` (an old row says
         nothing any more: every window it could hold has passed)."""
+        ...
+
+    # -- e-mail addresses (docs/accounts.md, "E-mail") ------------------------------
+
+    async def email(self, account_id: str) -> EmailRow | None:
+        """The account's address, if it gave one."""
+        ...
+
+    async def email_by_token(self, token_hash: str) -> EmailRow | None:
+        """The address whose confirmation or unsubscribe token hashes to this."""
+        ...
+
+    async def save_email(self, row: EmailRow | None, account_id: str) -> None:
+        """Replace the account's address with `row` (None: remove it)."""
+        ...
+
+    # -- the seats of accounts (PROTOCOL.md 3, my_tables) ------------------------------
+
+    async def save_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
+        """Replace the table's rows in the index of seats by account with
+        `rows`, in one commit."""
+        ...
+
+    async def account_seats(self, account_id: str, limit: int) -> list[SeatRow]:
+        """The account's seats: the tables awaiting it first (the nearest
+        deadline first), then the others still playing, then ended ones,
+        each part the latest changed first; at most `limit`."""
+        ...
+
+    async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
+        """Accounts to mail now: a confirmed address that takes mail, a seat
+        at a turn-based table awaiting the account since `grace` seconds or
+        more and since after the last mail, and that mail `every` seconds or
+        more ago (or none yet); at most `limit`."""
+        ...
+
+    async def mailed(self, account_id: str, at: float) -> None:
+        """Note that the account was mailed at `at`."""
         ...

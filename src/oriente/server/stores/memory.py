@@ -9,6 +9,7 @@ that forgets to await a write shows up under it too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
@@ -17,9 +18,11 @@ import trio
 from .contract import (
     AccountRow,
     CredentialRow,
+    EmailRow,
     LogRecord,
     RatingRow,
     ResultRow,
+    SeatRow,
     StoreConflict,
     StoreError,
     TableRow,
@@ -47,6 +50,8 @@ class MemoryStore:
         self.rating_rows: dict[tuple[str, str], RatingRow] = {}
         self.result_rows: list[ResultRow] = []
         self.throttle_rows: dict[str, ThrottleRow] = {}
+        self.email_rows: dict[str, EmailRow] = {}
+        self.seat_rows: dict[str, list[SeatRow]] = {}  # by table
         self._state = "new"
         self._closed = trio.Event()
 
@@ -329,3 +334,65 @@ class MemoryStore:
         await self._enter()
         for key in [k for k, r in self.throttle_rows.items() if r.updated_at < before]:
             del self.throttle_rows[key]
+
+    # -- e-mail addresses ------------------------------------------------------------
+
+    async def email(self, account_id: str) -> EmailRow | None:
+        await self._enter()
+        return self.email_rows.get(account_id)
+
+    async def email_by_token(self, token_hash: str) -> EmailRow | None:
+        await self._enter()
+        return next((e for e in self.email_rows.values()
+                     if token_hash and token_hash in (e.confirm_hash, e.unsubscribe_token)), None)
+
+    async def save_email(self, row: EmailRow | None, account_id: str) -> None:
+        await self._enter()
+        if account_id not in self.accounts:
+            raise StoreError(f"e-mail address for unknown account {account_id!r}")
+        if row is None:
+            self.email_rows.pop(account_id, None)
+        else:
+            self.email_rows[account_id] = row
+
+    # -- the seats of accounts ---------------------------------------------------------
+
+    async def save_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
+        await self._enter()
+        if rows:
+            self.seat_rows[table_id] = list(rows)
+        else:
+            self.seat_rows.pop(table_id, None)
+
+    async def account_seats(self, account_id: str, limit: int) -> list[SeatRow]:
+        await self._enter()
+        mine = [r for rows in self.seat_rows.values() for r in rows if r.account_id == account_id]
+        mine.sort(key=seat_order)
+        return mine[:limit]
+
+    async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
+        await self._enter()
+        due: list[str] = []
+        for account_id, e in sorted(self.email_rows.items()):
+            if e.confirmed_at is None or not e.notify:
+                continue
+            if e.mailed_at is not None and e.mailed_at > now - every:
+                continue
+            if any(r.account_id == account_id and r.awaits and r.turn_based and not r.ended
+                   and r.since <= now - grace and (e.mailed_at is None or r.since > e.mailed_at)
+                   for rows in self.seat_rows.values() for r in rows):
+                due.append(account_id)
+        return due[:limit]
+
+    async def mailed(self, account_id: str, at: float) -> None:
+        await self._enter()
+        row = self.email_rows.get(account_id)
+        if row is not None:
+            self.email_rows[account_id] = replace(row, mailed_at=at)
+
+
+def seat_order(r: SeatRow) -> tuple[int, float, float, str]:
+    """The order of `account_seats`: awaiting (nearest deadline first),
+    then playing, then ended; each part the latest changed first."""
+    part = 0 if r.awaits and not r.ended else 2 if r.ended else 1
+    return (part, r.until if part == 0 and r.until is not None else math.inf, -r.updated_at, r.table_id)

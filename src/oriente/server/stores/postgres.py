@@ -70,7 +70,7 @@ import psycopg
 import trio
 from psycopg import errors, sql
 
-from .accounts_sql import AccountsSQL, Statement, credential_additions, throttles_schema
+from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, Write
 from .contract import (
@@ -90,7 +90,7 @@ __all__ = ["DEFAULT_SCHEMA", "SCHEMA_VERSION", "PostgresStore", "is_postgres_url
 DEFAULT_SCHEMA: Final = "oriente"
 
 # The newest schema this server knows; `_MIGRATIONS[v]` turns v - 1 into v.
-SCHEMA_VERSION: Final = 7
+SCHEMA_VERSION: Final = 8
 
 # SQLSTATEs our functions raise (class "OR", Oriente): the contract's refusals.
 _UNKNOWN_TABLE: Final = "OR001"
@@ -304,9 +304,13 @@ _SCHEMA_7: Final = """
 ALTER TABLE tables ADD COLUMN wake_at double precision;
 CREATE INDEX tables_by_wake ON tables (wake_at) WHERE wake_at IS NOT NULL;
 """
+# 8: the e-mail addresses of accounts and the index of seats by account
+# (accounts_sql.seats_schema; docs/accounts.md, "E-mail").
+_SCHEMA_8: Final = seats_schema('text COLLATE "C"', "double precision", "")
 
 _MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_1, 2: accounts_schema('text COLLATE "C"', "double precision", ""),
-                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5, 6: _SCHEMA_6, 7: _SCHEMA_7}
+                                      3: _SCHEMA_3, 4: _SCHEMA_4, 5: _SCHEMA_5, 6: _SCHEMA_6, 7: _SCHEMA_7,
+                                      8: _SCHEMA_8}
 
 _CREATE: Final = (
     "INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "

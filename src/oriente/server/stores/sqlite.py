@@ -52,7 +52,7 @@ from typing import Any, Final, cast
 
 import trio
 
-from .accounts_sql import AccountsSQL, Statement, credential_additions, throttles_schema
+from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, StoreStatistics, Write
 from .contract import STATUSES, LogRecord, StoreConflict, StoreError, StoreLocked, TableRow, check_bytes, check_status
@@ -68,6 +68,8 @@ __all__ = ["SQLiteStore", "StoreStatistics"]
 # older server ignores it): tournament_tables, which tables a tournament
 # withholds; sleeping, the turn-based tables out of memory and when each
 # wakes (docs/table.md T8.5; an older server recovers them as awake).
+# emails and account_seats: the e-mail addresses of accounts and the
+# index of seats by account (accounts_sql.seats_schema).
 SCHEMA_VERSION: Final = 5
 
 # The log is a rowid table on purpose: rows land at the end of one b-tree in
@@ -129,7 +131,8 @@ CREATE TABLE IF NOT EXISTS sleeping (
     wake_at REAL NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS sleeping_by_wake ON sleeping (wake_at);
-""" + accounts_schema("TEXT", "REAL", " STRICT") + ";" + throttles_schema("TEXT", "REAL", " STRICT") + f""";
+""" + accounts_schema("TEXT", "REAL", " STRICT") + ";" + throttles_schema("TEXT", "REAL", " STRICT") + ";" + (
+    seats_schema("TEXT", "REAL", " STRICT")) + f""";
 PRAGMA user_version = {SCHEMA_VERSION};
 """
 

@@ -17,7 +17,7 @@ const KEY = "oriente.session";
 export function restoreSession(net) {
   const token = localStorage.getItem(KEY);
   if (!token) return;
-  net.request({ t: "sign_in", token }).then((ok) => dispatch({ type: "account", account: ok.account }))
+  net.request({ t: "sign_in", token }).then((ok) => dispatch({ type: "account", account: { ...ok.account, email: ok.email || null } }))
     .catch((err) => {
       if (err && String(err.code || "").startsWith("auth/")) {
         if (err.code === "auth/session_expired") say(errorText(err));
@@ -46,7 +46,7 @@ async function signIn(kind, name, password) {
   try {
     const ok = await app.net.request({ t: kind, name: name.trim(), password });
     localStorage.setItem(KEY, ok.token);
-    dispatch({ type: "account", account: ok.account });
+    dispatch({ type: "account", account: { ...ok.account, email: ok.email || null } });
     setName(ok.account.name);
     return true;
   } catch (err) {
@@ -110,6 +110,37 @@ function Sessions() {
   </section>`;
 }
 
+// The person's e-mail address, to be told by mail when a turn-based table
+// awaits them (PROTOCOL.md set_email): given here, confirmed by the link
+// the server mails, turned off by the link in every such mail.
+function Email() {
+  const t = app.t;
+  const email = app.account.email;
+  const [address, setAddress] = useState(email ? email.address : "");
+  const [busy, setBusy] = useState(false);
+  const give = async (value) => {
+    setBusy(true);
+    try {
+      const ok = await app.net.request({ t: "set_email", address: value });
+      dispatch({ type: "account", account: { ...app.account, email: ok.email } });
+      say(ok.email ? t("email.sent", { address: ok.email.address }) : t("email.removed"));
+    } catch (err) { say(errorText(err)); }
+    setBusy(false);
+  };
+  const state = !email ? "none" : !email.confirmed ? "unconfirmed" : email.notify ? "confirmed" : "unsubscribed";
+  return html`<section class="email" aria-label=${t("email.title")}>
+    <h3>${t("email.title")}</h3>
+    <p class="small muted" id="email-state" data-state=${state}>${t(`email.state.${state}`, { address: email ? email.address : "" })}</p>
+    <form onSubmit=${(e) => { e.preventDefault(); give(address.trim()); }}>
+      <label class="field">${t("email.address")}<input id="email-address" type="email" maxlength="254" autocomplete="email"
+        value=${address} onInput=${(e) => setAddress(e.target.value)} /></label>
+      <button type="submit" id="email-save" disabled=${busy || !app.up || !address.trim()}>${t("email.save")}</button>
+      ${email && html` <button type="button" id="email-remove" disabled=${busy || !app.up} onClick=${() => { setAddress(""); give(""); }}>${t("email.remove")}</button>`}
+    </form>
+    <p class="small muted">${t("email.note")}</p>
+  </section>`;
+}
+
 // Signed out, the box asks only a password: the account's name is the
 // lobby's one name field ("Your name"), so a person never sees two.
 export function AccountBox() {
@@ -125,7 +156,7 @@ export function AccountBox() {
       <a href=${`#/leaderboard`}>${t("account.leaderboard")}</a>
       ${!app.account.bot && html`<button type="button" id="sessions" aria-expanded=${open} onClick=${() => setOpen(!open)}>${t("account.sessions")}</button>`}
       <button type="button" id="sign-out" onClick=${signOut}>${t("account.sign_out")}</button>
-      ${open && !app.account.bot && html`<${Sessions} />`}</div>`;
+      ${open && !app.account.bot && html`<${Email} /><${Sessions} />`}</div>`;
   }
   const go = async (kind) => {
     setBusy(true);

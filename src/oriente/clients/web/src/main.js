@@ -11,6 +11,7 @@ import { Net, serverUrl } from "./net.js";
 import { ReplayPage } from "./replay.js";
 import { app, dispatch, useApp } from "./state.js";
 import { gameUi, loadGames, servedGames } from "./games.js";
+import { notifyTurn, notifyWanted, setNotify } from "./notify.js";
 import { rememberTitle, TablePage } from "./table.js";
 import { waitsOnMe } from "./state/table.js";
 import { TournamentPage } from "./tournament.js";
@@ -100,6 +101,8 @@ function Header() {
       </select>
       <label class="check small"><input type="checkbox" checked=${app.sound}
         onChange=${(e) => setSound(e.target.checked)} /> ${t("nav.sound")}</label>
+      ${typeof Notification !== "undefined" && html`<label class="check small"><input type="checkbox" id="notify" checked=${notifyWanted()}
+        onChange=${async (e) => { const on = await setNotify(e.target.checked); e.target.checked = on; dispatch({ type: "sound", on: app.sound }); }} /> ${t("nav.notify")}</label>`}
       <span class=${`conn ${app.up ? "up" : "down"}`} role="status">${app.up ? t("conn.up") : t("conn.down")}</span>
     </nav>
   </header>`;
@@ -132,8 +135,10 @@ function App() {
   const waiting = rememberTitle();
   const r = app.route;
   let key = null;
-  for (const ts of app.tables.values()) if (waitsOnMe(ts)) key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`;
+  let awaiting = null;
+  for (const ts of app.tables.values()) if (waitsOnMe(ts)) { key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`; awaiting = ts; }
   if (waiting && key !== beeped && app.sound) beep();
+  if (awaiting && key !== beeped) notifyTurn(key, awaiting.id, awaiting.info && awaiting.info.settings ? awaiting.info.settings.name : "");
   beeped = key;
   let page;
   // A table or a replay is drawn once the page has the folders of the games the server plays.
