@@ -81,5 +81,6 @@ def test_the_page_builds_in_the_same_file() -> None:
     imports it rather than keeping numbers of its own."""
     source = LOBBY_JS.read_text(encoding="utf-8")
     assert re.search(r'^import TIMER_PRESETS from "\.\./\.\./\.\./protocol/timer_presets\.json";$', source, re.M)
-    assert re.search(r"^export const PRESETS = TIMER_PRESETS;$", source, re.M)
+    assert re.search(r'^import TURN_PRESETS from "\.\./\.\./\.\./protocol/turn_presets\.json";$', source, re.M)
+    assert re.search(r"^export const PRESETS = \{ \.\.\.TIMER_PRESETS, \.\.\.TURN_PRESETS \};$", source, re.M)
     assert "window_ms:" not in source  # no second copy of the numbers

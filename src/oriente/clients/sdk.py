@@ -678,9 +678,10 @@ class Client:
         sub.viewer, sub.token = reply["seat"], reply["token"]
         return Seat(self, sub)
 
-    async def resume(self, table: str, token: str, *, after: int | None = None, views: bool = True,
+    async def resume(self, table: str, token: str = "", *, after: int | None = None, views: bool = True,
                      nonce: str | None = None) -> Seat:
-        """Take a seat again with its token. `nonce`: the seat's secret share
+        """Take a seat again with its token (signed in, "" takes the seat the
+        account holds, from any machine: PROTOCOL.md resume). `nonce`: the seat's secret share
         of the seed, for a seat that has none yet at a table that has not
         started (a tournament's reserved seat; PROTOCOL.md resume)."""
         commitment = await self._commitment(table) if nonce is not None else None

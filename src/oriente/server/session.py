@@ -32,11 +32,19 @@ from .limits import Limits
 from .lobby import Lobby
 from .metrics import Metrics
 from .outbox import Outbox
-from .stores import AccountRow, CredentialRow
-from .table import AccountJoin, OfferRematch, PreCommitJoin, Table, history_frames
+from .stores import AccountRow, CredentialRow, SeatRow
+from .table import AccountJoin, AccountResume, OfferRematch, PreCommitJoin, Table, history_frames
 
 # How many tables one my_tables may name (PROTOCOL.md 3), and answer with at most.
 MY_TABLES_ASKED = 50
+
+
+def _indexed_info(row: SeatRow) -> dict[str, Any]:
+    """What my_tables says of an account's table that is not in this
+    process's memory (asleep on disk, or another process's): what the
+    index of seats by account knows."""
+    return {"table": row.table_id, "status": "finished" if row.ended else "running",
+            "settings": {"timers": {"turn_based": True}} if row.turn_based else {}}
 
 
 def _seat_of(info: dict[str, Any], account: str | None) -> int | None:
@@ -333,31 +341,51 @@ class Session:
         message: Any = msg
         if isinstance(msg, M.Join) and conn.account is not None:
             message = await self._signed_join(conn, msg)
+        elif isinstance(msg, M.Resume) and not msg.token and conn.account is not None:
+            message = await self._signed_resume(conn, msg)
         conn.tables.add(table.id)
         await table.send(conn.outbox, message)
 
     # -- the lobby ---------------------------------------------------------------------
 
     async def _my_tables(self, conn: Conn, msg: M.MyTables) -> list[dict[str, Any]]:
-        """PROTOCOL.md 3, my_tables: the table information of each asked table
-        that exists (a client's own list: an id is all it takes to watch a
-        table anyway), then the tables in this process where the signed-in
-        account holds a seat; each with `you`, the account's seat there
-        (null where the account holds none, or none is signed in)."""
+        """PROTOCOL.md 3, my_tables: signed in, first the tables that await
+        the account (the nearest deadline first); then the table information
+        of each asked table that exists (a client's own list: an id is all
+        it takes to watch a table anyway); then the account's other tables.
+        Each with `you`, the account's seat there (null where the account
+        holds none, or none is signed in), `awaits` and `until_ms`. The
+        account's tables come from the store's index of seats by account,
+        so a table asleep on disk or served by another process is listed
+        too (with what the index knows of it, if it is not in memory)."""
         if len(msg.tables) > MY_TABLES_ASKED or msg.limit < 1:
             raise Refusal("message/invalid", f"my_tables: at most {MY_TABLES_ASKED} tables, and a limit of 1 or more")
         account = conn.account.id if conn.account is not None else None
         limit = min(msg.limit, MY_TABLES_ASKED)
+        seats: dict[str, SeatRow] = {}
+        if account is not None:
+            seats = {r.table_id: r for r in await self.lobby.store.account_seats(account, MY_TABLES_ASKED)}
+        awaiting = [t for t, r in seats.items() if r.awaits and not r.ended]
         found: dict[str, dict[str, Any]] = {}
-        for table_id in dict.fromkeys(msg.tables):
-            table = await self.lobby.find(table_id)
+        for table_id in [*awaiting, *dict.fromkeys(msg.tables), *seats]:
+            if table_id in found:
+                continue
+            table = self.lobby.tables.get(table_id) if table_id in seats else await self.lobby.find(table_id)
             if table is not None:
                 found[table.id] = table.info()
+            elif table_id in seats:
+                found[table_id] = _indexed_info(seats[table_id])
         if account is not None:
             for table in list(self.lobby.tables.values()):
                 if table.id not in found and _seat_of(table.info(), account) is not None:
                     found[table.id] = table.info()
-        return [{**info, "you": _seat_of(info, account)} for info in list(found.values())[:limit]]
+        out = []
+        for info in list(found.values())[:limit]:
+            row = seats.get(info["table"])
+            seat = _seat_of(info, account) if row is None else row.seat
+            out.append({**info, "you": seat, "awaits": bool(row and row.awaits and not row.ended),
+                        "until_ms": round(row.until * 1000) if row and row.awaits and row.until else None})
+        return out
 
 
     async def _create_table(self, conn: Conn, msg: M.CreateTable, frame: bytes | str) -> None:
@@ -484,6 +512,18 @@ class Session:
             conn.account = conn.credential = None
             raise
         return AccountJoin(join=msg, account=await accounts.card(conn.account))
+
+    async def _signed_resume(self, conn: Conn, msg: M.Resume) -> AccountResume:
+        """A resume without a token, signed in: the account's own seat, from
+        any device (PROTOCOL.md 3, resume)."""
+        accounts = self.lobby.accounts
+        assert accounts is not None and conn.account is not None and conn.credential is not None
+        try:
+            await accounts.still_signed_in(conn.credential)
+        except AccountError:
+            conn.account = conn.credential = None
+            raise
+        return AccountResume(resume=msg, account=conn.account.id)
 
     async def _email_status(self, account: AccountRow) -> dict[str, Any] | None:
         """A person's own address as sign_in tells it (docs/accounts.md, "E-mail")."""

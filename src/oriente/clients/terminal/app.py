@@ -33,7 +33,7 @@ from oriente.clients.quickdeals import deals_of, quick_commands, quick_options
 from oriente.clients.sdk import Client, Disconnected, Seat, ServerError, Watch
 from oriente.clients.timerwords import preset_text
 from oriente.protocol.messages import DEFAULT_GAME
-from oriente.protocol.presets import ALIASES, TIMER_PRESETS, preset
+from oriente.protocol.presets import ALIASES, TIMER_PRESETS, TURN_PRESETS, preset
 
 from .commands import (
     AUTO_TOPICS,
@@ -73,7 +73,7 @@ __all__ = ["PRESETS", "PlayApp", "run_play"]
 # The timers of docs/table.md T1.8, the same in every client: each gives
 # people at least 45 s to bargain, and a window closes early once the
 # fighters say /done (R10.2b1). `people`, the older word, means `normal`.
-PRESETS: dict[str, dict[str, Any]] = {**{name: preset(name) for name in TIMER_PRESETS},
+PRESETS: dict[str, dict[str, Any]] = {**{name: preset(name) for name in (*TIMER_PRESETS, *TURN_PRESETS)},
                                       **{old: preset(old) for old in ALIASES}}
 
 _AUTO_OF_TOPIC = {"privilege": "privilege", "negotiation": "support", "support": "support",

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oriente.games.oriente.rules.cards import card_name
-from oriente.protocol.presets import ALIASES, DEFAULT_PRESET, TIMER_PRESETS
+from oriente.protocol.presets import ALIASES, DEFAULT_PRESET, TIMER_PRESETS, TURN_PRESETS
 
 __all__ = [
     "AUTO_TOPICS",
@@ -217,18 +217,19 @@ def parse_lobby_input(line: str, games: Sequence[str] = ()) -> Intent:
             game, args = args[0].lower(), args[1:]
         if not args or not args[0].isdigit():
             which = " or ".join(games) or "the server's own"
-            return Intent("error", f"Usage: create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]  "
+            return Intent("error", f"Usage: create [GAME] SEATS [{'|'.join([*TIMER_PRESETS, *TURN_PRESETS])}] [NAME]  "
                                    f"(GAME: {which}; help lists their seats)")
         seats = int(args[0])
         preset = DEFAULT_PRESET
         rest = args[1:]
-        words = (*TIMER_PRESETS, *ALIASES)
+        words = (*TIMER_PRESETS, *TURN_PRESETS, *ALIASES)
         if rest and rest[0].lower() in words:
             preset = rest[0].lower()
             rest = rest[1:]
         elif rest:  # a name must follow the timers, so that a mistyped timer word is not taken for a name
             prefix = "" if game is None else f"{game} "
-            return Intent("error", f"Timers are {', '.join(repr(w) for w in TIMER_PRESETS)}, not {rest[0]!r}. "
+            return Intent("error", f"Timers are {', '.join(repr(w) for w in [*TIMER_PRESETS, *TURN_PRESETS])}, "
+                                   f"not {rest[0]!r}. "
                                    f"To name the table: create {prefix}{seats} {DEFAULT_PRESET} {' '.join(rest)}")
         return Intent("create", (seats, preset, " ".join(rest), game))
     if verb in ("b", "bots"):

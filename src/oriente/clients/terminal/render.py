@@ -894,6 +894,8 @@ def _timer_text(timers: dict | None) -> str:
         return ""
     if timers.get("zero_wait"):
         return "bot timers"
+    if timers.get("turn_based"):  # the kind first: a turn-based table seats accounts only (docs/table.md T8)
+        return f"turn-based, {preset_of(timers) or str(timers.get('prompt_ms', 0) // 3_600_000) + ' h per decision'}"
     return preset_of(timers) or f"{timers.get('prompt_ms', 0) // 1000} s per decision"
 
 

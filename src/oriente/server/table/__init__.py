@@ -18,6 +18,7 @@ from .chat import CHAT_BURST, CHAT_EVERY_S, MAX_CHAT
 from .inbox import (
     Abandon,
     AccountJoin,
+    AccountResume,
     Begin,
     CatchUp,
     Disconnected,
@@ -48,8 +49,8 @@ from .viewers import HISTORY_CHUNK, Viewers, history_frames, same_prompt
 __all__ = [
     "ABANDON_AFTER_S", "CHAT_BURST", "CHAT_EVERY_S", "ENDED", "FAILED_MESSAGE", "HISTORY_CHUNK", "LOG_SOFT_CAP",
     "MAX_CHAT", "NONCE_MAX", "NONCE_MIN", "RECORD_FORMAT", "SPECTATOR", "TABLE_EVENTS", "Abandon", "AccountJoin",
-    "Begin", "CatchUp", "Disconnected", "Dismiss", "Journal", "OfferRematch", "PreCommitJoin", "Reserve",
-    "ResumeBot", "SeatBot", "SeatStatistics", "Seats", "Slot", "Stop", "Table", "TableError", "TableSettings",
-    "TableStatistics", "Viewers", "history_frames", "nonce_token", "rematch_setup", "same_prompt", "stored_game",
-    "token_hash",
+    "AccountResume", "Begin", "CatchUp", "Disconnected", "Dismiss", "Journal", "OfferRematch", "PreCommitJoin",
+    "Reserve", "ResumeBot", "SeatBot", "SeatStatistics", "Seats", "Slot", "Stop", "Table", "TableError",
+    "TableSettings", "TableStatistics", "Viewers", "history_frames", "nonce_token", "rematch_setup", "same_prompt",
+    "stored_game", "token_hash",
 ]

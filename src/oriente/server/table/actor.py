@@ -45,6 +45,7 @@ from .durable import Durable, Stopped
 from .inbox import (
     Abandon,
     AccountJoin,
+    AccountResume,
     Begin,
     CatchUp,
     Disconnected,
@@ -320,7 +321,7 @@ class Table:
                 await self._leave(outbox, msg)
             case M.Start():
                 await self._start(outbox, msg)
-            case M.Resume():
+            case M.Resume() | AccountResume():  # T8.8: the latter, a seat by its account from any device
                 await self._resume(outbox, msg)
             case M.Spectate():
                 await self._subscribe(outbox, SPECTATOR, msg)
@@ -387,6 +388,7 @@ class Table:
         self.journal.took(command, records)
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
+        await self.durable.write(lambda: self.play.index.save(self))  # the seats by account, as the step left them
 
     async def _save_meta(self, **fields: Any) -> None:
         """Store the table's meta as it is now (with `fields`, a status)."""
@@ -417,7 +419,7 @@ class Table:
             raise Refused("table/abandoned", ABANDONED_MESSAGE)
         if self.status != "open":
             raise Refused("table/started", "this table has started; you may spectate it")
-        seat, name = self.seats.choose(msg.name, account, msg.seat, bot=bot is not None, rated=self.settings.rated)
+        seat, name = self.seats.choose(msg.name, account, msg.seat, bot=bot is not None, table=self.settings)
         if token is None:
             token = new_token()
         # T7.1: the seat's nonce for the seed, from its join's secret nonce (hashed:
@@ -536,8 +538,8 @@ class Table:
             if isinstance(viewer, int):
                 await self._presence(viewer, +1)
 
-    async def _resume(self, outbox: Outbox, msg: M.Resume) -> None:
-        seat = self.seats.holder(msg.token)
+    async def _resume(self, outbox: Outbox, msg: M.Resume | AccountResume) -> None:
+        seat = self.seats.holder(msg.token) if isinstance(msg, M.Resume) else self.seats.account_holder(msg.account)
         if msg.nonce is not None:
             if not NONCE_MIN <= len(msg.nonce) <= NONCE_MAX:
                 raise Refused("message/invalid", f"a resume nonce has {NONCE_MIN} to {NONCE_MAX} characters")
@@ -567,8 +569,7 @@ class Table:
     async def _act(self, outbox: Outbox, msg: M.Act) -> None:
         seat = self.viewers.seat(outbox, "resume your seat with its token before sending commands")
         if self.status != "running":
-            raise Refused(*{"finished": ("game/over", "the game has ended"),
-                            "failed": ("table/failed", FAILED_MESSAGE),
+            raise Refused(*{"finished": ("game/over", "the game has ended"), "failed": ("table/failed", FAILED_MESSAGE),
                             "abandoned": ("table/abandoned", ABANDONED_MESSAGE)}.get(
                                 self.status, ("table/not_started", self.seats.not_started(self.settings.auto_start))))
         if msg.id is not None and msg.id in self.journal.cids[seat]:

@@ -29,6 +29,33 @@ class Disconnected:
 # only passes on the protocol's messages.
 
 @dataclass(frozen=True, slots=True)
+class AccountResume:
+    """A `resume` without a token from a connection signed in to an
+    account: the seat that account holds at the table (PROTOCOL.md 3,
+    resume), taken again from any device the account signs in on."""
+
+    resume: M.Resume
+    account: str
+
+    @property
+    def id(self) -> Any:
+        """The resume's id, which a refusal answers."""
+        return self.resume.id
+
+    @property
+    def after(self) -> int | None:
+        return self.resume.after
+
+    @property
+    def views(self) -> bool:
+        return self.resume.views
+
+    @property
+    def nonce(self) -> str | None:
+        return self.resume.nonce
+
+
+@dataclass(frozen=True, slots=True)
 class AccountJoin:
     """A join from a connection signed in to an account: the transport
     passes the account's card (accounts.card) with the client's join."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...games.kit.port import TABLE_SEAT, GamePort, RulesRejection, Waiting
 from ..clock import TableClock
+from .seat_index import SeatIndex
 from .settings import TableSettings
 
 log = logging.getLogger("oriente.table")
@@ -28,6 +29,7 @@ class Play:
         self.state: Any = None
         self.result: dict[str, Any] | None = None
         self.clock = TableClock.new(settings.timers, settings.seats)
+        self.index = SeatIndex(settings.timers.turn_based)  # whom the clock awaits, by account (T8.8)
         self.proxy_after = settings.proxy_after
         self.talk: frozenset[str] = frozenset(port.talk_commands)
         # Told how late each deadline applied, seconds (a turn-based table's, for /metrics: T8.2).

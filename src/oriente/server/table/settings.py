@@ -172,6 +172,14 @@ class Seats:
                 return i
         return None
 
+    def account_holder(self, account: str) -> int:
+        """The seat the account holds (T8.8); refused (`auth/bad_token`) if none."""
+        seat = next((i for i, s in enumerate(self.slots)
+                     if s is not None and s.bot is None and s.account is not None and s.account["id"] == account), None)
+        if seat is None:
+            raise Refused("auth/bad_token", "your account holds no seat at this table")
+        return seat
+
     def holder(self, token: str) -> int:
         """The seat `token` holds; refused (`auth/bad_token`) if none."""
         seat = self.of_token(token)
@@ -211,13 +219,19 @@ class Seats:
                                                            account=s.account) for s in self.slots)
 
     def choose(self, name: str, account: dict[str, Any] | None, seat: int | None, *, bot: bool,
-               rated: bool) -> tuple[int, str]:
+               table: TableSettings) -> tuple[int, str]:
         """The seat a join takes and the name it takes it under (an account's
         own name for a signed-in join); a Refused with the join's error code
-        otherwise. The server's bots pick their names among the free ones."""
-        if rated and account is None:
+        otherwise. The server's bots pick their names among the free ones.
+        A rated table seats accounts only; a turn-based one accounts or the
+        server's bots (docs/table.md T8.8)."""
+        if table.rated and account is None:
             raise Refused("auth/sign_in_required",
                           "a rated table seats only players signed in to an account (sign_in)")
+        if table.timers.turn_based and account is None and not bot:
+            raise Refused("auth/sign_in_required",
+                          "a turn-based table seats only players signed in to an account (sign_in), so that "
+                          "they take their seat again on any device and are told when it awaits them")
         if account is not None and any(s is not None and s.account is not None and s.account["id"] == account["id"]
                                        for s in self.slots):
             raise Refused("auth/already_seated", "this account holds a seat at this table already")

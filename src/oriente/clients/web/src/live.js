@@ -118,10 +118,20 @@ function bringNonce(ts) {
 // Subscribe this page to a table: as its seat when the browser holds the
 // token, as a spectator otherwise. The whole story so far comes first
 // (after: 0), so a reload shows the same feed.
+const accountTried = new Set(); // tables where the signed-in account's seat was asked for once
+
 export function enterTable(id) {
   if (app.tables.has(id)) return;
   dispatch({ type: "tables/follow", table: id });
   let mine = seats.get(id);
+  // Signed in, a table this browser holds no token of may hold the
+  // account's seat (a turn-based table's, taken on another device): a
+  // resume without a token takes it (PROTOCOL.md resume); refused, the
+  // page spectates.
+  if (!mine && app.account && !accountTried.has(id)) {
+    accountTried.add(id);
+    mine = { token: "", account: true };
+  }
   app.net.subscribe(id, { token: mine ? mine.token : null, after: 0, views: true });
   if (app.up) {
     // A reserved seat whose event showed the table's commitment brings its
@@ -137,7 +147,7 @@ export function enterTable(id) {
       : { t: "spectate", table: id, after: 0, views: true };
     app.net.request(msg).catch((err) => {
       if (err.code === "auth/bad_token") {
-        seats.drop(id);
+        if (!mine.account) seats.drop(id);
         drop(id);
         dispatch({ type: "tables/forget", table: id });
         app.net.unsubscribe(id);

@@ -11,6 +11,7 @@ import { TournamentList } from "./tournament.js";
 import { OrganiseForm } from "./organise.js";
 import { UNNAMED_GAME } from "./state/table.js";
 import TIMER_PRESETS from "../../../protocol/timer_presets.json";
+import TURN_PRESETS from "../../../protocol/turn_presets.json";
 import { MyGames } from "./mygames.js";
 
 const html = htm.bind(h);
@@ -19,7 +20,16 @@ const html = htm.bind(h);
 // the numbers, shared with the terminal client and the server's own tables.
 // Each gives at least 45 s to bargain; a window closes early once the
 // fighters say they are done (R10.2b1).
-export const PRESETS = TIMER_PRESETS;
+// Then the turn-based ones (docs/table.md T8): hours per decision, a bank of days.
+export const PRESETS = { ...TIMER_PRESETS, ...TURN_PRESETS };
+
+// Is this table turn-based (its timers say turn_based: true; a live table's leave it out)?
+export const turnBased = (info) => Boolean(info && info.settings && info.settings.timers && info.settings.timers.turn_based);
+
+// A turn-based table's mark, beside its name in the lobby and at the table.
+export function KindTag({ info }) {
+  return turnBased(info) ? html`<span class="tag turn-based">${app.t("lobby.turn_based")}</span>` : null;
+}
 
 // A table's timers in words; the time to negotiate only for a game that
 // has negotiation windows (welcome.game_info's `windows`): a game without
@@ -28,6 +38,11 @@ export function timerText(timers, game = null) {
   const t = app.t;
   if (!timers) return "";
   if (timers.zero_wait) return t("lobby.timers_bots", { s: Math.round(timers.prompt_ms / 1000) });
+  if (timers.turn_based) {
+    const h = (ms) => Math.round(ms / 3600000 * 10) / 10;
+    return t(game !== null && !gameInfo(game).windows ? "lobby.timers_turns_no_window" : "lobby.timers_turns",
+      { h: h(timers.prompt_ms), w: h(timers.window_ms), d: Math.round(timers.bank_ms / 86400000 * 10) / 10 });
+  }
   if (game !== null && !gameInfo(game).windows) {
     return t("lobby.timers_no_window", { s: Math.round(timers.prompt_ms / 1000), b: Math.round(timers.bank_ms / 1000) });
   }
@@ -89,7 +104,8 @@ function TableRow({ info }) {
     <div class="title"><b>${info.settings.name || t("table.untitled")}</b>
       <span class="tag game">${gameName(info.game)}</span>
       <span class=${`status st-${info.status}`}>${t(`status_table.${info.status}`)}</span>
-      ${info.settings.rated && html`<span class="tag rated">${t("account.rated")}</span>`}</div>
+      ${info.settings.rated && html`<span class="tag rated">${t("account.rated")}</span>`}
+      <${KindTag} info=${info} /></div>
     <div class="small">${t("lobby.seats", { taken: taken.length, seats: info.settings.seats })} · ${timerText(info.settings.timers, info.game || UNNAMED_GAME)}</div>
     <div class="small names">${taken.map((s) => html`<span key=${s.seat} class=${`tag${s.connected ? "" : " muted"}`}>${slotLabel(s)} <${Badge} account=${s.account} /></span>`)}</div>
     <div class="actions">
@@ -137,6 +153,7 @@ function CreateForm() {
       onChange=${(v) => set({ options: { ...form.options, [o.name]: v } })} />`)}
     <label class="field">${t("lobby.timers_label")}<select id="timers" value=${form.preset} onChange=${(e) => set({ preset: e.target.value })}>
       ${Object.keys(PRESETS).map((k) => html`<option key=${k} value=${k}>${t(`preset.${k}`)} — ${timerText(PRESETS[k], form.game)}</option>`)}</select></label>
+    ${PRESETS[form.preset].turn_based && html`<p class="small muted" id="turn-based-note">${t("lobby.turn_based_note")}</p>`}
     ${kinds.length > 0 && html`<label class="field">${t("lobby.bots")}<select id="bots" value=${String(form.bots)} onChange=${(e) => set({ bots: Number(e.target.value) })}>
       ${Array.from({ length: form.seats }, (_, i) => i).map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}</select></label>
     <label class="field">${t("lobby.bot_kind")}<select id="bot-kind" value=${kinds.includes(form.kind) ? form.kind : kinds[0]} onChange=${(e) => set({ kind: e.target.value })}>

@@ -10,6 +10,7 @@ import { h } from "preact";
 import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { gameName } from "./games.js";
+import { notifyTurn } from "./notify.js";
 import { app, seats } from "./state.js";
 
 const html = htm.bind(h);
@@ -80,6 +81,11 @@ export function MyGames() {
   for (const info of told) { // the account's tables this browser never sat at
     if (!games.some((g) => g.table === info.table) && typeof info.you === "number") games.push({ ...entryOf(info, info.you, null), at: Date.now() });
   }
+  // The tables that await the account come first, the nearest deadline first (my_tables' awaits, until_ms).
+  const waits = new Map(told.filter((x) => x.awaits).map((x) => [x.table, x.until_ms ?? Infinity]));
+  games.sort((a, b) => (waits.get(a.table) ?? Infinity) - (waits.get(b.table) ?? Infinity)
+    || (waits.has(b.table) - waits.has(a.table)));
+  for (const x of told) if (x.awaits) notifyTurn(`mine/${x.table}/${x.until_ms}`, x.table, x.settings && x.settings.name);
   const known = new Set(games.map((g) => g.table));
   const bare = Object.keys(held).filter((id) => !known.has(id)); // seats taken before this list was kept
   if (!games.length && !bare.length) return null;
@@ -89,6 +95,8 @@ export function MyGames() {
       ${games.map((g) => html`<li key=${g.table} class=${`mine-${g.status}`}>
         <a href=${`#/t/${g.table}`}><b>${g.name || t("table.untitled")}</b></a>
         <span class="tag game">${gameName(g.game)}</span>
+        ${waits.has(g.table) && html`<span class="tag your-turn">${waits.get(g.table) === Infinity ? t("mine.your_turn")
+          : t("mine.your_turn_until", { when: new Date(waits.get(g.table)).toLocaleString(app.lang, { dateStyle: "medium", timeStyle: "short" }) })}</span>`}
         <span class="small">${t(`mine.status.${g.status}`)}${g.rank !== null && g.rank !== undefined
           ? ` · ${t("mine.rank", { rank: g.rank, seats: g.seats, score: g.score ?? "?" })}` : ""}</span>
         ${g.status === "finished" && html`<a class="small" href=${`#/r/${g.table}?as=${g.seat}`}>${t("result.replay")}</a>`}

@@ -70,7 +70,7 @@ export class Net {
     if (this.beforeRestore) this.beforeRestore(this);
     for (const [table, sub] of this.subs) {
       if (!sub.after) continue; // never loaded: the page enters it again itself
-      const msg = sub.token
+      const msg = typeof sub.token === "string" // "": the signed-in account's seat (PROTOCOL.md resume)
         ? { t: "resume", table, token: sub.token, after: sub.after, views: sub.views }
         : { t: "spectate", table, after: sub.after, views: sub.views };
       this.raw({ ...msg, id: this.id() });

@@ -20,8 +20,9 @@ export async function setNotify(on) {
     localStorage.setItem(KEY, "off");
     return false;
   }
+  // Asked each time it is turned on: the browser answers at once when the person decided before.
   let permission = Notification.permission;
-  if (permission === "default") permission = await Notification.requestPermission();
+  if (permission !== "denied") permission = await Notification.requestPermission();
   localStorage.setItem(KEY, permission === "granted" ? "on" : "off");
   return permission === "granted";
 }

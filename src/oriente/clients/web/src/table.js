@@ -12,6 +12,7 @@ import { seatLabel } from "./common.js";
 import { PhoneBar } from "./phone.js";
 import { gameName, gameUi } from "./games.js";
 import { isChoiceKey } from "./keys.js";
+import { KindTag } from "./lobby.js";
 import { fillWithBots, joinTable } from "./live.js";
 import { ChatPane, Feed } from "./log.js";
 import { waitsOnMe } from "./state/table.js";
@@ -48,7 +49,7 @@ export function TablePage({ ts }) {
   const panel = panels.find((x) => x.key === tab);
   return html`<main class="table-page">
     <div class="table-head">
-      <h1>${settings.name || t("table.untitled")} <span class="tag game">${gameName(ts.game)}</span> <span class="muted small">${ts.id}</span></h1>
+      <h1>${settings.name || t("table.untitled")} <span class="tag game">${gameName(ts.game)}</span> <${KindTag} info=${ts.info} /> <span class="muted small">${ts.id}</span></h1>
       <span class="muted">${ts.seated ? t("table.you_are", { name: seatLabel(ts, ts.you) }) : t("table.spectating")}</span>
       ${settings.seeded && html`<span class="tag seeded" title=${t("table.seeded_help")}>${t("table.seeded")}</span>`}
       ${info.status === "open" && html`<${Waiting} ts=${ts} />`}
