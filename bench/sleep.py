@@ -282,7 +282,8 @@ async def play(site: Site, tables: list[dict[str, Any]], seconds: float, tally: 
                 await stop.wait()
             if stop.is_set():
                 return
-            with contextlib.suppress(ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+            with contextlib.suppress(ConnectionClosed, RuntimeError, trio.BrokenResourceError,
+                                     trio.ClosedResourceError):  # the server killed mid-request
                 await look(site, i, table, tally, rng, asleep_after)
 
     async with trio.open_nursery() as nursery:
