@@ -119,11 +119,15 @@ async def test_t8_a_turn_based_game_sleeps_wakes_and_survives_a_restart_over_day
         table = made["table"]
         seats: dict[int, Conn] = {}
         tokens: dict[int, str] = {}
+        sessions: dict[int, str] = {}  # a turn-based table seats signed-in players only
         for i in range(4):
             conn = await connect(nursery, app.port)
+            signed = await conn.request({"t": "sign_up", "name": f"player{i}", "password": "a long test password"})
+            assert signed["t"] == "ok", signed
             joined = await conn.request({"t": "join", "table": table, "name": f"p{i}", "views": True})
             assert joined["t"] == "ok", joined
             seats[joined["seat"]], tokens[joined["seat"]] = conn, joined["token"]
+            sessions[joined["seat"]] = signed["token"]
         await settle(lambda: app.lobby.tables[table].status == "running", "the start")
 
         answered: set[tuple[Any, Any]] = set()
@@ -178,6 +182,7 @@ async def test_t8_a_turn_based_game_sleeps_wakes_and_survives_a_restart_over_day
         # A seat's message wakes it: rebuilt from its log, the seat answers.
         for seat, token in tokens.items():
             conn = await connect(nursery, app.port)
+            assert (await conn.request({"t": "sign_in", "token": sessions[seat]}))["t"] == "ok"
             resumed = await conn.request({"t": "resume", "table": table, "token": token, "views": True})
             assert resumed["t"] == "ok", resumed
             seats[seat] = conn
