@@ -49,6 +49,7 @@ import tempfile
 import time
 from typing import Any
 
+import _installed  # noqa: F401  (first: says how to run it without the project installed)
 import msgspec
 import trio
 from websockets.exceptions import ConnectionClosed
