@@ -501,9 +501,9 @@ class Session:
 
     # -- accounts (PROTOCOL.md 19) -------------------------------------------------------
 
-    async def _signed_join(self, conn: Conn, msg: M.Join) -> AccountJoin:
-        """A join from a signed-in connection: with its account's card;
-        refused (and the connection signed out) when its session ended."""
+    async def _still_signed_in(self, conn: Conn) -> AccountRow:
+        """The connection's account, once its session is checked to be still
+        valid; an ended session signs the connection out and is refused."""
         accounts = self.lobby.accounts
         assert accounts is not None and conn.account is not None and conn.credential is not None
         try:
@@ -511,19 +511,18 @@ class Session:
         except AccountError:
             conn.account = conn.credential = None
             raise
-        return AccountJoin(join=msg, account=await accounts.card(conn.account))
+        return conn.account
+
+    async def _signed_join(self, conn: Conn, msg: M.Join) -> AccountJoin:
+        """A join from a signed-in connection: with its account's card."""
+        account = await self._still_signed_in(conn)
+        assert self.lobby.accounts is not None
+        return AccountJoin(join=msg, account=await self.lobby.accounts.card(account))
 
     async def _signed_resume(self, conn: Conn, msg: M.Resume) -> AccountResume:
         """A resume without a token, signed in: the account's own seat, from
         any device (PROTOCOL.md 3, resume)."""
-        accounts = self.lobby.accounts
-        assert accounts is not None and conn.account is not None and conn.credential is not None
-        try:
-            await accounts.still_signed_in(conn.credential)
-        except AccountError:
-            conn.account = conn.credential = None
-            raise
-        return AccountResume(resume=msg, account=conn.account.id)
+        return AccountResume(resume=msg, account=(await self._still_signed_in(conn)).id)
 
     async def _email_status(self, account: AccountRow) -> dict[str, Any] | None:
         """A person's own address as sign_in tells it (docs/accounts.md, "E-mail")."""
