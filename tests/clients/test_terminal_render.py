@@ -271,6 +271,8 @@ def test_format_seconds_and_pile_total():
     assert format_seconds(0) == "time is up"
     assert format_seconds(4.2) == "5 s"
     assert format_seconds(125) == "2 min 05 s"
+    assert format_seconds(86_396) == "23 h 59 min"  # a turn-based decision
+    assert format_seconds(4 * 86_400 - 3) == "3 d 23 h"  # a turn-based bank
     assert pile_total([49, 45, 41, 0, 37]) == 16
 
 

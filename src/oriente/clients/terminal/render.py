@@ -103,7 +103,8 @@ def pile_total(pile: Iterable[int]) -> int:
 
 
 def format_seconds(seconds: float | None) -> str:
-    """'42 s', '2 min 05 s', 'time is up'."""
+    """'42 s', '2 min 05 s', '23 h 59 min', '3 d 4 h', 'time is up' (a
+    turn-based table's decision lasts hours and its bank days)."""
     if seconds is None:
         return ""
     if seconds <= 0:
@@ -111,7 +112,11 @@ def format_seconds(seconds: float | None) -> str:
     whole = int(seconds + 0.999)
     if whole < 60:
         return f"{whole} s"
-    return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60} min"
+    return f"{whole // 86400} d {whole % 86400 // 3600} h"
 
 
 def _plural(n: int, word: str) -> str:

@@ -5,6 +5,7 @@ import htm from "htm";
 import { useEffect, useState } from "preact/hooks";
 import { seatName } from "./live.js";
 import { app } from "./state.js";
+import { timeLeft } from "./timeleft.js";
 
 const html = htm.bind(h);
 
@@ -12,10 +13,7 @@ export function seatLabel(ts, s) {
   return s === ts.you ? app.t("seat.you_named", { name: seatName(ts, s) }) : seatName(ts, s);
 }
 
-function fmt(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
+const fmt = (ms) => timeLeft(ms, app.t);
 
 // The time left on the open decision, in one label. For the seat that
 // decides (`bank`), its own time comes first ("0:25 + bank 2:00": the

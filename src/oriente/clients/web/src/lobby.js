@@ -137,6 +137,9 @@ function CreateForm() {
   const submit = async (ev) => {
     ev.preventDefault();
     if (!app.name.trim()) { say(t("lobby.need_name")); document.getElementById("name").focus(); return; }
+    // A turn-based table seats accounts only (docs/table.md T8.8): say so
+    // before creating a table its creator could not sit at.
+    if (PRESETS[form.preset].turn_based && !app.account) { say(t("error.auth/sign_in_required")); return; }
     setBusy(true);
     const id = await createTable(form);
     setBusy(false);
@@ -210,10 +213,10 @@ export function Lobby() {
     </section>
     <div class="lobby-grid">
       <section aria-label=${t("lobby.tables")}>
+        <${MyGames} />
         <h2>${t("lobby.tables")}</h2>
         ${app.listed ? (tables.length ? html`<ul class="tables" data-ready="1">${tables.map((x) => html`<${TableRow} key=${x.table} info=${x} />`)}</ul>`
           : html`<p class="muted" data-ready="1">${t("lobby.none")}</p>`) : html`<p class="muted">${t("lobby.loading")}</p>`}
-        <${MyGames} />
         <${ById} />
         <${TournamentList} />
         <${OrganiseForm} />

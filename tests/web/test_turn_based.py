@@ -1,0 +1,52 @@
+"""A turn-based table in Chromium, from a person's chair (docs/web.md,
+docs/table.md T8): a person not signed in who picks a turn-based preset is
+told to sign in before any table is made; signed in, the table says it is
+turn-based, its clock reads in hours and days rather than "1439:56", and
+back in the lobby "My games" comes before the list of tables, with the
+table that awaits the person marked as their turn."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_turn_based_table_asks_for_an_account_reads_in_days_and_comes_first(server: Any, page: Any) -> None:
+    page.goto(server.url)
+    page.fill("#name", "ana")
+    page.select_option("#timers", "daily")
+    expect(page.locator("#turn-based-note")).to_be_visible()
+    page.click("form.create button[type=submit]")
+    expect(page.locator(".toast")).to_contain_text(re.compile("Sign in first.*signed in to an account"))
+
+    page.fill("#account-password", "correct horse")
+    page.click("#sign-up")
+    expect(page.locator(".account[data-signed-in]")).to_contain_text("Signed in as ana")
+    page.select_option("#timers", "daily")
+    page.select_option("#bots", "3")
+    page.click("form.create button[type=submit]")
+    expect(page.locator(".seat.me")).to_contain_text("ana")
+    expect(page.locator("header, .table-head, main").locator(".tag.turn-based").first).to_be_visible()
+    timer = page.locator(".decision [role=timer]")
+    expect(timer).to_be_visible()
+    # Preset "daily": 24 h per decision (a bank of 3 days beside it), 8 h to
+    # negotiate; whichever is open first, it reads in hours.
+    expect(timer).to_contain_text(re.compile(r"^(23|7) h \d+ min"))
+    assert not re.search(r"\d{3,}:\d\d", timer.inner_text()), timer.inner_text()
+
+    assert len(server.app.lobby.tables) == 1, "no table was made before the person signed in"
+
+    page.goto(server.url)
+    mine = page.locator(".my-games")
+    expect(mine.locator(".tag.your-turn")).to_contain_text("your turn, until")
+    order = page.evaluate("""() => {
+        const a = document.querySelector('.my-games'), b = document.querySelector('.lobby-grid section > h2');
+        return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }""")
+    assert order, "My games comes before the list of tables"
+    assert page.errors == []
