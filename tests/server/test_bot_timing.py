@@ -128,3 +128,36 @@ async def test_a_changed_sealed_answer_may_go_out_again(autojump_clock: MockCloc
         await trio.sleep(1)
         assert len(table.sent) == 2 and table.sent[1][1].cmd == table.sent[0][1].cmd
         nursery.cancel_scope.cancel()
+
+
+async def test_a_refused_answer_is_decided_again_on_the_newest_state(autojump_clock: MockClock) -> None:
+    """The table refuses the bot's answer (a deal executed under it, so the
+    command it chose is no longer legal): the answer was not given, so the
+    bot decides again on the newest frame and may send the same key. It
+    used to keep the key as sent and fall silent, and the table waited out
+    its clock. A refusal repeated more than MAX_REFUSALS times is given up."""
+    from oriente.server.bots import MAX_REFUSALS
+
+    class _Same(_Port):
+        def bot_move(self, *args: Any) -> BotMove | None:
+            self.calls.append(trio.current_time())
+            return BotMove(key=("answer", 1), command={"type": "Pass", "decision": 1})
+
+    port = _Same(autojump_clock, [], [])
+    table = _Table(port)
+    outbox = Outbox(100)
+    bot = _Bot(table, outbox, 1, "any", random.Random(0), 0.0)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.play)
+        outbox.put(_frame(1))
+        await trio.sleep(1)
+        assert len(table.sent) == 1
+        for n in range(MAX_REFUSALS + 2):
+            outbox.put(encode({"t": "error", "re": table.sent[-1][1].id, "code": "act/illegal", "message": "no"}))
+            await trio.sleep(1)
+            assert len(table.sent) == min(n + 2, MAX_REFUSALS + 1), n
+        outbox.put(encode(M.ok(table.sent[-1][1].id)))
+        outbox.put(_frame(1))
+        await trio.sleep(1)
+        assert len(table.sent) == MAX_REFUSALS + 1, "an answer given is not given twice"
+        nursery.cancel_scope.cancel()

@@ -43,6 +43,9 @@ log = logging.getLogger("oriente.bots")
 
 NAMES = ("Aiko", "Benkei", "Chiyo", "Daisuke", "Emi", "Fumio", "Goro", "Hana", "Isamu", "Jun", "Kaede", "Ren")
 JOIN_TIMEOUT_S = 10.0
+# How often a bot gives an answer again that the table refused (the state
+# moved under it): enough for a race, never a loop of refusals.
+MAX_REFUSALS = 3
 
 
 class BotError(Refusal):
@@ -183,6 +186,8 @@ class _Bot:
         self.done: set[tuple[Any, ...]] = set()  # keys of the answers sent, so none is sent twice
         self.memo: dict[str, Any] = {}  # the policy's notes for this game
         self.awaiting: str | None = None  # the id of our last command, until the table answers it
+        self.sent_key: tuple[Any, ...] | None = None  # the key of that command
+        self.refusals: dict[tuple[Any, ...], int] = {}  # refused answers, by key: each retried a few times
         self.ids = itertools.count(1)
         # Command ids are unique per table, across restarts too: the table
         # would take a reused id for a retry and not apply the command.
@@ -195,6 +200,16 @@ class _Bot:
         kind = msg.get("t")
         if kind in ("ok", "error"):
             if self.awaiting is not None and msg.get("re") == self.awaiting:
+                if kind == "error" and self.sent_key is not None:
+                    # Refused: the state moved under it (a deal executed, a
+                    # decision closed). The answer was not given, so the bot
+                    # may give it again on the newest state; without this it
+                    # fell silent and the table waited out its clock.
+                    log.info("table %s: seat %d's bot was refused (%s); it decides again", self.table.id,
+                             self.seat, msg.get("code"))
+                    self.refusals[self.sent_key] = self.refusals.get(self.sent_key, 0) + 1
+                    if self.refusals[self.sent_key] <= MAX_REFUSALS:
+                        self.done.discard(self.sent_key)
                 self.awaiting = None  # applied (or refused): we may decide again
                 return True
             return False
@@ -252,5 +267,6 @@ class _Bot:
             if wait > 0:
                 await trio.sleep(wait)
             self.done.add(move.key)
+            self.sent_key = move.key
             self.awaiting = f"{self.prefix}-{next(self.ids)}"
             await self.table.send(self.outbox, M.Act(id=self.awaiting, table=self.table.id, cmd=move.command))
