@@ -10,11 +10,13 @@ import pytest
 import trio
 from trio.testing import wait_all_tasks_blocked
 
+from oriente.games.kit.port import GamePort
 from oriente.protocol import messages as M
 from oriente.server.clock import DAY_MS, TimerSettings
+from oriente.server.games.oriente import OrientePort
 from oriente.server.outbox import Outbox
-from oriente.server.stores import MemoryStore, SeatRow
-from oriente.server.table import AccountJoin, SeatBot, Table, TableSettings
+from oriente.server.stores import AccountRow, EmailRow, MemoryStore, SeatRow
+from oriente.server.table import AccountJoin, AccountResume, SeatBot, Stop, Table, TableSettings
 from tests.toy_game import ToyPort
 
 from .actor_harness import WALL, Harness, open_table
@@ -29,19 +31,22 @@ def card(account: str) -> dict[str, object]:
             "reputation": {"kept": 0, "broken": 0, "released": 0}}
 
 
-async def table_of_accounts(nursery: trio.Nursery, store: MemoryStore, timers: TimerSettings) -> Harness:
-    """Three seats: accounts A0 and A1 at seats 0 and 1, a server bot at 2."""
-    port = ToyPort()
-    setup = port.configure(3, 3, dict(port.new_table_options), {})
-    settings = TableSettings(game=port.name, seats=3, seed=3, timers=timers, options=setup.options)
+async def table_of_accounts(nursery: trio.Nursery, store: MemoryStore, timers: TimerSettings,
+                            port: GamePort | None = None, bot: bool = True) -> Harness:
+    """Three seats: accounts A0 and A1 at seats 0 and 1, a server bot at 2;
+    or, without `bot`, an account at every seat of a four-seat table."""
+    port = port or ToyPort()
+    seats = 3 if bot else 4
+    setup = port.configure(seats, 3, dict(port.new_table_options), {})
+    settings = TableSettings(game=port.name, seats=seats, seed=3, timers=timers, options=setup.options)
     table = Table("t1", settings, port, setup, store, wall=lambda: WALL + trio.current_time())
     await table.create()
     nursery.start_soon(table.run)
     clients = []
-    for i in range(3):
+    for i in range(seats):
         outbox = Outbox(1000)
         join = M.Join(id=f"j{i}", table="t1", name=f"p{i}", seat=i)
-        await table.send(outbox, AccountJoin(join=join, account=card(f"A{i}")) if i < 2
+        await table.send(outbox, AccountJoin(join=join, account=card(f"A{i}")) if i < 2 or not bot
                          else SeatBot(id="b", name="bot", policy="bold", seat=2))
         clients.append(outbox)
         await wait_all_tasks_blocked()
@@ -103,4 +108,85 @@ async def test_a_live_tables_rows_say_it_is_not_turn_based_and_signed_out_tables
         await nursery.start(store.run)
         await open_table(nursery, ToyPort(), seats=3, store=store)
         assert "t1" not in store.seat_rows
+        nursery.cancel_scope.cancel()
+
+
+async def with_address(store: MemoryStore, account: str) -> None:
+    """The account, with a confirmed address that takes mail."""
+    await store.create_account(AccountRow(account, account, account.casefold(), "person", None, "x", 0.0))
+    await store.save_email(EmailRow(account, f"{account}@example.org", "", "u" * 64, 0.0, 1.0), account)
+
+
+def offer(proposer: int, to: int) -> dict[str, object]:
+    """A deal of one free promise from `proposer` to `to` (R8.6): it awaits `to`'s answer."""
+    return {"type": "ProposeDeal", "transfers": [],
+            "promises": [{"promiser": proposer, "promisee": to, "kind": "free", "text": "my support"}]}
+
+
+async def test_an_offer_awaits_the_account_it_is_made_to_as_a_decision_does(autojump_clock: object) -> None:
+    """An open deal awaits the parties that have not accepted it
+    (`GamePort.offered`): their rows say so, with no deadline of their own,
+    and the notifier's query finds them as it finds a decision's."""
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        h = await table_of_accounts(nursery, store, TURNS, OrientePort(), bot=False)
+        pivot = h.pivot
+        proposer, party, _ = (s for s in range(4) if s != pivot)
+        for account in ("A0", "A1", "A2", "A3"):
+            await with_address(store, account)
+        await trio.sleep(3600)
+        assert await store.mail_due(WALL + trio.current_time(), 3600, 60, 10) == [f"A{pivot}"]
+        await h.act(proposer, offer(proposer, party))
+        made = WALL + trio.current_time()
+        indexed = rows(store)
+        assert indexed[f"A{party}"].awaits and indexed[f"A{party}"].until is None
+        assert indexed[f"A{party}"].since == pytest.approx(made)
+        assert not indexed[f"A{proposer}"].awaits, "proposing is the proposer's acceptance"
+        assert indexed[f"A{pivot}"].awaits and indexed[f"A{pivot}"].until is not None
+        await trio.sleep(3600)
+        assert await store.mail_due(WALL + trio.current_time(), 3600, 60, 10) == sorted([f"A{pivot}", f"A{party}"])
+        deal = next(e["deal"] for e in h.table.events if e["type"] == "DealProposed")
+        await h.act(party, {"type": "DeclineDeal", "deal": deal})
+        assert not rows(store)[f"A{party}"].awaits, "an answered offer awaits no one"
+        assert rows(store)[f"A{pivot}"].awaits
+        await h.close()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_wait_keeps_its_start_when_the_table_is_rebuilt_from_its_log(autojump_clock: object) -> None:
+    """A table rebuilt from its log (a wake, a recovery) takes since when
+    each seat has been awaited from the rows stored: the same wait is not
+    a new one, so an account mailed about it is not mailed again."""
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        h = await table_of_accounts(nursery, store, TURNS, OrientePort(), bot=False)
+        pivot = h.pivot
+        proposer, party, _ = (s for s in range(4) if s != pivot)
+        began = rows(store)[f"A{pivot}"].since
+        await with_address(store, f"A{pivot}")
+        await trio.sleep(2 * 3600)
+        await store.mailed(f"A{pivot}", WALL + trio.current_time())
+        await h.table.send(None, Stop())
+        await wait_all_tasks_blocked()
+        await trio.sleep(2 * 3600)
+        row = await store.table("t1")
+        clock = await store.clock("t1")
+        assert row is not None and clock is not None
+        table = Table.restore("t1", row.meta, await store.log("t1"), clock[1], OrientePort(), store, paused_ms=0,
+                              wall=lambda: WALL + trio.current_time(), turn=(clock[0], WALL))
+        nursery.start_soon(table.run)
+        await wait_all_tasks_blocked()
+        outbox = Outbox(1000)
+        await table.send(outbox, AccountResume(resume=M.Resume(id="r", table="t1", token=""),
+                                               account=f"A{proposer}"))
+        await wait_all_tasks_blocked()
+        await table.send(outbox, M.Act(id=1, table="t1", cmd=offer(proposer, party)))  # a step; the wait goes on
+        await wait_all_tasks_blocked()
+        indexed = rows(store)
+        assert indexed[f"A{party}"].awaits, "the step was taken and indexed"
+        assert indexed[f"A{pivot}"].awaits and indexed[f"A{pivot}"].since == began
+        assert await store.mail_due(WALL + trio.current_time() + 3600, 3600, 60, 10) == [], "mailed already"
+        await table.send(None, Stop())
         nursery.cancel_scope.cancel()

@@ -342,6 +342,11 @@ async def test_seats_by_account_awaiting_first_and_replaced_per_table(make_store
         await store.save_seats("t-late", [])
         assert {r.table_id for r in await store.account_seats("a2", 10)} == {"t-soon", "t-ended", "t-playing",
                                                                              "t-open"}
+        # A table's own rows, by seat, as last saved (a rebuilt table reads them).
+        first = SeatRow("a2", "t-two", 0, True, 12.5, 99.0, True, False, 13.0)
+        await store.save_seats("t-two", [_seat("a1", "t-two", awaits=True, since=7.25), first])
+        assert await store.table_seats("t-two") == [first, _seat("a1", "t-two", awaits=True, since=7.25)]
+        assert await store.table_seats("t-late") == [] and await store.table_seats("none") == []
 
 
 async def test_mail_is_due_once_per_interval_for_turn_based_waits(make_store: StoreFactory) -> None:

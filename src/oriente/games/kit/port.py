@@ -274,6 +274,13 @@ class GamePort(Protocol):
         """The decision the clock waits on now, or None (nothing is open)."""
         ...
 
+    def offered(self, state: Any) -> frozenset[int]:
+        """The seats an offer awaits beside the clock's decision: an offer
+        made to them that they have not answered. It has no
+        deadline of its own, yet a person is told of it as of a decision
+        (docs/table.md T8.8). Empty for a game without offers."""
+        ...
+
     def timeout_command(self, waiting: Waiting) -> dict[str, Any]:
         """The command the table applies as TABLE_SEAT when `waiting`'s
         deadline passes: the decision's silence."""
@@ -330,8 +337,8 @@ class Port:
     `refills`, `proxy_command` and `bot_move`, and overrides what its game
     does otherwise than the plain case: no bots, no options to offer, no
     windows, the fewest seats first, nothing only talks, no promises, no
-    interactions, one rules version (the game's name), its words beside its
-    port. The table server reads every member straight from the port.
+    interactions, no offers, one rules version (the game's name), its words
+    beside its port. The table server reads every member straight from the port.
 
     `rules`, when the port names its rules package, is what every rules
     package here exposes: `new_game(config) -> (state, events)`,
@@ -374,6 +381,9 @@ class Port:
 
     def interactions(self, events: list[PlainEvent]) -> list[dict[str, Any]]:
         return []
+
+    def offered(self, state: Any) -> frozenset[int]:
+        return frozenset()
 
     # -- the pass-through to the rules package -------------------------------------------
 

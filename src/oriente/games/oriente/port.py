@@ -207,6 +207,12 @@ class OrientePort(Port):
                 out += [{"kind": "pay", "from": t["giver"], "to": t["receiver"]} for t in e.get("transfers", ())]
         return out
 
+    def offered(self, state: GameState) -> frozenset[int]:
+        """The parties of open deals that have not accepted them (R8.6): a
+        proposal awaits their answer until it executes, is withdrawn or
+        declined, or lapses at the season's end."""
+        return frozenset(p for deal in state.deals.values() for p in deal.parties if p not in deal.accepted)
+
     def refills(self, events: list[PlainEvent]) -> int:
         """A time bank refills once per season from the second (R10.3)."""
         return sum(1 for e in events if e["type"] == "SeasonBegan" and e["season"] > 1)

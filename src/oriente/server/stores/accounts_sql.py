@@ -339,6 +339,11 @@ class AccountsSQL:
                                     f"ORDER BY {_SEAT_ORDER} LIMIT %s", (account_id, limit))
         return [_seat(r) for r in rows]
 
+    async def table_seats(self, table_id: str) -> list[SeatRow]:
+        rows = await self._sql_read(f"SELECT {_SEAT_COLUMNS} FROM account_seats WHERE table_id = %s ORDER BY seat",
+                                    (table_id,))
+        return [_seat(r) for r in rows]
+
     async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
         rows = await self._sql_read(
             "SELECT DISTINCT e.account_id FROM emails e JOIN account_seats s ON s.account_id = e.account_id "

@@ -513,6 +513,12 @@ class Store(Protocol):
         each part the latest changed first; at most `limit`."""
         ...
 
+    async def table_seats(self, table_id: str) -> list[SeatRow]:
+        """The table's rows in the index as last saved, by seat: a table
+        rebuilt from its log takes from them since when each seat has been
+        awaited."""
+        ...
+
     async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
         """Accounts to mail now: a confirmed address that takes mail, a seat
         at a turn-based table awaiting the account since `grace` seconds or

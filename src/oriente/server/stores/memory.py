@@ -370,6 +370,10 @@ class MemoryStore:
         mine.sort(key=seat_order)
         return mine[:limit]
 
+    async def table_seats(self, table_id: str) -> list[SeatRow]:
+        await self._enter()
+        return sorted(self.seat_rows.get(table_id, []), key=lambda r: r.seat)
+
     async def mail_due(self, now: float, every: float, grace: float, limit: int) -> list[str]:
         await self._enter()
         due: list[str] = []

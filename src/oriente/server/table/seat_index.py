@@ -21,51 +21,69 @@ from .settings import Slot
 __all__ = ["SeatIndex"]
 
 # What decides whether the rows changed: each account's seat, the seat
-# awaited and the decision's key, whether the table has ended.
-_Key = tuple[tuple[tuple[str, int], ...], int | None, Any, bool]
+# awaited and the decision's key, the seats an offer awaits, whether the
+# table has ended.
+_Key = tuple[tuple[tuple[str, int], ...], int | None, Any, frozenset[int], bool]
 
 
 class SeatIndex:
     """What this table last wrote to the index, and since when each seat
-    has been awaited."""
+    has been awaited. A table rebuilt from its log (a wake, a recovery)
+    starts a new index: it takes each seat's `since` from the rows last
+    stored, so that a wait that went on across the rebuild keeps its start
+    and is not mailed about again (docs/accounts.md, "E-mail")."""
 
     def __init__(self, turn_based: bool) -> None:
         self.turn_based = turn_based
         self._written: _Key | None = None
         self._since: dict[int, float] = {}
+        self._seeded = False
         self._pending: tuple[_Key | None, dict[int, float]] = (None, {})
 
     async def save(self, table: Any) -> None:
         """Write the rows of `table` (the actor) if they changed since they
         were last written (a write the store refused is tried again whole)."""
+        if not self._seeded and self.turn_based:
+            self.seed(await table.store.table_seats(table.id))
+        state = table.play.state
+        offered = table.port.offered(state) if state is not None and table.status == "running" else frozenset()
         rows = self.rows(table.id, table.seats.slots, table.play.clock, table.status, trio.current_time(),
-                         table.wall())
+                         table.wall(), offered)
         if rows is not None:
             await table.store.save_seats(table.id, rows)
             self._written, self._since = self._pending
 
+    def seed(self, stored: Sequence[SeatRow]) -> None:
+        """Take the start of every wait from the table's rows as stored
+        (before the first write of this index)."""
+        self._seeded = True
+        self._since = {r.seat: r.since for r in stored if r.awaits and not r.ended}
+
     def rows(self, table_id: str, slots: Sequence[Slot | None], table_clock: TableClock, status: str, clock: float,
-             now: float) -> list[SeatRow] | None:
+             now: float, offered: frozenset[int] = frozenset()) -> list[SeatRow] | None:
         """The table's rows now, or None when they are those last written:
         the seat the clock's armed deadline waits on while the table runs,
         until when on the wall clock (`now`; `clock` is trio's time, which
-        the deadline is in). What they record is kept once they are stored
-        (`save`)."""
+        the deadline is in), and the seats an offer awaits (`offered`,
+        `GamePort.offered`: awaited with no deadline of their own). What
+        they record is kept once they are stored (`save`)."""
         deadline = table_clock.deadline
-        running = status == "running" and deadline is not None
-        awaited = deadline.pivot if running and deadline is not None else None
-        decision = deadline.key if running and deadline is not None else None
-        until = now + max(0.0, deadline.at - clock) if running and deadline is not None else None
+        running = status == "running"
+        armed = deadline if running else None
+        awaited = armed.pivot if armed is not None else None
+        decision = armed.key if armed is not None else None
+        until = now + max(0.0, armed.at - clock) if armed is not None else None
         ended = status not in ("open", "running")
+        owed = frozenset(offered) if running else frozenset()
         accounts = tuple((s.account["id"], i) for i, s in enumerate(slots)
                          if s is not None and s.account is not None and s.bot is None)
-        key: _Key = (accounts, awaited, decision, ended)
+        key: _Key = (accounts, awaited, decision, owed, ended)
         if key == self._written or (self._written is None and not accounts):
             return None
-        since = {} if awaited is None or ended else (
-            self._since if awaited in self._since else {awaited: now})
+        waits = set() if ended else ({awaited} | owed) - {None}
+        since = {seat: self._since.get(seat, now) for seat in waits if seat is not None}
         self._pending = (key, since)
-        return [SeatRow(account, table_id, seat, seat == awaited and not ended,
-                        since.get(seat, now), until if seat == awaited and not ended else None,
+        return [SeatRow(account, table_id, seat, seat in since, since.get(seat, now),
+                        until if seat == awaited and not ended else None,
                         self.turn_based, ended, now)
                 for account, seat in accounts]
