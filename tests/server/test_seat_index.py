@@ -106,9 +106,21 @@ async def test_a_live_tables_rows_say_it_is_not_turn_based_and_signed_out_tables
     store = MemoryStore()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        await open_table(nursery, ToyPort(), seats=3, store=store)
+        port = _NoOffersAsked()
+        await open_table(nursery, port, seats=3, store=store)
         assert "t1" not in store.seat_rows
+        assert port.asked == 0, "a table without accounts does not look at the game's offers after each step"
         nursery.cancel_scope.cancel()
+
+
+class _NoOffersAsked(ToyPort):
+    """A toy game that counts how often the table asks whom its offers await."""
+
+    asked = 0
+
+    def offered(self, state: object) -> frozenset[int]:
+        self.asked += 1
+        return super().offered(state)
 
 
 async def with_address(store: MemoryStore, account: str) -> None:

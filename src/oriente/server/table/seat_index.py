@@ -42,7 +42,12 @@ class SeatIndex:
 
     async def save(self, table: Any) -> None:
         """Write the rows of `table` (the actor) if they changed since they
-        were last written (a write the store refused is tried again whole)."""
+        were last written (a write the store refused is tried again whole).
+        A table that never had an account at a seat asks nothing more (this
+        runs after every step: the game's offers are not looked at)."""
+        if self._written is None and not any(s is not None and s.account is not None and s.bot is None
+                                             for s in table.seats.slots):
+            return
         if not self._seeded and self.turn_based:
             self.seed(await table.store.table_seats(table.id))
         state = table.play.state
