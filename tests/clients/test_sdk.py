@@ -948,3 +948,37 @@ async def test_my_tables_gives_the_kept_tables_that_exist(app):
         async with Client.connect(url) as client:
             mine = await client.my_tables([table, "gone-table"])
     assert [(x["table"], x["status"], x["you"]) for x in mine] == [(table, "open", None)]
+
+
+async def test_a_seat_is_taken_again_on_another_device_without_its_token(app):
+    """PROTOCOL.md 3, resume without a token: the account's seat taken on one
+    client (a laptop) is taken again on another signed in to the same
+    account (a phone) with `resume_seat`, which acts for it, and keeps it
+    across a dropped connection (the reconnect signs in again and resumes
+    without the token); signed out, or at a table without the account's
+    seat, it is refused."""
+    url = url_of(app)
+    table = await new_table(url, 4, seed=5, timers=PATIENT)
+    other = await new_table(url, 4, timers=PATIENT)
+    with trio.fail_after(60):
+        async with Client.connect(url) as laptop, Client.connect(url) as phone, Client.connect(url) as stranger:
+            await laptop.sign_up("ana", "correct horse")
+            held = await laptop.join(table, "ana", 2)
+            assert held.token
+            with pytest.raises(ServerError) as signed_out:
+                await stranger.resume_seat(table)
+            assert signed_out.value.code == "auth/bad_token"
+            await phone.sign_in("ana", "correct horse")
+            with pytest.raises(ServerError) as not_seated:
+                await phone.resume_seat(other)
+            assert not_seated.value.code == "auth/bad_token"
+            seat = await phone.resume_seat(table)
+            assert seat.seat == 2 and seat.token == ""
+            assert await laptop.add_bots(table, held.token) == [0, 1, 3]  # full: the game starts
+            turns = 0
+            async for turn in seat.turns():
+                turns += 1
+                if turns == 2:
+                    await break_link(phone, abrupt=True)
+                await turn.answer(turn.legal[0])
+            assert seat.finished and seat.result is not None and turns > 2

@@ -699,6 +699,18 @@ class Client:
         sub.viewer = reply["you"]
         return Seat(self, sub)
 
+    async def resume_seat(self, table: str, *, after: int | None = None, views: bool = True) -> Seat:
+        """Take again the seat the signed-in account holds at `table`, on
+        this machine, without its token (a `resume` whose token is "":
+        PROTOCOL.md 3, resume): a seat taken on another device, or listed by
+        `my_tables`. The client stays signed in across reconnects, so a
+        dropped connection resumes it the same way. `ServerError`
+        `auth/bad_token` when this client is signed out or the account holds
+        no seat there. The seat's token stays unknown here: `leave`,
+        `start`, `add_bots` and `rematch`, which take it, are for the device
+        that holds it."""
+        return await self.resume(table, "", after=after, views=views)
+
     async def leave(self, table: str, token: str) -> None:
         """Give up a seat before the game starts."""
         await self.request({"t": "leave", "table": table, "token": token})

@@ -151,10 +151,16 @@ export async function createTable(server, { seats = 4, seed = null, name = 'js b
  */
 export class Bot {
   constructor({ server, table = null, create = null, name = 'jsbot', seed = null, rng = null,
-                tableSeed = null, game = DEFAULT_GAME, log = () => {}, hooks = {}, apiToken = null }) {
+                tableSeed = null, game = DEFAULT_GAME, log = () => {}, hooks = {}, apiToken = null,
+                resume = false }) {
     // apiToken: the bot account's API token (PROTOCOL.md 19); the bot signs in with it on
     // every connection, before anything else, so its seat is its account's.
+    // resume: take the seat the account already holds at `table` (taken by another
+    // process, or listed by my_tables) with a resume without its token, signed in,
+    // on every connection (PROTOCOL.md 3, resume); it needs apiToken.
+    if (resume && (!apiToken || !table)) throw new Error('resume takes the seat an account holds: give apiToken and table');
     Object.assign(this, { server, table, create, name, tableSeed, game, log, hooks, apiToken });
+    this.byAccount = resume;
     this.home = server; // where we were told to connect; `moved` may take us elsewhere on the site
     this.origins = new Set();
     this.account = null;
@@ -308,6 +314,13 @@ export class Bot {
     this.request('hello', { name: this.name, client: 'oriente-js-bot/0.1' });
     if (!this.token && this.joinSent) {
       this.join(); // the reply to our join was lost with the connection: retry it, same nonce
+    } else if (this.byAccount && !this.token) {
+      this.stats.resumes++;
+      this.request('resume', { table: this.table, token: '', after: this.lastSeq });
+      for (const m of this.unacked.values()) { // same ids: applied at most once
+        this.stats.resent++;
+        this.send(m);
+      }
     } else if (this.token) {
       this.stats.resumes++;
       // The nonce is the seat's own share of the seed for a seat it did not
@@ -344,6 +357,9 @@ export class Bot {
     if (req?.t === 'sign_in') {
       this.account = f.account;
       this.log(`signed in as ${f.account.name}${f.account.bot ? ' (bot)' : ''}`);
+    } else if (req?.t === 'resume' && this.byAccount && !this.token) {
+      this.seat = f.you;
+      this.log(`took again seat ${f.you} at ${this.table}, the account's`);
     } else if (req?.t === 'create_table') {
       this.table = f.table;
       this.log(`created table ${f.table}`);
@@ -519,7 +535,8 @@ export async function playTournament(server, tournament, { entry = null, name = 
 }
 
 const USAGE = 'usage: node bot.js --server ws://HOST:PORT [--table ID | --create SEATS | --tournament ID] '
-            + '[--game GAME] [--name NAME] [--seed N] [--games N] [--token API_TOKEN] [--entry ENTRY_TOKEN] [--quiet]';
+            + '[--game GAME] [--name NAME] [--seed N] [--games N] [--token API_TOKEN [--resume]] [--entry ENTRY_TOKEN] '
+            + '[--quiet]';
 
 function intOption(values, key, fallback, min) {
   if (values[key] === undefined) return fallback;
@@ -535,6 +552,7 @@ export async function main(argv) {
     game: { type: 'string', default: DEFAULT_GAME }, token: { type: 'string' },
     tournament: { type: 'string' }, entry: { type: 'string' },
     quiet: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+    resume: { type: 'boolean', default: false },
   } });
   if (values.help) return console.log(USAGE);
   const create = intOption(values, 'create', null, 1); // the server says which seat counts the game allows
@@ -558,7 +576,7 @@ export async function main(argv) {
     // seeded, and so private, out of the lobby's reach (PROTOCOL.md 3).
     const bot = new Bot({ server: values.server, table: values.table ?? null, create, name: values.name,
                           rng, game: values.game, log,
-                          apiToken: values.token ?? process.env.ORIENTE_TOKEN ?? null });
+                          apiToken: values.token ?? process.env.ORIENTE_TOKEN ?? null, resume: values.resume });
     console.log(JSON.stringify(await bot.play()));
   }
 }

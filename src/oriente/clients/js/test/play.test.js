@@ -195,3 +195,35 @@ test('four bots enter a tournament and play its two rounds through to the standi
   assert.equal(records.records.length, 2);
   for (const { record } of records.records) assert.deepEqual(record.commitment.supplied, [], record.table);
 });
+
+test('signed in, a bot takes again the seat its account holds, without the seat token, across a drop', async () => {
+  // A person's session token signs in as well as a bot's API token (PROTOCOL.md 19).
+  const up = await request(server.url, { t: 'sign_up', name: 'resumer', password: 'correct horse' });
+  const table = await createTable(server.url, { seats: 4, seed: 11 });
+  // The seat is taken on one connection, which then closes: the account holds it.
+  const joined = await request(server.url, { t: 'join', table, name: 'resumer', seat: 0 }, 10000, { token: up.token });
+  assert.equal(joined.seat, 0);
+  assert.throws(() => new Bot({ server: server.url, table, resume: true }), /apiToken and table/);
+  const sent = [];
+  let dropped = false;
+  const onEvents = (f, bot) => {
+    if (!dropped && bot.seat === 0 && bot.stats.acts >= 2) {
+      dropped = true;
+      bot.dropConnection();
+    }
+  };
+  const mine = new Bot({ server: server.url, table, name: 'resumer', seed: 3, apiToken: up.token, resume: true,
+                         hooks: { onEvents, onSend: (m) => sent.push(m) } });
+  const others = [1, 2, 3].map((i) => new Bot({ server: server.url, table, name: `other${i}`, seed: 30 + i }));
+  const [result] = await withTimeout(Promise.all([mine, ...others].map((b) => b.play())), GAME_TIMEOUT_MS,
+                                     `table ${table}`);
+  assert.equal(result.seat, 0, 'the account\'s seat, taken on the other connection');
+  assert.equal(mine.account.name, 'resumer');
+  assert.ok(dropped && mine.stats.connects >= 2, 'the connection dropped and came back');
+  const resumes = sent.filter((m) => m.t === 'resume');
+  assert.ok(resumes.length >= 2 && resumes.every((m) => m.token === '' && m.table === table),
+            'every connection resumes by the account, never with a token');
+  assert.ok(resumes[1].after > 0, 'the resume after the drop says what the bot saw');
+  assert.ok(!sent.some((m) => m.t === 'join'), 'nothing is joined');
+  assert.equal(mine.stats.acts > 0, true);
+});
