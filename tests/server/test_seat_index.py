@@ -17,6 +17,7 @@ from oriente.server.games.oriente import OrientePort
 from oriente.server.outbox import Outbox
 from oriente.server.stores import AccountRow, EmailRow, MemoryStore, SeatRow
 from oriente.server.table import AccountJoin, AccountResume, SeatBot, Stop, Table, TableSettings
+from oriente.server.table.seat_index import SeatIndex
 from tests.toy_game import ToyPort
 
 from .actor_harness import WALL, Harness, open_table
@@ -202,3 +203,22 @@ async def test_a_wait_keeps_its_start_when_the_table_is_rebuilt_from_its_log(aut
         assert await store.mail_due(WALL + trio.current_time() + 3600, 3600, 60, 10) == [], "mailed already"
         await table.send(None, Stop())
         nursery.cancel_scope.cancel()
+
+
+async def test_a_window_awaits_its_seats_until_it_closes_and_an_offer_alone_has_no_deadline() -> None:
+    """A deadline that waits on no one seat (a window) runs out for every
+    seat it awaits: their rows carry its wall-clock end. A seat awaited only
+    by an offer has none."""
+    from types import SimpleNamespace
+
+    index = SeatIndex(turn_based=True)
+    slots = [SimpleNamespace(account={"id": f"A{i}"}, bot=None) for i in range(3)]
+    window = SimpleNamespace(deadline=SimpleNamespace(pivot=None, key=(7, "window"), at=100.0 + 8 * 3600))
+    got = index.rows("t1", slots, window, "running", 100.0, WALL, frozenset({0, 1}))  # type: ignore[arg-type]
+    assert got is not None
+    assert [(r.seat, r.awaits, r.until) for r in got] == [
+        (0, True, WALL + 8 * 3600), (1, True, WALL + 8 * 3600), (2, False, None)]
+    pivot = SimpleNamespace(deadline=SimpleNamespace(pivot=2, key=(8, "round"), at=100.0 + 3600))
+    got = index.rows("t1", slots, pivot, "running", 100.0, WALL, frozenset({0}))  # type: ignore[arg-type]
+    assert got is not None
+    assert [(r.seat, r.awaits, r.until) for r in got] == [(0, True, None), (1, False, None), (2, True, WALL + 3600)]

@@ -275,10 +275,11 @@ class GamePort(Protocol):
         ...
 
     def offered(self, state: Any) -> frozenset[int]:
-        """The seats an offer awaits beside the clock's decision: an offer
-        made to them that they have not answered. It has no
+        """The seats awaited beside the clock's pivot: an offer made to
+        them that they have not answered, or a decision open to several
+        seats (a window) that waits on them to close early. It has no
         deadline of its own, yet a person is told of it as of a decision
-        (docs/table.md T8.8). Empty for a game without offers."""
+        (docs/table.md T8.8). Empty for a game without either."""
         ...
 
     def timeout_command(self, waiting: Waiting) -> dict[str, Any]:

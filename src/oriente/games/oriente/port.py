@@ -36,6 +36,7 @@ from .rules import (
     ConfigError,
     GameConfig,
     GameState,
+    Phase,
     Rejected,
     Timeout,
     apply,
@@ -208,10 +209,19 @@ class OrientePort(Port):
         return out
 
     def offered(self, state: GameState) -> frozenset[int]:
-        """The parties of open deals that have not accepted them (R8.6): a
-        proposal awaits their answer until it executes, is withdrawn or
-        declined, or lapses at the season's end."""
-        return frozenset(p for deal in state.deals.values() for p in deal.parties if p not in deal.accepted)
+        """The seats awaited beside the clock's pivot: the parties of open
+        deals that have not accepted them (R8.6: a proposal awaits their
+        answer until it executes, is withdrawn or declined, or lapses at the
+        season's end), and while a negotiation window is open the seats it
+        waits on to close early (R10.2b1): the fighters that have not said
+        done and the asked seats that have not answered."""
+        owed = {p for deal in state.deals.values() for p in deal.parties if p not in deal.accepted}
+        rnd, fight = state.round, state.fight
+        if rnd is not None and fight is not None and state.phase is Phase.NEGOTIATION:
+            owed.update(s for s in rnd.asked if s not in rnd.sealed)
+            if state.config.rules_revision >= 2:
+                owed.update(s for s in (fight.attacker, fight.defender) if s not in rnd.done)
+        return frozenset(owed)
 
     def refills(self, events: list[PlainEvent]) -> int:
         """A time bank refills once per season from the second (R10.3)."""

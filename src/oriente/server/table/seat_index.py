@@ -88,7 +88,9 @@ class SeatIndex:
         waits = set() if ended else ({awaited} | owed) - {None}
         since = {seat: self._since.get(seat, now) for seat in waits if seat is not None}
         self._pending = (key, since)
+        # A window (a deadline that waits on no one seat) runs out for every seat it awaits.
+        window = armed is not None and armed.pivot is None
         return [SeatRow(account, table_id, seat, seat in since, since.get(seat, now),
-                        until if seat == awaited and not ended else None,
+                        until if seat in since and (seat == awaited or window) else None,
                         self.turn_based, ended, now)
                 for account, seat in accounts]
