@@ -200,3 +200,16 @@ def test_a_choice_says_whether_it_keeps_or_breaks_the_seats_promise() -> None:
     other = {"type": "Announce", "action": {"type": "Action", "kind": "attack", "target": 2}}
     assert "promise" not in choice_label(other, "announce", None, view, 0)
     assert "promise" not in choice_label({"type": "Support", "side": "attacker"}, "support", None, view, 1)
+
+
+def test_email_and_bell_are_read_in_the_lobby_and_bell_at_the_table() -> None:
+    assert parse_lobby_input("email") == Intent("email", None)
+    assert parse_lobby_input("email ana@example.org") == Intent("email", "ana@example.org")
+    assert parse_lobby_input("/email off") == Intent("email", "")
+    assert parse_lobby_input("email not-an-address").verb == "error"
+    assert parse_lobby_input("email a@b c@d").verb == "error"
+    assert parse_lobby_input("bell on") == Intent("bell", "on")
+    assert parse_lobby_input("bell") == Intent("bell", "status")
+    assert parse_lobby_input("bell loud").verb == "error"
+    assert parse_table_input("/bell off") == Intent("bell", "off")
+    assert parse_table_input("bell on") == Intent("bell", "on")

@@ -128,3 +128,32 @@ def test_signed_in_the_lobby_shows_the_accounts_name() -> None:
     top = app.screen()[0]
     assert "signed in as ana-bot" in top and "Tester" not in top
     assert app.shown_name == "ana-bot"
+
+
+@pytest.mark.trio
+async def test_with_bell_on_the_terminal_rings_once_per_decision_that_awaits_the_seat() -> None:
+    """`bell on` (the page's Sound and Notify me): a BEL once when a decision
+    awaits our seat, not again for the same decision's next frames, not for
+    another seat's decision, and nothing with the bell off."""
+    app, st, seat = _app()
+    out = app.term.stdout
+    assert isinstance(out, io.StringIO)
+    ours = _prompt(4, "prompt", [{"type": "Pass", "decision": 4}])
+    theirs = {**_prompt(5, "prompt", [{"type": "Pass", "decision": 5}]), "pivot": 1}
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(app._consume, st, nursery)
+        await _frame(seat, ours)
+        assert "\a" not in out.getvalue(), "the bell is off until turned on"
+        await app._table_intent(st, Intent("bell", "on"), None, nursery)
+        assert app.bell and "Bell on" in app.status
+        await _frame(seat, theirs)
+        assert out.getvalue().count("\a") == 0, "another seat's decision"
+        await _frame(seat, _prompt(6, "prompt", [{"type": "Pass", "decision": 6}]))
+        await _frame(seat, {**_prompt(6, "prompt", [{"type": "Pass", "decision": 6}]), "deadline_ms": 9_000})
+        assert out.getvalue().count("\a") == 1, "once per decision"
+        await _frame(seat, _prompt(7, "prompt", [{"type": "Pass", "decision": 7}]))
+        assert out.getvalue().count("\a") == 2
+        await app._table_intent(st, Intent("bell", "off"), None, nursery)
+        await _frame(seat, _prompt(8, "prompt", [{"type": "Pass", "decision": 8}]))
+        assert out.getvalue().count("\a") == 2
+        nursery.cancel_scope.cancel()

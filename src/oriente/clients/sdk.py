@@ -164,6 +164,9 @@ class Client:
         self._urls = [url, *alternates]
         self.auth_token = token
         self.account: dict[str, Any] | None = None
+        # The signed-in person's e-mail address as the server last said it
+        # ({address, confirmed, notify}; PROTOCOL.md 3, set_email), or None.
+        self.email: dict[str, Any] | None = None
         self.reconnect = reconnect
         self.max_retries = max_retries
         self._ws: Any = None
@@ -578,6 +581,7 @@ class Client:
         (`auth_token`) for reconnects. Returns the account's card."""
         reply = await self.request({"t": "sign_up", "name": name, "password": password})
         self.auth_token, self.account = reply["token"], reply["account"]
+        self.email = reply.get("email")
         return reply["account"]
 
     async def sign_in(self, name: str = "", password: str = "", *, token: str | None = None) -> dict[str, Any]:
@@ -591,6 +595,7 @@ class Client:
             message["token"] = token
         reply = await self.request(message)
         self.auth_token, self.account = reply.get("token", token), reply["account"]
+        self.email = reply.get("email")
         return reply["account"]
 
     async def sign_out(self) -> None:
@@ -624,6 +629,7 @@ class Client:
         person when a turn-based table awaits them. The address as the
         server keeps it, {address, confirmed, notify}, or None."""
         email: dict[str, Any] | None = (await self.request({"t": "set_email", "address": address}))["email"]
+        self.email = email
         return email
 
     async def sign_out_everywhere(self, *, keep_current: bool = False) -> int:

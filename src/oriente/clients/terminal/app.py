@@ -35,6 +35,7 @@ from oriente.clients.timerwords import preset_text
 from oriente.protocol.messages import DEFAULT_GAME
 from oriente.protocol.presets import ALIASES, TIMER_PRESETS, TURN_PRESETS, preset
 
+from .alerts import awaits_me, bell_text, email_text
 from .commands import (
     AUTO_TOPICS,
     ORIENTE_ONLY,
@@ -183,6 +184,8 @@ class PlayApp:
         self._status_about: Any = None  # the decision the status line is about (decision_of); None: none
         self._dirty = trio.Event()
         self._lines: trio.MemoryReceiveChannel | None = None
+        self.bell = False  # ring when a decision awaits one of our seats (`bell on`)
+        self._rung: Any = None  # the decision the bell last rang for
         term.on_key = self._key
 
     @property
@@ -421,7 +424,8 @@ class PlayApp:
             self.set_status(intent.arg)
         elif verb == "help":
             self.set_status(f"join N, watch N, create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME], "
-                            "refresh, mine (your tables), name NEW-NAME, quit. Games: "
+                            "refresh, mine (your tables), name NEW-NAME, email [ADDRESS|off], bell on|off, quit. "
+                            "Games: "
                             + games_text(self.client.welcome) + ". Timers: "
                             + "; ".join(preset_text(name) for name in TIMER_PRESETS))
         elif verb == "refresh":
@@ -429,6 +433,10 @@ class PlayApp:
             await self._refresh()
         elif verb == "mine":
             await self._mine()
+        elif verb == "email":
+            await self._email(intent.arg)
+        elif verb == "bell":
+            self._set_bell(intent.arg)
         elif verb == "name":
             if self.account_name is not None:
                 self.set_status(f"You are signed in as {self.account_name}: every seat you take carries the "
@@ -576,6 +584,7 @@ class PlayApp:
                     st.prompt = update.prompt
                     st.prompt_at = time.monotonic()
                     self._decision_moved(st)
+                    self._ring(st)
                 if update.view is not None:
                     st.view = update.view
                     if st.view.get("result") and not st.result:
@@ -592,6 +601,43 @@ class PlayApp:
         st.prompt = None
         self._decision_moved(st)
         self.dirty()
+
+    def _ring(self, st: TableState) -> None:
+        """With `bell on`, ring once for each decision that awaits our seat."""
+        key = awaits_me(st.prompt, st.you)
+        if key is not None and key != self._rung and self.bell:
+            self.term.bell()
+        self._rung = key
+
+    def _set_bell(self, what: str) -> None:
+        if what != "status":
+            self.bell = what == "on"
+        self.set_status(bell_text(self.bell))
+
+    async def _email(self, address: str | None) -> None:
+        """`email`: how the account's address stands (read again from the
+        server: a link opened since changes it), or give one ("": remove)."""
+        if self.account_name is None:
+            self.set_status("Sign in first to give an e-mail address: oriente play --token TOKEN.")
+            return
+        try:
+            if address is None:
+                await self.client.sign_in(token=self.client.auth_token)
+                email = self.client.email
+            else:
+                email = await self.client.set_email(address)
+        except ServerError as exc:
+            wait = f" Try again in {exc.retry_after:.0f} s." if exc.retry_after else ""
+            self.set_status(f"Refused: {exc.message} ({exc.code}).{wait}")
+            return
+        except Disconnected as exc:
+            self.set_status(f"Not sent: {exc}")
+            return
+        if address:
+            self.set_status(f"A link to confirm {address} was mailed to it: open it, and you will be mailed "
+                            "when a turn-based table awaits you.")
+        else:
+            self.set_status(email_text(email))
 
     def _note_event(self, st: TableState, e: dict[str, Any]) -> None:
         kind = e.get("type")
@@ -855,6 +901,9 @@ class PlayApp:
             return
         if verb == "moves" and st.screen is not None:
             self._moves(st, arg)
+            return
+        if verb == "bell":
+            self._set_bell(arg)
             return
         if verb in ("deals", "ledger", "piles", "cards"):
             self._tell(st, verb)

@@ -70,7 +70,7 @@ TABLE_HELP = (
     "/done: a fighter is done bargaining (R10.2b1) | /deals, /ledger, /piles, /cards: tell them in the story | "
     "/auto privilege|support|revolution|off: pass every such round, whatever your card | "
     "/save [PATH]: the game's record, once it is over | /bots [N] [KIND]: bots fill the free seats (? says who) | "
-    "/back: you are here again after being marked away | "
+    "/back: you are here again after being marked away | /bell on|off: ring when a decision awaits you | "
     "PgUp/PgDn: the story so far | /lobby | /quit"
 )
 
@@ -84,7 +84,7 @@ class Intent:
 
 
 _WORDS = {"help", "lobby", "quit", "exit", "say", "deal", "accept", "decline", "withdraw", "kept", "broken", "auto",
-          "done", "deals", "ledger", "piles", "cards", "save", "back", "bots", "offer", "counter"}
+          "done", "deals", "ledger", "piles", "cards", "save", "back", "bots", "offer", "counter", "bell"}
 _OFFER = re.compile(r"^#?(?P<n>\d+)(?:\s+to\s+(?P<to>.+?))?(?:\s+card\s+(?P<card>.+))?$", re.I)
 
 
@@ -150,6 +150,8 @@ def parse_table_input(line: str) -> Intent:
             what = "promise" if verb in ("kept", "broken") else "deal"
             return Intent("error", f"Usage: /{verb} N (the number of the {what})")
         return Intent(verb, int(number))
+    if verb == "bell":
+        return parse_bell(rest)
     if verb == "auto":
         what = rest.lower() or "status"
         if what in ("off", "none", "status"):
@@ -160,6 +162,29 @@ def parse_table_input(line: str) -> Intent:
             return Intent("auto", what)
         return Intent("error", "Usage: /auto privilege | support | revolution | all | off")
     return Intent("error", f"Unknown command /{verb}. /help lists them.")
+
+
+def parse_bell(arg: str) -> Intent:
+    """`bell [on|off]`: whether the terminal rings when a decision awaits
+    one of your seats (the page's "Sound" and "Notify me"); alone, says
+    which."""
+    what = arg.strip().lower() or "status"
+    if what in ("on", "off", "status"):
+        return Intent("bell", what)
+    return Intent("error", "Usage: bell on | off")
+
+
+def parse_email(arg: str) -> Intent:
+    """`email [ADDRESS | off]`: the account's address for the turn-based
+    tables' mails (PROTOCOL.md 3, set_email); alone, says how it stands."""
+    what = arg.strip()
+    if not what:
+        return Intent("email", None)
+    if what.lower() in ("off", "none", "remove", "-"):
+        return Intent("email", "")
+    if " " in what or "@" not in what or len(what) > 254:
+        return Intent("error", "Usage: email ADDRESS (to be mailed when a turn-based table awaits you) | email off")
+    return Intent("email", what)
 
 
 def parse_game_input(line: str, tells: Iterable[str], choosing: bool) -> Intent | None:
@@ -203,6 +228,10 @@ def parse_lobby_input(line: str, games: Sequence[str] = ()) -> Intent:
         return Intent("help")
     if verb in ("m", "mine", "my"):
         return Intent("mine")
+    if verb in ("email", "mail", "e-mail"):
+        return parse_email(" ".join(args))
+    if verb == "bell":
+        return parse_bell(" ".join(args))
     if verb in ("j", "join", "sit"):
         if not args or len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
             return Intent("error", "Usage: join N [SEAT]")

@@ -117,6 +117,11 @@ class Terminal:
         except (OSError, ValueError):
             pass
 
+    def bell(self) -> None:
+        """Ring the terminal's bell (a terminal emulator may show it as a
+        notification, or mark its window)."""
+        self._write("\a")
+
     def draw(self, lines: list[str], *, force: bool = False) -> None:
         """Show `lines` (already fitted to the screen) with the input line below."""
         # Names, chat and deal texts come from other people: no control
