@@ -201,7 +201,7 @@ class _Bot:
         if kind in ("ok", "error"):
             if self.awaiting is not None and msg.get("re") == self.awaiting:
                 if kind == "error" and self.sent_key is not None:
-                    # Refused: the state moved under it (a deal executed, a
+                    # Refused: the state moved under it (another command applied, a
                     # decision closed). The answer was not given, so the bot
                     # may give it again on the newest state; without this it
                     # fell silent and the table waited out its clock.
