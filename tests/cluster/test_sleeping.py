@@ -174,7 +174,7 @@ async def test_the_process_that_put_a_table_to_sleep_is_stopped_and_the_others_r
     try:
         start = len(timeouts(store, short))
         await until(lambda: len(timeouts(store, short)) >= start + 3 and asleep(store, short), timeout=180)
-        epoch, owner, _ = row(store, short)
+        epoch, _, _ = row(store, short)
         done = timeouts(store, short)
         assert len(done) == len(set(done)), f"a silence applied twice: {done}"
         woke = [wakes(n) for n in nodes[1:]]
