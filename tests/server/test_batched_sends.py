@@ -6,6 +6,7 @@ message, byte for byte what one `send` per frame would have written."""
 from __future__ import annotations
 
 import functools
+import socket
 from collections.abc import Sequence
 
 import pytest
@@ -60,8 +61,19 @@ async def test_the_writer_sends_every_queued_frame_in_one_call():
     assert outbox.queued_bytes == 0
 
 
+class _Counted(BatchConnection):
+    """A batching connection that notes the size of each of its writes."""
+
+    writes: list[int] | None = None  # set by the handler once the handshake is written
+
+    async def write(self, data: bytes) -> None:
+        if self.writes is not None:
+            self.writes.append(len(data))
+        await super().write(data)
+
+
 async def test_send_many_writes_once_and_the_client_reads_each_message():
-    """Over a real websocket: one `send_all` for three messages, which the
+    """Over a real websocket: one write for three messages, which the
     client reads as three messages, in order, unchanged; `send` and the
     close still work afterwards."""
     messages = [b"\x81\x00" * 3, b"x" * 1000, bytes(range(256)) * 300]  # short, 2-byte length, 8-byte length
@@ -69,15 +81,8 @@ async def test_send_many_writes_once_and_the_client_reads_each_message():
     done = trio.Event()
 
     async def handler(ws: ServerConnection) -> None:
-        assert isinstance(ws, BatchConnection)
-        stream = ws.stream
-        original = stream.send_all
-
-        async def counted(data) -> None:  # type: ignore[no-untyped-def]
-            writes.append(len(data))
-            await original(data)
-
-        stream.send_all = counted  # type: ignore[method-assign]
+        assert isinstance(ws, _Counted)
+        ws.writes = writes
         await ws.send_many(messages)
         batched = list(writes)
         await ws.send(b"after")
@@ -87,7 +92,7 @@ async def test_send_many_writes_once_and_the_client_reads_each_message():
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
-                                                       create_connection=BatchConnection))
+                                                       create_connection=_Counted))
         port = server.listeners[0].socket.getsockname()[1]
         async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20) as client:
             got = [await client.recv() for _ in range(4)]
@@ -96,4 +101,37 @@ async def test_send_many_writes_once_and_the_client_reads_each_message():
             await done.wait()
         # Each message framed as the library frames one: 2, 4 and 10 header bytes.
         assert writes[0] == sum(len(m) for m in messages) + 2 + 4 + 10
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_write_the_kernel_takes_in_part_goes_out_whole_and_in_order():
+    """The direct write to the socket may take only part of a batch (the
+    kernel's buffer fills): the rest must follow, once, before anything
+    else. A client that reads nothing until the server has queued far more
+    than the socket buffers hold, then reads everything: every message
+    arrives whole, in order, none twice."""
+    messages = [bytes([i % 251]) * (40_000 + 997 * i) for i in range(60)]  # ~4 MB: many times the buffers
+    sent = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        ws.stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+        for i in range(0, len(messages), 3):
+            await ws.send_many(messages[i:i + 3])
+        sent.set()
+        await ws.wait_closed()
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
+                                                       create_connection=BatchConnection))
+        port = server.listeners[0].socket.getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20,
+                           max_queue=1) as client:
+            client.stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            await trio.testing.wait_all_tasks_blocked()
+            assert not sent.is_set(), "the buffers took everything: nothing was written in part"
+            got = [await client.recv() for _ in messages]
+            with trio.fail_after(10):
+                await sent.wait()
+        assert [len(m) for m in got] == [len(m) for m in messages]
+        assert got == messages
         nursery.cancel_scope.cancel()

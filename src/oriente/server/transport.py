@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
 from collections.abc import Collection, Sequence
 
 import trio
@@ -107,7 +108,7 @@ class BatchConnection(ServerConnection):
                 run.append(chunk)
                 continue
             if run:
-                await self.stream.send_all(run[0] if len(run) == 1 else b"".join(run))
+                await self.write(run[0] if len(run) == 1 else b"".join(run))
                 run = []
             if isinstance(self.stream, trio.abc.HalfCloseableStream):
                 with contextlib.suppress(Exception):
@@ -115,7 +116,31 @@ class BatchConnection(ServerConnection):
             else:  # pragma: no cover - the server's streams are TCP
                 await self.stream.aclose()
         if run:
-            await self.stream.send_all(run[0] if len(run) == 1 else b"".join(run))
+            await self.write(run[0] if len(run) == 1 else b"".join(run))
+
+    async def write(self, data: bytes) -> None:
+        """Write `data` to the socket: straight to the kernel when its buffer
+        takes it, which is nearly always (trio's `send_all` spends on its
+        checks, its cancel scope and a scheduler checkpoint several times
+        what the system call costs); the rest, if the buffer took only part
+        of it or none, through `send_all`, which waits until the socket is
+        writable. Whatever the kernel refuses otherwise (a reset, a closed
+        socket) goes to `send_all` too, which raises it as trio's stream
+        errors, as before. The caller holds `send_lock`: no other write can
+        come in between."""
+        stream = self.stream
+        sock = getattr(stream, "socket", None)
+        fd = sock.fileno() if sock is not None and not sock.did_shutdown_SHUT_WR else -1
+        if fd >= 0:
+            try:
+                sent = os.write(fd, data)
+            except OSError:  # BlockingIOError: the buffer is full; others: send_all says what
+                sent = 0
+            if sent == len(data):
+                return
+            if sent:
+                data = memoryview(data)[sent:]  # type: ignore[assignment]
+        await stream.send_all(data)
 
 
 class Transport:
@@ -244,7 +269,7 @@ class Transport:
                     size += len(more)
                 outbox.sending_since = trio.current_time()
                 try:
-                    if len(batch) == 1 or many is None:
+                    if many is None:
                         for one in batch:
                             await ws.send(one)
                     else:
