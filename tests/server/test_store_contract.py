@@ -171,6 +171,9 @@ async def test_the_clock_is_saved_with_its_append(make_store: StoreFactory) -> N
         await store.append("t", [], clock=b"c2", now=5.0)  # a clock alone
         assert await store.clock("t") == (5.0, b"c2")
         assert [r.pos for r in await store.log("t")] == [0, 1, 2]
+        # A rebuild reads both at once (a wake-up, docs/table.md T8.5).
+        assert await store.log_and_clock("t") == (await store.log("t"), (5.0, b"c2"))
+        assert await store.log_and_clock("nope") == ([], None)
         with pytest.raises(StoreError, match="unknown table"):
             await store.append("nope", [], clock=b"c", now=5.0)
         assert await store.clock("nope") is None

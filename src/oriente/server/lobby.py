@@ -36,7 +36,7 @@ from .names import NameRefused, clean_name
 from .outbox import Outbox
 from .query import whole_number
 from .sleeping import MAX_TURN_TABLES
-from .stores import Store, TableRow
+from .stores import LogRecord, Store, TableRow
 from .table import (
     ABANDON_AFTER_S,
     ENDED,
@@ -226,13 +226,17 @@ class Lobby:
             return None
         self._loading[table_id] = done = trio.Event()
         try:
-            table = await self._load(table_id)
+            row = await self.store.table(table_id)
+            table = await self._load(row)
             if table is not None:
                 self.followers.attach(table)
                 self._enter(table)
                 self.nursery.start_soon(partial(self._host, table, reloaded=True), name=f"table {table_id}")
                 return table
-            return await self.waker(table_id) if self.sleeps else None
+            if not self.sleeps or row is None or row.status not in ("open", "running"):
+                return None
+            # A lone server's wake-up goes on from the row just read.
+            return await (self.wake(table_id, row) if self.waker == self.wake else self.waker(table_id))
         finally:
             del self._loading[table_id]
             done.set()
@@ -273,24 +277,49 @@ class Lobby:
             del self._loading[table.id]
             done.set()
 
-    async def wake(self, table_id: str) -> Table | None:
+    async def wake(self, table_id: str, row: TableRow | None = None) -> Table | None:
         """Wake a sleeping table of a lone server: out of the index, rebuilt
         from its log (T4.2) and run; None if it was not asleep (or another
-        request woke it first: then it is in memory)."""
-        if not await self.store.wake(table_id):
+        request woke it first: then it is in memory). `row`: its row, if
+        the caller just read it. The log is read while the index entry is
+        deleted: nothing writes a sleeping table's log, and a wake-up then
+        waits for one commit or one read, whichever is longer, not both."""
+        claimed: list[bool | Exception] = []
+        loaded: list[tuple[list[LogRecord], tuple[float, bytes] | None]] = []
+
+        async def claim() -> None:
+            try:
+                claimed.append(await self.store.wake(table_id))
+            except Exception as exc:  # raised below as itself, not in a group
+                claimed.append(exc)
+
+        failed: list[Exception] = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(claim)
+            try:
+                if row is None:
+                    row = await self.store.table(table_id)
+                if row is not None:
+                    loaded.append(await self.store.log_and_clock(table_id))
+            except Exception as exc:  # the claim goes on: it may have woken the table
+                failed.append(exc)
+        if isinstance(claimed[0], Exception):
+            raise claimed[0]
+        if failed:
+            raise failed[0]
+        if not claimed[0]:
             return self.tables.get(table_id)
-        row = await self.store.table(table_id)
         if row is None:
             return None
-        return await self.restore(row, None)
+        return await self.restore(row, None, loaded=loaded[0])
 
-    async def _load(self, table_id: str) -> Table | None:
+    async def _load(self, row: TableRow | None) -> Table | None:
         """A table that is not in memory, rebuilt from the store for `find`
         (None: it is not to be served that way): an ended table, from its
         log. The followers it had are attached by `find`."""
-        row = await self.store.table(table_id)
         if row is None or row.status not in ENDED:
             return None
+        table_id = row.id
         port = self.ports.get(stored_game(row.meta))
         if port is None:
             return None
@@ -647,13 +676,14 @@ class Lobby:
                 count += 1
         return count
 
-    async def restore(self, row: TableRow, last_alive: float | None, *, abandon: bool = True) -> Table | None:
+    async def restore(self, row: TableRow, last_alive: float | None, *, abandon: bool = True,
+                      loaded: tuple[list[LogRecord], tuple[float, bytes] | None] | None = None) -> Table | None:
         """Rebuild one open or running table from its log and run it (its
         deadlines resume with the time they had at `last_alive`); None if it
         cannot be (marked abandoned when its log does not replay, with
-        `abandon`: a process of a many-process site leaves it to another)."""
-        records = await self.store.log(row.id)
-        clock = await self.store.clock(row.id)
+        `abandon`: a process of a many-process site leaves it to another).
+        `loaded`: its log and clock, if the caller read them already."""
+        records, clock = loaded if loaded is not None else await self.store.log_and_clock(row.id)
         paused_ms = 0
         clock_body = None
         saved_at: float | None = None

@@ -31,12 +31,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("oriente.sleeping")
 
-__all__ = ["MAX_TURN_TABLES", "SLEEP_HORIZON_S", "Sleeper"]
+__all__ = ["MAX_TURN_TABLES", "SLEEP_HORIZON_S", "WAKE_BATCH", "WAKE_CONCURRENCY", "WAKE_LEAD_S", "Sleeper"]
 
 SLEEP_HORIZON_S = 600.0  # a table with a deadline nearer than this stays awake (T8.5)
 SLEEP_CHECK_S = 30.0  # how often the tables in memory are looked over (or each horizon, if shorter)
 WAKE_POLL_S = 30.0  # how often the index is read again, beyond the earliest wake-up this process knows
 WAKE_BATCH = 100  # wake-ups read from the index at once
+# Due tables woken at once. Tables fall due together (a burst of deadlines,
+# or every table after a restart): woken one after the other, the last waits
+# for every rebuild before it; woken together, their index deletes share
+# one commit and their store reads queue back to back on the read connection.
+WAKE_CONCURRENCY = 32
+# How long before its wake-up time a table is woken (at most half the
+# horizon, so that a woken table is not due to sleep again). A deadline is
+# applied by the table's own timer, on the wall clock: woken this much
+# early, the table is in memory with its timer set when the deadline comes,
+# and the rebuild's time (a read, a replay, a commit; longer when many fall
+# due together) does not make the deadline late.
+WAKE_LEAD_S = 5.0
 MAX_TURN_TABLES = 100_000  # turn-based tables a site holds unfinished, asleep or awake (T8.6)
 
 
@@ -51,6 +63,7 @@ class Sleeper:
         self.store = lobby.store
         self.horizon_s = horizon_s
         self.check_s = min(check_s, horizon_s)
+        self.lead_s = min(WAKE_LEAD_S, horizon_s / 2)
         self.asleep = 0  # tables asleep, as the index said last
         self.poll_s = poll_s
         self.wake = wake if wake is not None else lobby.wake
@@ -95,23 +108,33 @@ class Sleeper:
             await self.sweep()
 
     async def wake_due(self) -> int:
-        """Wake every table whose time has come; how many woke here."""
+        """Wake every table whose time has come (or comes within the lead),
+        up to WAKE_CONCURRENCY at once; how many woke here."""
         count = 0
+        limiter = trio.CapacityLimiter(WAKE_CONCURRENCY)
+
+        async def one(table_id: str) -> None:
+            nonlocal count
+            async with limiter:
+                table = await self.wake(table_id)
+            if table is None:
+                # Another process claimed it first, or it is not ours to
+                # wake (rules this process does not replay): not again
+                # before the next poll.
+                self._refused.add(table_id)
+            else:
+                count += 1
+                self.woke += 1
+
         while True:
-            now = self.lobby.wall()
+            now = self.lobby.wall() + self.lead_s
             due = [t for t in await self.store.due(now, WAKE_BATCH + len(self._refused))
                    if t not in self._refused][:WAKE_BATCH]
             if not due:
                 return count
-            for table_id in due:
-                if await self.wake(table_id) is None:
-                    # Another process claimed it first, or it is not ours to
-                    # wake (rules this process does not replay): not again
-                    # before the next poll.
-                    self._refused.add(table_id)
-                else:
-                    count += 1
-                    self.woke += 1
+            async with trio.open_nursery() as nursery:
+                for table_id in due:
+                    nursery.start_soon(one, table_id)
 
     async def _wake_loop(self) -> None:
         while True:
@@ -122,7 +145,7 @@ class Sleeper:
             except Exception:  # a store that went away: try again later, the tables keep their deadlines
                 log.warning("sleeping tables: cannot read the index of wake-ups; trying again", exc_info=True)
                 nxt = None
-            delay = self.poll_s if nxt is None else max(0.0, min(self.poll_s, nxt - self.lobby.wall()))
+            delay = self.poll_s if nxt is None else max(0.0, min(self.poll_s, nxt - self.lead_s - self.lobby.wall()))
             with trio.move_on_after(delay) as waited:
                 await self._nudge.wait()
             if waited.cancelled_caught:

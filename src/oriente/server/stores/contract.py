@@ -375,6 +375,12 @@ class Store(Protocol):
         """The latest saved clock and the wall time it was saved at, or None."""
         ...
 
+    async def log_and_clock(self, table_id: str) -> tuple[list[LogRecord], tuple[float, bytes] | None]:
+        """`log` and `clock` together, in one read: what a table is rebuilt
+        from (a wake-up, docs/table.md T8.5, reads both; each read costs a
+        hop to the store's thread and a wait behind the other reads)."""
+        ...
+
     async def record(self, table_id: str) -> bytes | None:
         """The ended game's record, or None while there is none."""
         ...

@@ -1061,6 +1061,16 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
 
         return await self._read(query)
 
+    async def log_and_clock(self, table_id: str) -> tuple[list[LogRecord], tuple[float, bytes] | None]:
+        def query(conn: psycopg.Connection[Any]) -> tuple[list[LogRecord], tuple[float, bytes] | None]:
+            with conn.cursor(binary=True) as cur:
+                cur.execute("SELECT pos, kind, seq, body FROM log WHERE table_id = %s ORDER BY pos", (table_id,))
+                records = [LogRecord(*row) for row in cur]
+                row = cur.execute("SELECT clock_at, clock FROM tables WHERE id = %s", (table_id,)).fetchone()
+            return records, None if row is None or row[1] is None else (row[0], row[1])
+
+        return await self._read(query)
+
     async def record(self, table_id: str) -> bytes | None:
         def query(conn: psycopg.Connection[Any]) -> bytes | None:
             with conn.cursor(binary=True) as cur:
