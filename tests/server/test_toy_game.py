@@ -118,6 +118,39 @@ async def test_toy_game_prompt_deadline_is_prompt_time_plus_bank_and_silence_app
         await h.close()
 
 
+async def test_toy_game_a_deadline_passed_while_the_table_was_busy_applies_before_a_queued_command(
+        game, autojump_clock):
+    """The pivot's answer arrives after its deadline passed, while the actor
+    was still busy with an earlier message (its store write): the silence
+    applies first, and the late answer is refused. Taking a queued message
+    before looking at the clock would accept an answer sent too late."""
+    async with trio.open_nursery() as nursery:
+        h = await game.open(nursery)
+        w = h.waiting
+        pivot = h.pivot
+        answer = h.answers(pivot)[0]
+        other = (pivot + 1) % h.table.settings.seats
+        gate = trio.Event()
+        append = h.store.append
+
+        async def held(*args: Any, **kw: Any) -> None:
+            await gate.wait()
+            await append(*args, **kw)
+
+        h.store.append = held  # type: ignore[method-assign]
+        await h.table.send(h.clients[other], M.Chat(id="c", table="t1", text="hi"))  # the actor waits on its write
+        await trio.sleep(31)  # past prompt + bank, the actor still busy
+        await h.table.send(h.clients[pivot], M.Act(id="late", table="t1", cmd=answer))
+        h.store.append = append  # type: ignore[method-assign]
+        gate.set()
+        await wait_all_tasks_blocked()
+        timeouts = [c for c in h.commands() if c["seat"] == TABLE_SEAT]
+        assert timeouts and timeouts[0]["cmd"] == h.port.timeout_command(w), "the silence did not apply"
+        assert not any(c["cid"] == "late" for c in h.commands()), "an answer sent after its deadline was applied"
+        assert any(f["t"] == "error" and f["re"] == "late" for f in drain(h.clients[pivot]))
+        await h.close()
+
+
 async def test_toy_game_time_bank_is_charged_only_beyond_the_prompt_time(game, autojump_clock):
     async with trio.open_nursery() as nursery:
         h = await game.open(nursery)
