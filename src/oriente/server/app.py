@@ -5,7 +5,6 @@ the store)."""
 from __future__ import annotations
 
 import functools
-import gc
 import logging
 import signal
 import sys
@@ -29,6 +28,7 @@ from .addresses import TrustedProxies
 from .admin import AdminError, serve_admin, socket_path
 from .bots import BotRunner
 from .budget import AddressBudget
+from .collector import GcPolicy
 from .director import Director
 from .emails import Emails
 from .limits import Limits
@@ -333,20 +333,22 @@ async def _no_websocket(ws: ServerConnection) -> None:  # pragma: no cover - the
     await ws.aclose()
 
 
-def tune_runtime() -> None:
-    """A server holds many long-lived objects (table logs, views) and makes
-    many short-lived ones per step; CPython's default thresholds then run
-    full collections about once a second, for up to 100+ ms each, freeing
-    almost nothing: that is what the p99 latency measured. Collect rarely,
-    and freeze what exists after start-up so collections skip it."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 100)
+def tune_runtime() -> GcPolicy:
+    """A server holds many long-lived objects (table logs, views, its
+    connections' tasks) and makes many short-lived ones per step; CPython's
+    default thresholds then run full collections about once a second, for
+    up to 100+ ms each, freeing almost nothing: that is what the p99 latency
+    measured. Start-up objects are frozen, and full collections wait for a
+    quiet moment (server/collector.py): the returned policy's `run` must be
+    started for them to happen at all."""
+    policy = GcPolicy()
+    policy.install()
     # Every store batch crosses to the writer thread and back, and the thread
     # re-takes the GIL after each SQLite step; with the default 5 ms switch
     # interval each hand-off can wait that long behind a busy trio thread.
     # 1 ms halved the paced latency (p50 6-8 ms -> 3 ms, p99 25-33 -> 12 ms).
     sys.setswitchinterval(0.001)
+    return policy
 
 
 
@@ -365,8 +367,9 @@ async def serve_until_signalled(app: App, ready: Any = None, *, admin: bool = Fa
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
-            tune_runtime()
+            collector = tune_runtime()
             async with trio.open_nursery() as helpers:
+                helpers.start_soon(collector.run)
                 if admin:
                     await _start_admin(app, helpers)
                 if ready is not None:

@@ -1,0 +1,113 @@
+"""The garbage collector's schedule (server/collector.py): a full collection
+waits until one is due and the process is quiet, and comes anyway after
+`max_wait_s` when it never is. Time is trio's MockClock; what "due" means
+and what "collect" does are the test's own, so nothing here depends on what
+the interpreter happens to hold."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+import trio
+import trio.testing
+
+from oriente.server.collector import NEVER, GcPolicy
+
+
+class Fake:
+    """A pending count the test sets, and the times `collect` was called."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.at: list[float] = []
+
+    def pending(self) -> int:
+        return self.count
+
+    def collect(self) -> None:
+        self.at.append(trio.current_time())
+        self.count = 0
+
+
+def policy(fake: Fake, **kw: float) -> GcPolicy:
+    return GcPolicy(due_after=5, check_s=1.0, quiet_s=0.001, max_wait_s=30.0,
+                    pending=fake.pending, collect=fake.collect, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.trio
+async def test_no_full_collection_before_it_is_due(autojump_clock: trio.testing.MockClock) -> None:
+    fake = Fake()
+    p = policy(fake)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(p.run)
+        fake.count = 4
+        await trio.sleep(100)
+        assert fake.at == []
+        fake.count = 5
+        await trio.sleep(1.5)
+        assert len(fake.at) == 1  # due, and the process idles: at the next check
+        assert p.full == 1 and p.forced == 0
+        nursery.cancel_scope.cancel()
+
+
+def test_a_due_collection_waits_for_a_quiet_moment() -> None:
+    clock = trio.testing.MockClock()  # no autojump: the busy task moves the clock itself
+    fake = Fake()
+    p = policy(fake)
+    busy_until: list[float] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.run)
+            await trio.sleep(0)  # the policy starts: its first check at 1.0
+            fake.count = 5
+            clock.jump(1.0)  # the check is due
+            await trio.sleep(0)
+            # A table at play: always runnable, for 10 s of its clock.
+            for _ in range(1000):
+                clock.jump(0.01)
+                await trio.lowlevel.checkpoint()
+                assert fake.at == [], "collected while a task was runnable"
+            busy_until.append(trio.current_time())
+            await trio.testing.wait_all_tasks_blocked(0.05)  # idle: the policy collects
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=clock)
+    assert len(fake.at) == 1 and fake.at[0] >= busy_until[0]
+    assert p.forced == 0
+
+
+def test_a_server_never_quiet_is_collected_after_max_wait() -> None:
+    clock = trio.testing.MockClock()
+    fake = Fake()
+    p = policy(fake)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.run)
+            await trio.sleep(0)  # the policy starts: its first check at 1.0
+            fake.count = 5
+            clock.jump(1.0)
+            await trio.sleep(0)
+            for _ in range(4000):  # 40 s of a task always runnable
+                clock.jump(0.01)
+                await trio.lowlevel.checkpoint()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=clock)
+    assert len(fake.at) == 1
+    # Due from its first or second check (1 or 2 s), then max_wait_s: not before.
+    assert 31.0 <= fake.at[0] <= 33.0
+    assert p.forced == 1
+
+
+def test_install_freezes_start_up_and_leaves_the_old_generation_to_the_policy() -> None:
+    before = gc.get_threshold()
+    try:
+        GcPolicy(young=1234, middle=7).install()
+        assert gc.get_threshold() == (1234, 7, NEVER)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
