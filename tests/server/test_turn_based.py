@@ -51,3 +51,27 @@ async def test_t8_1_the_table_and_the_listing_say_it_is_turn_based() -> None:
         with pytest.raises(LobbyError, match="turn-based"):
             lobby.settings_from(M.CreateTable(seats=4, timers=M.Timers(prompt_ms=8 * DAY_MS, turn_based=True)))
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.trio
+async def test_t8_6_unfinished_turn_based_tables_asleep_or_awake_count_against_the_limit() -> None:
+    store = MemoryStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        lobby.sleeps, lobby.max_turn_tables = True, 3
+        turn = M.CreateTable(seats=4, timers=M.Timers(prompt_ms=DAY_MS, window_ms=8 * HOUR_MS, turn_based=True))
+        first = await lobby.create(*lobby.settings_from(turn))
+        assert await lobby.sleep(first, 600.0)  # open, nobody seated: due in 7 days (T8.4)
+        assert first.id not in lobby.tables and await store.sleeping() == 1
+        for _ in range(3):
+            await lobby.create(*lobby.settings_from(M.CreateTable(seats=4)))  # live tables do not count
+        second = await lobby.create(*lobby.settings_from(turn))
+        await lobby.create(*lobby.settings_from(turn))
+        with pytest.raises(LobbyError, match="turn-based tables"):
+            await lobby.create(*lobby.settings_from(turn))  # one asleep, two awake
+        second.status = "finished"  # an ended one, still in memory, counts no more
+        await lobby.create(*lobby.settings_from(turn))
+        with pytest.raises(LobbyError, match="turn-based tables"):
+            await lobby.create(*lobby.settings_from(turn))
+        nursery.cancel_scope.cancel()

@@ -127,6 +127,7 @@ class Lobby:
         self.max_turn_tables = MAX_TURN_TABLES
         self.late: deque[float] = deque(maxlen=100_000)  # how late turn-based deadlines applied, seconds
         self.tables: dict[str, Table] = {}
+        self._turn: set[str] = set()  # the turn-based tables in memory, ended or not
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
         self._rematching = trio.Lock()
         self._loading: dict[str, trio.Event] = {}
@@ -152,6 +153,7 @@ class Lobby:
         self.tables[table.id] = table
         if table.settings.timers.turn_based:
             table.play.on_late = self.late.append
+            self._turn.add(table.id)
         if table.settings.public:
             self._serial += 1
             self._order.append(self._serial)
@@ -163,6 +165,7 @@ class Lobby:
         that a page never walks past more dead places than live ones."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._turn.discard(table.id)
         if table.settings.public:
             self._dead += 1
         if self._dead > 16 + len(self._order) // 2:
@@ -391,9 +394,12 @@ class Lobby:
         and `salt`: a rematch's, committed to when the table before it
         ended (T7.4)."""
         if settings.timers.turn_based and self.sleeps:
-            awake = sum(1 for t in self.tables.values()
-                        if t.settings.timers.turn_based and t.status in ("open", "running"))
-            if awake + await self.store.sleeping() >= self.max_turn_tables:
+            asleep = await self.store.sleeping()
+            # Counted one by one (a walk over every awake table, for each
+            # creation) only when the turn-based tables in memory, ended ones
+            # too, might reach the limit.
+            if asleep + len(self._turn) >= self.max_turn_tables and asleep + sum(
+                    1 for t in self._turn if self.tables[t].status in ("open", "running")) >= self.max_turn_tables:
                 raise LobbyError("lobby/full", f"this server holds {self.max_turn_tables} turn-based tables, "
                                                "the most it may; try later")
         if len(self.tables) >= self.max_tables:
