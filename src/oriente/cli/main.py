@@ -264,6 +264,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sit down again at a table you left, with the token printed when you left")
     play.add_argument("--token", default=os.environ.get("ORIENTE_TOKEN"), metavar="TOKEN",
                       help="sign in with an account's session or bot API token first (default: $ORIENTE_TOKEN)")
+    play.add_argument("--account", default=None, metavar="NAME",
+                      help="sign in to the account NAME first; the password is asked without echo (turn-based "
+                           "tables seat accounts only, and signed in anywhere you take your seats again)")
+    play.add_argument("--new-account", action="store_true",
+                      help="with --account: make the account first (the password is asked twice)")
     play.set_defaults(func="oriente.cli.play:cmd_play")
 
     tournament_parser(sub, checks.server_url)

@@ -11,6 +11,6 @@ talking to the server through the SDK only.
 - `app`: the trio program that ties them together.
 """
 
-from .app import PRESETS, run_play
+from .app import PRESETS, Account, run_play
 
-__all__ = ["PRESETS", "run_play"]
+__all__ = ["PRESETS", "Account", "run_play"]

@@ -147,6 +147,11 @@ class TableState:
         return (self.prompt.get("id"), json.dumps(choices, sort_keys=True))
 
 
+def _utc(ms: float) -> str:
+    """A deadline in milliseconds since the epoch, as a person reads it: '2026-12-02 14:32 UTC'."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ms / 1000))
+
+
 def decision_of(prompt: dict[str, Any] | None) -> tuple[Any, Any] | None:
     """Which decision a prompt is: its id and kind (a negotiation window and
     the support round after it are two), None when nothing is open."""
@@ -179,6 +184,7 @@ class PlayApp:
         self.tables: list[dict[str, Any]] = []
         self.status = ""
         self.tokens: dict[str, str] = {}
+        self.account_seats: set[str] = set()  # tables where the signed-in account holds a seat (`mine`)
         self.state: TableState | None = None
         self._status_at = 0.0
         self._status_about: Any = None  # the decision the status line is about (decision_of); None: none
@@ -365,6 +371,8 @@ class PlayApp:
         if not tables:
             self.set_status("No tables of yours: join or create one.")
             return
+        self.account_seats = {str(t.get("table")) for t in tables if isinstance(t.get("you"), int)}
+        tables = sorted(tables, key=lambda t: not t.get("awaits"))  # the tables that await you first
         words = []
         for t in tables:
             result = t.get("result") or {}
@@ -373,7 +381,11 @@ class PlayApp:
             seat_note = f", seat {seat}" if isinstance(seat, int) else ""
             rank_note = (f", rank {ranks[seat]}" if isinstance(seat, int) and isinstance(ranks, list)
                          and seat < len(ranks) else "")
-            words.append(f"{t.get('table')} ({t.get('status')}{seat_note}{rank_note})")
+            turn_note = ""
+            if t.get("awaits"):
+                until = t.get("until_ms")
+                turn_note = ", your turn" + (f" until {_utc(until)}" if isinstance(until, (int, float)) else "")
+            words.append(f"{t.get('table')} ({t.get('status')}{seat_note}{rank_note}{turn_note})")
         self.set_status("Your tables: " + "; ".join(words) + ". join ID goes back to one.")
 
     async def _refresh(self) -> None:
@@ -476,6 +488,9 @@ class PlayApp:
             if table in self.tokens:
                 # after=0: the story so far fills the feed again.
                 return ("join", await self.client.resume(table, self.tokens[table], after=0, views=True))
+            if self.client.account is not None and table in self.account_seats:
+                # The account's seat, taken on another device: signed in, no token is needed (T8.8).
+                return ("join", await self.client.resume_seat(table, after=0, views=True))
             joined = await self.client.join(table, self.name, seat, views=True)
             if joined.token:
                 self.tokens[table] = joined.token
@@ -1034,8 +1049,13 @@ def _flatten(exc: BaseException) -> list[BaseException]:
 
 
 async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Terminal, resumable: bool,
-                token: str | None = None) -> str:
+                token: str | None = None, account: Account | None = None) -> str:
     async with Client.connect(url, token=token) as client:
+        if account is not None:
+            if account.new:
+                await client.sign_up(account.name, account.password)
+            else:
+                await client.sign_in(account.name, account.password)
         app = PlayApp(client, term, url, name, resumable=resumable)
         handler = _FeedHandler(app)
         sdk_log = logging.getLogger("oriente")
@@ -1047,26 +1067,39 @@ async def _main(url: str, name: str, resume: tuple[str, str] | None, term: Termi
             sdk_log.removeHandler(handler)
 
 
+@dataclass(frozen=True)
+class Account:
+    """An account to sign in to (or make, `new`) before the lobby, by name
+    and password: a turn-based table seats accounts only, and signed in on
+    any device a person takes their seats again (docs/table.md T8.8)."""
+
+    name: str
+    password: str = field(repr=False)
+    new: bool = False
+
+
 def run_play(url: str, name: str, resume: tuple[str, str] | None = None, *, resumable: bool = True,
-             token: str | None = None) -> int:
+             token: str | None = None, account: Account | None = None) -> int:
     """Run the terminal client until the person quits; the process exit code.
     `resumable=False`: the server ends with the caller (oriente demo --play),
     so no way back to a seat is printed, and the caller prints the result.
     `token`: an account's session or API token to sign in with (seats taken
-    are then the account's; PROTOCOL.md 19)."""
+    are then the account's; PROTOCOL.md 19); `account`: a name and
+    password to sign in with instead (or to make the account)."""
     term = Terminal()
     message = ""
     code = 0
     try:
         with term:
-            message = trio.run(_main, url, name, resume, term, resumable, token)
+            message = trio.run(_main, url, name, resume, term, resumable, token, account)
     except KeyboardInterrupt:
         message = "Interrupted."
         code = 130
     except BaseException as exc:
         errors = _flatten(exc)
         if errors and all(isinstance(e, ServerError) and e.code.startswith("auth/") for e in errors):
-            message = f"oriente play: the server refused the token: {errors[0]}"
+            what = "the sign-in" if account is not None else "the token"
+            message = f"oriente play: the server refused {what}: {errors[0]}"
             code = 1
         elif errors and all(isinstance(e, (Disconnected, OSError)) for e in errors):
             message = f"oriente play: cannot reach the server at {url}: {errors[0]}"

@@ -736,7 +736,10 @@ def _header(table: str, info: dict | None, view: dict | None, you: Any, names: N
     settings = (info or {}).get("settings") or {}
     name = settings.get("name")
     who = "a spectator" if not isinstance(you, int) else seat_ref(you, names)
-    text = f"Table {table}" + (f' "{name}"' if name else "") + f" | you are {who}"
+    text = f"Table {table}" + (f' "{name}"' if name else "")
+    if (settings.get("timers") or {}).get("turn_based"):
+        text += " | turn-based"  # days, not seconds: said at once, as the page's tag does
+    text += f" | you are {who}"
     if view and screen is not None:
         text += f" | {screen.status(view)}"
     elif view:
