@@ -18,7 +18,7 @@ from .test_terminal_tmux import TMUX, Tmux, _oriente, server, server_url  # noqa
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 PASSWORD = "correct horse battery"
-CLOCK = r"YOUR DECISION .* -- \d+ (h \d+ min|d \d+ h) left"  # a turn-based clock, with its bank
+CLOCK = r"-- \d+ (h \d+ min|d \d+ h) left"  # a turn-based clock (a decision with its bank, or a window)
 
 
 def _play(url: str, *flags: str) -> str:
@@ -42,7 +42,8 @@ def test_a_person_signs_up_in_the_terminal_and_takes_a_turn_based_seat_again_els
         await first.type("create 4 daily")
         await first.wait_for(r"\| turn-based \| you are seat", 20)
         await first.type("/bots")
-        # The bots play at once; the table then waits on ana, for hours or days.
+        # The bots play at once; the table then waits on ana (her decision, or a
+        # negotiation window she fights in), for hours or days.
         await first.wait_for(CLOCK, 60)
         first.kill()
 
