@@ -16,6 +16,17 @@ Phases, in one run:
    `frames_per_s` counts the websocket messages the server sends (its
    /metrics counter `oriente_frames_out_total`, read over HTTP before and
    after, on the server's metrics port); `games_per_s` the tables that finished meanwhile (same endpoint).
+1b. Retention: a fresh server, the throughput phase's tables played in
+   three rounds of half a phase each; at the end of a round every table
+   plays its game to the end, every connection closes, and the server
+   settles (on SIGHUP bench/_server_main.py runs a full collection and
+   malloc_trim) before its VmRSS is read. The first two rounds warm up
+   what the process makes once and keeps (caches, allocator arenas,
+   SQLite's page cache filling to its bound); `rss_per_finished_table_kib`
+   is the last round's RSS growth over the games it finished.
+   `rss_growth_per_finished_table_kib` is the older figure: RSS growth
+   during the throughput phase over its finished games, which counts the
+   allocator's high-water mark and the caches filling, not retention.
 2. Baseline: bench/_baseline_server.py, a minimal websockets.trio server in
    its own process that answers every message it receives with one frame of
    the measured mean size to each of the 6 connections of that table; the
@@ -31,11 +42,8 @@ Phases, in one run:
    Latency is the time from a bot sending a command to the last seat of its
    table receiving the frame with the resulting events. Memory is the
    server's VmRSS before any table exists and at the paced load, divided by
-   tables and by connections. What a finished table keeps in memory (its
-   actor leaves at once; the connections that followed it are kept for a
-   while) is measured in the throughput phase (RSS growth over finished
-   tables, counted by `oriente_tables_finished_total`, at a constant number
-   of live tables) and taken out of the paced samples.
+   tables and by connections, less what the tables that finished meanwhile
+   keep (phase 1b's figure).
 4. Paced baseline: the bare relay of phase 2, driven by the same 50 tables
    at the frame rate the paced phase achieved (a message per table every
    tables x 6 / frames_per_s seconds, jittered alike); its p99 from a
@@ -114,6 +122,7 @@ TARGET_GC_MS = 5.0
 GAME_GUARD_S = 120.0  # a game that has not ended by then is abandoned by its bots
 CLOSE_GRACE_S = 10.0
 MIN_FINISHED_FOR_RSS = 10  # for the bots' close handshakes at the end of a phase
+RETENTION_ROUNDS = 3  # two to warm up, the last measured
 
 _encoder = msgspec.msgpack.Encoder()
 
@@ -346,6 +355,7 @@ class Group:
         self.table: str | None = None
         self.finished = 0
         self.game_over = trio.Event()
+        self.last_game = False  # set: play the current game to its end, then stop
         self.next_send = 0.0
         # Commands whose resulting frame not every seat has received yet:
         # [sent at, last seq the sender had seen, mask of seats that got it, cid, sender].
@@ -399,6 +409,8 @@ class Group:
                 await self.game_over.wait()
             if guard.cancelled_caught:
                 self.tally.abandoned += 1
+            if self.last_game:
+                return
 
 
 class Bot:
@@ -644,7 +656,65 @@ async def throughput_phase(server: Child, client: str, tables: int, seconds: flo
         "abandoned": tally.abandoned,
         "evictions": w.server.get("oriente_evictions_total", 0.0),
         "rss_growth_kib": rss1 - rss0,
-        "rss_per_finished_table_kib": kept_kib,
+        "rss_growth_per_finished_table_kib": kept_kib,
+    }
+
+
+# -- phase 1b: what a finished table keeps ---------------------------------------------------
+
+def settle(server: Child, timeout: float = 30.0) -> int:
+    """The server's VmRSS once it has run a full collection and returned
+    free heap to the system (bench/_server_main.py does both on SIGHUP)."""
+    marker = server.log_path + ".settled"
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(marker)
+    os.kill(server.pid, signal.SIGHUP)
+    end = time.perf_counter() + timeout
+    while not os.path.exists(marker):
+        if time.perf_counter() > end:
+            raise RuntimeError(f"{server.name} did not settle; its log:\n{server.log_tail()}")
+        time.sleep(0.05)
+    return rss_kib(server.pid)
+
+
+async def retention_phase(server: Child, client: str, tables: int, seconds: float,
+                          rng: random.Random) -> dict[str, Any]:
+    """Rounds of equal play: open the tables' bots, play `seconds`, let
+    every table finish its game, close every connection, settle (a full
+    collection, malloc_trim), read RSS. The first two rounds pay what the
+    process makes once and keeps (caches, the allocator's arenas, SQLite's
+    page cache filling to its bound as the store grows); the last round's
+    RSS minus the one before, over the games it finished, is what a
+    finished table leaves behind."""
+    rss: list[int] = []
+    finished: list[float] = []
+    abandoned = 0
+    for _ in range(RETENTION_ROUNDS):
+        tally = Tally()
+        async with trio.open_nursery() as nursery:
+            groups = await open_bots(nursery, client, server.port, tables, rng, tally, None)
+            async with trio.open_nursery() as play:
+                for g in groups:
+                    play.start_soon(g.play)
+                await trio.sleep(seconds)
+                for g in groups:
+                    g.last_game = True
+            close_bots(groups)
+            nursery.cancel_scope.deadline = trio.current_time() + CLOSE_GRACE_S
+        abandoned += tally.abandoned
+        with trio.move_on_after(CLOSE_GRACE_S):
+            while (await metrics(server.metrics_port)).get("oriente_connections_open", 0.0) > 0:
+                await trio.sleep(0.1)
+        await trio.sleep(1.0)
+        m = await metrics(server.metrics_port)
+        finished.append(m.get("oriente_tables_finished_total", 0.0))
+        rss.append(settle(server))
+    games = finished[-1] - finished[-2]
+    return {
+        "retained_rss_kib": rss,
+        "retained_games": games,
+        "retained_abandoned": abandoned,
+        "rss_per_finished_table_kib": (rss[-1] - rss[-2]) / games if games >= MIN_FINISHED_FOR_RSS else None,
     }
 
 
@@ -871,6 +941,7 @@ def start_server(tmp: str, tag: str, profile_to: str | None = None) -> Child:
     if profile_to:
         env["ORIENTE_BENCH_PROFILE"] = profile_to
     env["ORIENTE_BENCH_GCLOG"] = os.path.join(tmp, f"{tag}.gc.json")
+    env["ORIENTE_BENCH_LOG"] = os.path.join(tmp, f"{tag}.log")
     store = os.path.join(tmp, f"{tag}.sqlite")
     return Child(f"server ({tag})", [sys.executable, os.path.join(HERE, "_server_main.py"), store],
                  os.path.join(tmp, f"{tag}.log"), env=env)
@@ -891,6 +962,7 @@ def gc_line(gcs: dict[str, Any]) -> str:
     if not gcs:
         return "GC pauses: not recorded"
     parts = [f"gen{i} {gcs[f'gen{i}']['count']}x max {fmt(gcs[f'gen{i}']['max_ms'])} ms "
+             f"(CPU {fmt(gcs[f'gen{i}'].get('max_cpu_ms'), 2)} ms) "
              f"total {fmt(gcs[f'gen{i}']['total_ms'], 0)} ms" for i in range(3)]
     return f"server GC pauses: {', '.join(parts)}; {gcs.get('objects')} tracked objects at exit"
 
@@ -942,6 +1014,19 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
               f"abandoned {tp['abandoned']}, evictions {tp['evictions']:g}")
     print(f"  {gc_line(tp['gc'])}")
 
+    server = start_server(tmp, tag + "retention")
+    try:
+        rt = trio.run(retention_phase, server, args.client, args.tables, max(warmup, seconds / 2), rng)
+    finally:
+        stop_checked(server)
+    tp.update(rt)
+    kept = rt["rss_per_finished_table_kib"]
+    print(f"retained:   {fmt(kept)} KiB per finished table (settled RSS after each round "
+          f"{' -> '.join(str(k) for k in rt['retained_rss_kib'])} KiB; "
+          f"the last round's {rt['retained_games']:g} games; "
+          f"{rt['retained_abandoned']} abandoned); RSS growth while playing: "
+          f"{fmt(tp['rss_growth_per_finished_table_kib'])} KiB per finished table")
+
     frame_bytes = max(1, round(tp["mean_frame_bytes"]))
     command_bytes = max(1, round(tp["mean_command_bytes"]))
     base = Child("baseline server", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
@@ -978,14 +1063,10 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
           f"{args.latency_tables * SEATS} idle connections, {fmt(pc['rss_live_kib'], 0)} KiB with "
           f"{args.latency_tables} live tables (mean over the window, less what finished tables keep), "
           f"{fmt(pc['rss_end_kib'], 0)} KiB at the end with {pc['finished_tables']:g} finished tables kept")
-    kept = tp["rss_per_finished_table_kib"]
     print(f"  per table {fmt(pc['rss_per_table_kib'])} KiB with its six connections, "
           f"{fmt(pc['rss_per_table_own_kib'])} KiB without them; "
           f"per connection {fmt(pc['rss_per_conn_kib'])} KiB "
-          f"(idle connection {fmt(pc['rss_per_conn_idle_kib'])} KiB); each finished table keeps "
-          + (f"{fmt(kept)} KiB (throughput phase: RSS +{tp['rss_growth_kib']} KiB over "
-             f"{fmt(tp['games_per_s'] * tp['seconds'], 0)} finished tables)" if kept is not None
-             else "an unknown amount (too few games finished in the throughput phase)"))
+          f"(idle connection {fmt(pc['rss_per_conn_idle_kib'])} KiB)")
     if pc["errors"] or pc["stuck"] or pc["abandoned"]:
         print(f"  anomalies: errors {pc['errors']}, stuck {pc['stuck']}, abandoned {pc['abandoned']}")
     print(f"  {gc_line(pc['gc'])}")
@@ -1061,8 +1142,8 @@ def main(argv: list[str] | None = None) -> int:
         values = [v for v in (get(x) for x in rounds) if v is not None and not math.isnan(v)]
         return statistics.median(values) if values else None
 
-    def gc_max(gcs: dict[str, Any]) -> float | None:
-        return max((gcs[f"gen{i}"]["max_ms"] for i in range(3)), default=None) if gcs else None
+    def gc_max(gcs: dict[str, Any], key: str = "max_ms") -> float | None:
+        return max((gcs[f"gen{i}"].get(key, 0.0) for i in range(3)), default=None) if gcs else None
 
     ratio, p99_ratio = med(lambda x: x["ratio"]), med(lambda x: x["p99_ratio"])
     cpu_us = med(lambda x: x["tp"]["us_per_frame"])
@@ -1097,6 +1178,8 @@ def main(argv: list[str] | None = None) -> int:
         "rss_per_conn_kib": r(med(lambda x: x["pc"]["rss_per_conn_kib"]), 1),
         "rss_per_conn_idle_kib": r(med(lambda x: x["pc"]["rss_per_conn_idle_kib"]), 1),
         "rss_per_finished_table_kib": r(finished_kib, 1),
+        "rss_growth_per_finished_table_kib": r(med(lambda x: x["tp"]["rss_growth_per_finished_table_kib"]), 1),
+        "gc_max_pause_cpu_ms": r(med(lambda x: gc_max(x["pc"]["gc"], "max_cpu_ms")), 2),
         "gc_max_pause_ms": r(gc_pause, 1),
         "baseline_paced_frames_per_s": r(med(lambda x: x["bp"]["frames_per_s"]), 1),
         "tables": args.latency_tables,
