@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 import trio
+from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 from websockets.trio.server import ServerConnection, serve
 
@@ -134,4 +135,45 @@ async def test_a_write_the_kernel_takes_in_part_goes_out_whole_and_in_order():
                 await sent.wait()
         assert [len(m) for m in got] == [len(m) for m in messages]
         assert got == messages
+        nursery.cancel_scope.cancel()
+
+
+class _Broken(BatchConnection):
+    """A connection whose socket fails its next write once `broken` is set."""
+
+    broken = False
+
+    async def write(self, data: bytes) -> None:
+        if self.broken:
+            raise trio.BrokenResourceError("the peer reset the connection")
+        await super().write(data)
+
+
+async def test_a_failed_write_ends_the_connection_and_the_writer_hears_connection_closed():
+    """As the library's `send` does: an error from the socket fails the
+    connection and reaches the caller as ConnectionClosed (the writer's one
+    signal that the client is gone), with the socket's error as its cause."""
+    seen: list[BaseException] = []
+    done = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, _Broken)
+        ws.broken = True
+        try:
+            await ws.send_many([b"one", b"two"])
+        except BaseException as exc:  # what it raises is the point
+            seen.append(exc)
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
+                                                       create_connection=_Broken))
+        port = server.listeners[0].socket.getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+            with trio.fail_after(10):
+                await done.wait()
+            with pytest.raises(ConnectionClosed):
+                await client.recv()
+        assert len(seen) == 1 and isinstance(seen[0], ConnectionClosed), seen
+        assert isinstance(seen[0].__cause__, trio.BrokenResourceError)
         nursery.cancel_scope.cancel()
