@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 
 import trio
 
@@ -46,13 +47,14 @@ def read_ports(line: str | bytes) -> tuple[int, int]:
 
 
 def start(store: str, log_path: str, timeout: float = 60.0,
-          env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int, int]:
+          env: dict[str, str] | None = None, wrapper: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], int, int]:
     """Start this server in its own process on `store`, its stderr to
     `log_path`; returns the process and its two ports once it listens. The
     one way the benchmarks that need only a port start it, so that what it
-    prints and what they read cannot drift apart."""
+    prints and what they read cannot drift apart. `wrapper`: a command that
+    runs the interpreter (valgrind and its options, for bench/instructions.py)."""
     log = open(log_path, "wb")  # noqa: SIM115 - kept open for the child's life
-    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "_server_main.py"), store],
+    proc = subprocess.Popen([*wrapper, sys.executable, os.path.join(HERE, "_server_main.py"), store],
                             stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL, cwd=HERE, env=env)
     assert proc.stdout is not None
     ready, _, _ = select.select([proc.stdout], [], [], timeout)

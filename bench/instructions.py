@@ -10,7 +10,7 @@ the bots are connected and dumped once the games ended) by the frames it
 sent (its /metrics counter). Instructions leave out the kernel.
 
     python bench/instructions.py                 # about a minute or two
-    python bench/instructions.py --tables 2 --rounds 1
+    python bench/instructions.py --quick         # one table
 
 The last line printed is one line of JSON with the figures.
 """
@@ -29,19 +29,18 @@ import sys
 import tempfile
 
 import _installed  # noqa: F401  (first: says how to run it without the project installed)
+import _server_main
 import server as bench
 import trio
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
-
-async def _games(child: bench.Child, tables: int, seed: int) -> dict[str, float]:
+async def _games(pid: int, port: int, metrics_port: int, tables: int, seed: int) -> dict[str, float]:
     """Play one game at each table; the server's counters over the games."""
     tally = bench.Tally()
     async with trio.open_nursery() as nursery:
-        groups = await bench.open_bots(nursery, "lean", child.port, tables, random.Random(seed), tally, None)
-        subprocess.run(["callgrind_control", "--zero", str(child.pid)], check=True, capture_output=True)
-        m0 = await bench.metrics(child.metrics_port)
+        groups = await bench.open_bots(nursery, "lean", port, tables, random.Random(seed), tally, None)
+        subprocess.run(["callgrind_control", "--zero", str(pid)], check=True, capture_output=True)
+        m0 = await bench.metrics(metrics_port)
 
         async def one(g: bench.Group) -> None:
             with trio.CancelScope() as scope:
@@ -53,8 +52,8 @@ async def _games(child: bench.Child, tables: int, seed: int) -> dict[str, float]
         async with trio.open_nursery() as play:
             for g in groups:
                 play.start_soon(one, g)
-        m1 = await bench.metrics(child.metrics_port)
-        subprocess.run(["callgrind_control", "--dump", str(child.pid)], check=True, capture_output=True)
+        m1 = await bench.metrics(metrics_port)
+        subprocess.run(["callgrind_control", "--dump", str(pid)], check=True, capture_output=True)
         bench.close_bots(groups)
         nursery.cancel_scope.deadline = trio.current_time() + bench.CLOSE_GRACE_S
     if tally.errors or tally.abandoned:
@@ -86,13 +85,18 @@ def _dumped_instructions(out_prefix: str) -> int:
 
 def one_run(tmp: str, tag: str, tables: int, seed: int) -> dict[str, float]:
     out = os.path.join(tmp, f"{tag}.callgrind")
-    argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-            sys.executable, os.path.join(HERE, "_server_main.py"), os.path.join(tmp, f"{tag}.sqlite")]
-    child = bench.Child(f"server ({tag})", argv, os.path.join(tmp, f"{tag}.log"), start_timeout=600.0)
+    proc, port, metrics_port = _server_main.start(
+        os.path.join(tmp, f"{tag}.sqlite"), os.path.join(tmp, f"{tag}.log"), timeout=600.0,
+        wrapper=["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"])
     try:
-        got = trio.run(_games, child, tables, seed)
+        got = trio.run(_games, proc.pid, port, metrics_port, tables, seed)
     finally:
-        child.stop(timeout=120.0)
+        proc.terminate()
+        try:
+            proc.wait(120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
     ir = _dumped_instructions(out)
     frames = got["oriente_frames_out_total"]
     return {"instructions": ir, "frames": frames, "commands": got["commands"],
@@ -101,10 +105,13 @@ def one_run(tmp: str, tag: str, tables: int, seed: int) -> dict[str, float]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="one table: a smoke run of under a minute")
     p.add_argument("--tables", type=int, default=4, help="tables, one game each")
     p.add_argument("--seed", type=int, default=1, help="seed of the games and the bots")
     p.add_argument("--rounds", type=int, default=1)
     args = p.parse_args()
+    if args.quick:
+        args.tables = 1
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("valgrind (with callgrind_control) is needed", file=sys.stderr)
         return 2
