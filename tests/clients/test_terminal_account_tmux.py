@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from .test_terminal_tmux import TMUX, Tmux, _oriente, server, server_url  # noqa: F401 (fixtures)
+from .test_terminal_tmux import HANG_GUARD, TMUX, Tmux, _oriente, server, server_url  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 PASSWORD = "correct horse battery"
@@ -51,10 +51,17 @@ def test_a_person_signs_up_in_the_terminal_and_takes_a_turn_based_seat_again_els
         await second.wait_for(r"Password for ana:", 20)
         await second.type(PASSWORD)
         await second.wait_for(r"signed in as ana", 20)
-        await second.type("mine")
-        text = await second.wait_for(r"Your tables: \S+ \(running, seat \d+, your turn until \d{4}-\d\d-\d\d", 20)
-        found = re.search(r"Your tables: (\S+) \(running, seat (\d+)", text)
-        assert found
+        # The bots may still be playing their part (a server bot answers after
+        # a second): a person looks again until the table waits on them.
+        found = None
+        with trio.move_on_after(HANG_GUARD):
+            while found is None:
+                await second.type("mine")
+                await second.wait_for(r"Your tables: ", 20)
+                found = re.search(r"Your tables: (\S+) \(running, seat \d+, your turn until \d{4}-\d\d-\d\d",
+                                  "".join((await second.screen()).split("\n")))
+                await trio.sleep(1)
+        assert found, second.screens[-1]
         await second.type(f"join {found.group(1)}")
         await second.wait_for(CLOCK, 30)
         screen = await second.screen()

@@ -417,7 +417,8 @@ def test_the_lobby_numbers_the_tables():
     assert "your name: Tester" in lines[0]
     assert any(line.startswith("  1  AAAAAAAAAAAA  open      1/4") and "friday [ana]" in line for line in lines)
     assert any(line.startswith("  2  BBBBBBBBBBBB  running   4/4") and "your seat" in line for line in lines)
-    assert "join N" in text and "watch N" in text and "create [GAME] SEATS [relaxed|normal|quick]" in text
+    assert "join N" in text and "watch N" in text and "create [GAME] SEATS [PRESET]" in text
+    assert "PRESET: relaxed|normal|quick, or turn-based (accounts only) daily|leisurely" in text
     assert "No tables yet" in "\n".join(render_lobby([], url="ws://h:1", name="x"))
 
 
@@ -483,3 +484,16 @@ def test_r4_3c_a_claim_that_cannot_count_says_so_before_it_is_chosen():
     fewer["seats"][0]["pile"] = []
     assert hopeless_claim(fewer, a_prompt(0, rank=3), 0) is None  # equal and poorer counts
     assert hopeless_claim(a_view(viewer=1), a_prompt(0, rank=3), 0) is None  # a card it does not see: nothing said
+
+
+def test_what_was_said_stays_on_a_short_lobby_and_the_list_keeps_its_lines():
+    """`mine`'s answer (the status) used to be the first thing a short
+    terminal cut; now the presets' words go first, and the list keeps room."""
+    tables = [{"table": f"T{i}", "status": "open", "settings": {}, "seats": [None] * 4} for i in range(8)]
+    said = "Your tables: T1 (running, seat 0, your turn until 2026-12-02 14:33 UTC). join ID goes back to one."
+    lines = render_lobby(tables, url="ws://h:1", name="x", status=said, width=80, height=24)
+    assert len(lines) <= 24
+    assert " ".join(" ".join(lines[-2:]).split()).endswith("UTC). join ID goes back to one.")
+    assert sum(1 for line in lines if line.lstrip().startswith(tuple(f"{n}  T" for n in range(1, 9)))) == 8
+    tall = render_lobby(tables, url="ws://h:1", name="x", status=said, width=80, height=40)
+    assert any(line.startswith("    daily: 24 h per decision") for line in tall), tall

@@ -55,4 +55,8 @@ def preset_of(timers: Mapping[str, Any] | None) -> str | None:
 def preset_text(name: str, lang: str = "en") -> str:
     """A preset by its name and its timers: 'Quick: 30 s per decision, 45 s
     to negotiate, bank 30 s' (the page's option reads 'Quick — ...')."""
-    return f"{_words(f'preset.{name}', lang)}: {timers_text({**TIMER_PRESETS, **TURN_PRESETS}[name], lang)}"
+    words = timers_text({**TIMER_PRESETS, **TURN_PRESETS}[name], lang)
+    tag = f"{_words('lobby.turn_based', lang)}: "
+    if name in TURN_PRESETS and words.startswith(tag):  # the preset's name says it already
+        words = words[len(tag):]
+    return f"{_words(f'preset.{name}', lang)}: {words}"

@@ -20,13 +20,13 @@ from typing import Any
 from oriente.clients.deals import open_promises, promised_side
 from oriente.clients.narrate import TABLE_EVENTS, catalogue, describe_result, narrate, narrate_table_event
 from oriente.clients.quickdeals import DealFate, QuickOption, quick_options
-from oriente.clients.timerwords import preset_of, preset_text
+from oriente.clients.timerwords import preset_of, preset_text, timers_text
 from oriente.games.oriente.narrate import OrienteNarrator
 from oriente.games.oriente.rules.cards import RANK, VALUE, card_name
 from oriente.games.oriente.rules.commands import DECISION_COMMAND_TYPES
 from oriente.games.oriente.rules.reference import reference
 from oriente.protocol.messages import DEFAULT_GAME
-from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS
+from oriente.protocol.presets import DEFAULT_PRESET, TIMER_PRESETS, TURN_PRESETS
 
 __all__ = [
     "DECISION_TYPES",
@@ -919,7 +919,28 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         lines.append("No tables yet. Create one: create 4 normal")
     else:
         lines.append(f"{'#':>3}  {'table':<12}  {'status':<8}  {'seats':<6}  {'timers':<17}  name / players")
-    room = max(1, height - 16)  # what the commands below leave for the list
+    presets = [*(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
+               *(f"    {p}: {timers_text(TURN_PRESETS[p]).split(': ', 1)[-1]}" for p in TURN_PRESETS)]
+    commands = [
+        "Commands:",
+        "  join N [SEAT]              sit at table N (its number above or its id)",
+        "  watch N                    watch table N as a spectator",
+        "  create [GAME] SEATS [PRESET] [NAME]   open a table and sit down",
+        *([f"                             (games: {games})"] if games else []),
+        f"    PRESET: {'|'.join(TIMER_PRESETS)}, or turn-based (accounts only) {'|'.join(TURN_PRESETS)}",
+        *presets,
+        "  refresh                    read the list again (it also refreshes by itself)",
+        "  mine                       your tables (and, signed in, your account's)",
+        "  name NEW-NAME              change the name you join with" if not signed_in else
+        "  (signed in: every seat you take carries the account's name)",
+        "  quit",
+    ]
+    # What was just said (a refusal, `mine`'s list) stays on screen, and the
+    # list keeps a few lines: a short terminal loses the presets' words first.
+    said = _wrap(status, width) if status else []
+    if height - 4 - len(commands) - len(said) < min(len(tables) + 1, 6):
+        commands = [c for c in commands if c not in presets]
+    room = max(1, height - 4 - len(commands) - len(said))  # what the commands below leave for the list
     shown = tables if len(tables) <= room else tables[: room - 1]
     for i, t in enumerate(shown, 1):
         settings = t.get("settings") or {}
@@ -938,19 +959,6 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
         lines.append(f"     ... and {len(tables) - len(shown)} more "
                      "(a larger terminal shows them; join or watch by id)")
     lines.append("-" * min(width, 120))
-    lines += [
-        "Commands:",
-        "  join N [SEAT]              sit at table N (its number above or its id)",
-        "  watch N                    watch table N as a spectator",
-        f"  create [GAME] SEATS [{'|'.join(TIMER_PRESETS)}] [NAME]   open a table and sit down",
-        *([f"                             (games: {games})"] if games else []),
-        *(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
-        "  refresh                    read the list again (it also refreshes by itself)",
-        "  mine                       your tables (and, signed in, your account's)",
-        "  name NEW-NAME              change the name you join with" if not signed_in else
-        "  (signed in: every seat you take carries the account's name)",
-        "  quit",
-    ]
-    if status:
-        lines.extend(_wrap(status, width))
-    return [line[:width] for line in lines[:max(height, 1)]]
+    lines += commands
+    keep = max(height - len(said), 1)
+    return [line[:width] for line in (lines[:keep] + said)[:max(height, 1)]]
