@@ -57,6 +57,7 @@ from .inbox import (
     ResumeBot,
     SeatBot,
     Stop,
+    next_message,
 )
 from .journal import LOG_SOFT_CAP, Journal
 from .play import Play
@@ -205,7 +206,7 @@ class Table:
                     message: Any = pending
                     if pending is None:
                         abandon_at = self.abandon_at()
-                        outbox, message = await self._next(min(at, abandon_at))
+                        outbox, message = await next_message(self._recv, min(at, abandon_at))
                     pending = None
                     if isinstance(message, Stop):
                         if message.hand_over:
@@ -240,24 +241,6 @@ class Table:
         finally:
             self.stopped.set()
             self._change.tell()
-
-    async def _next(self, deadline: float) -> tuple[Outbox | None, Any]:
-        """The next message of the inbox, or (None, None) once `deadline`
-        passes first. A message already queued is taken without arming a
-        cancel scope (which cost as much as a small step), but only while the
-        deadline is still ahead: a deadline that has passed applies before
-        any message that waited behind it, as it always did."""
-        if trio.current_time() < deadline:
-            try:
-                item = self._recv.receive_nowait()
-            except trio.WouldBlock:
-                pass
-            else:
-                await trio.lowlevel.cancel_shielded_checkpoint()  # as `receive` does: others run between messages
-                return item
-        with trio.move_on_at(deadline):
-            return await self._recv.receive()
-        return None, None
 
     def abandon_at(self) -> float:
         """When it is abandoned if nothing changes: open, nobody holding it for `abandon_after` (T6.1, T8.4)."""
