@@ -222,7 +222,7 @@ class App:
                     await self._start_sleeper(tables)
                     tables.start_soon(self._heartbeat, store)
                     if mailer is not None and self.mail is not None:
-                        self.notifier = Notifier(store, mailer, self._site_origin(), self.mail.policy)
+                        self.notifier = Notifier(store, mailer, self._site_origin(), self.mail.policy, wall=self.wall)
                         tables.start_soon(self.notifier.run)
                     log.info("listening on ws://%s:%s (recovered %d %s)", self.host, self.port, self.recovered,
                              "table" if self.recovered == 1 else "tables")
