@@ -76,3 +76,26 @@ def test_without_notify_me_nothing_is_shown(server: Any, page: Any) -> None:
     page.locator(".waiting").get_by_role("button", name="Join").click()
     expect(page.locator(".decision").get_by_role("button", name="Pass", exact=True)).to_be_visible()
     assert page.evaluate("window.__notes") == [] and page.evaluate("window.__asked") == 0
+
+
+def test_a_deal_offered_to_the_page_is_told_once(server: Any, page: Any) -> None:
+    """A bot offers the person its support for the person's card during a
+    fight (the configured deal of test_deal_in_seconds): the offer awaits
+    the person's answer, so a page not in front tells it, once for that
+    deal, in its own words."""
+    from .test_deal_in_seconds import seat_the_bots, sit_down
+
+    page.context.grant_permissions(["notifications"], origin=server.url)
+    page.context.add_init_script(RECORDER)
+    page.goto(server.url)
+    page.fill("#name", "Ana")
+    page.check("#notify")
+    table = seat_the_bots(server)
+    sit_down(page, server, table, "Ana")
+    page.wait_for_function("window.__notes.some((n) => n.body.includes('deal offered to you'))", timeout=60_000)
+    offers = [n for n in page.evaluate("window.__notes") if "deal offered to you" in n["body"]]
+    assert len(offers) == 1, offers
+    assert offers[0]["body"] == "A deal offered to you awaits your answer at a deal in seconds."
+    assert offers[0]["tag"] == f"oriente-{table}"
+    page.locator(".feed").click()  # drawn again: the same offer is not told twice
+    assert len([n for n in page.evaluate("window.__notes") if "deal offered to you" in n["body"]]) == 1

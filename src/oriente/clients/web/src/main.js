@@ -139,6 +139,13 @@ function App() {
   for (const ts of app.tables.values()) if (waitsOnMe(ts)) { key = `${ts.id}/${ts.prompt.id}/${ts.prompt.pivot}`; awaiting = ts; }
   if (waiting && key !== beeped && app.sound) beep();
   if (awaiting && key !== beeped) notifyTurn(key, awaiting.id, awaiting.info && awaiting.info.settings ? awaiting.info.settings.name : "");
+  // A deal offered to one of this page's seats awaits its answer: told once per deal.
+  for (const ts of app.tables.values()) {
+    if (!ts.seated || !ts.prompt) continue;
+    for (const c of ts.prompt.legal || []) {
+      if (c.type === "AcceptDeal") notifyTurn(`${ts.id}/offer/${c.deal}`, ts.id, ts.info && ts.info.settings ? ts.info.settings.name : "", "notify.offer_body");
+    }
+  }
   beeped = key;
   let page;
   // A table or a replay is drawn once the page has the folders of the games the server plays.

@@ -1,7 +1,8 @@
 // "It's your turn" while this page is open but not looked at: the
 // browser's Notification API, asked for permission when the person turns
 // it on (the header's "Notify me"), shown when a decision awaits one of
-// this page's seats, or when the account's own tables (my_tables, the
+// this page's seats, when a deal offered to one of them awaits its answer,
+// or when the account's own tables (my_tables, the
 // lobby's "my games") newly await it, and only while the page is hidden
 // or not focused (in front of the page, the title and the sound say it).
 // A click on the notification brings the page and the table forward.
@@ -27,14 +28,15 @@ export async function setNotify(on) {
   return permission === "granted";
 }
 
-// Tell it once per key, if wanted and the page is not in front.
-export function notifyTurn(key, table, name) {
+// Tell it once per key, if wanted and the page is not in front. `body`:
+// the words' key (a decision awaits, or a deal offered awaits an answer).
+export function notifyTurn(key, table, name, body = "notify.body") {
   if (!key || told.has(key)) return;
   told.add(key);
   if (!notifyWanted() || (!document.hidden && document.hasFocus())) return;
   try {
     const n = new Notification(app.t("notify.title"), {
-      body: app.t("notify.body", { table: name || table }), tag: `oriente-${table}`,
+      body: app.t(body, { table: name || table }), tag: `oriente-${table}`,
     });
     n.onclick = () => { window.focus(); location.hash = `#/t/${table}`; n.close(); };
   } catch (e) { /* a browser that refuses page notifications: the title still says it */ }

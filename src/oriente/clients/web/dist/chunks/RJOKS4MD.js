@@ -1,4 +1,4 @@
-import{b as p,d as b,e as f,o as $}from"./GICNCO2D.js";var v=b.bind(p),i=[.5,.65,.8,1,1.25,1.5,2];function w(n){let e=`oriente.zoom.${n}`,[s,r]=f(()=>{let t=Number(localStorage.getItem(e));return i.includes(t)?t:1});return[s,t=>{localStorage.setItem(e,String(t)),r(t)}]}function A({zoom:n,setZoom:e,label:s,children:r}){let o=$.t,t=i.indexOf(n);return v`<div class="map-frame">
+import{b as p,d as b,e as f,o as $}from"./VERQYIVV.js";var v=b.bind(p),i=[.5,.65,.8,1,1.25,1.5,2];function w(n){let e=`oriente.zoom.${n}`,[s,r]=f(()=>{let t=Number(localStorage.getItem(e));return i.includes(t)?t:1});return[s,t=>{localStorage.setItem(e,String(t)),r(t)}]}function A({zoom:n,setZoom:e,label:s,children:r}){let o=$.t,t=i.indexOf(n);return v`<div class="map-frame">
     <div class="map-tools" role="group" aria-label=${s}>
       <button type="button" class="small zoom-out" title=${o("map.zoom_out")} aria-label=${o("map.zoom_out")}
         disabled=${t<=0} onClick=${()=>e(i[t-1])}>−</button>
