@@ -132,6 +132,7 @@ async def test_one_mail_per_interval_names_every_table_that_waits(server: App, s
         assert f"https://play.example.org/#/t/{t}" in text
     assert "T4" not in text and "T5" not in text
     assert "1970-01-13 13:46 UTC" in text, "the deadline in UTC"
+    assert "/#/t/T2   (an offer awaits your answer)" in text, "a wait without a deadline is an offer's"
     unsubscribe = link(text.replace("https://play.example.org", f"http://127.0.0.1:{server.port}"),
                        "/email/unsubscribe")
     assert mail["List-Unsubscribe"] == f"<{unsubscribe.replace(f'http://127.0.0.1:{server.port}', 'https://play.example.org')}>"

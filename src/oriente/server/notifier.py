@@ -45,8 +45,10 @@ class NotifyPolicy:
 
 
 def _when(at: float | None) -> str:
+    """What waits and until when: a wait with no deadline of its own is an
+    offer made to the seat (docs/table.md T8.8)."""
     if at is None:
-        return "no deadline"
+        return "an offer awaits your answer"
     return "until " + datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
