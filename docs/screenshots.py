@@ -17,7 +17,9 @@ at 1280x800 with their symbols explained, a tournament organised in the
 page, the lobby in French; following a table (`pace`): a season's recap with
 the last step marked and the grouped log, a claim that cannot count, the
 end's ranking above the fold with its ties named, the replay from the
-person's seat, and "my games".
+person's seat, and "my games"; a turn-based table (`turn`): its creation,
+a decision whose clock reads in days, the lobby with "My games" first, and
+the card reference.
 """
 
 from __future__ import annotations
@@ -319,6 +321,41 @@ def follow_shots(browser: Any, url: str) -> None:
     small.close()
 
 
+def turn_shots(browser: Any, url: str) -> None:
+    """A turn-based table (docs/table.md T8): a person signs up in the page,
+    creates a table from the "a day a move" preset with three bots, and
+    waits for a decision of theirs, whose clock reads in hours and days;
+    then the lobby, "My games" first, with the table that awaits them; and
+    the card reference."""
+    wide = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = wide.new_page()
+    page.goto(url)
+    page.wait_for_selector("[data-ready]")
+    page.fill("#name", "Sora")
+    page.fill("#account-password", "correct horse battery")
+    page.click("#sign-up")
+    page.wait_for_selector(".account[data-signed-in]")
+    form = page.locator("form.create")
+    form.locator("input").first.fill("A letter a day")
+    form.locator("#timers").select_option("daily")
+    page.wait_for_selector("#turn-based-note")
+    page.screenshot(path=str(OUT / "turn-based-create.png"))
+    form.locator("#bots").select_option("3")
+    form.get_by_role("button").last.click()
+    page.wait_for_selector(".seat.me")
+    page.locator(".decision").filter(has_text="Your decision").wait_for(timeout=120_000)
+    time.sleep(0.5)
+    page.screenshot(path=str(OUT / "turn-based-table.png"))
+    page.get_by_role("button", name="Cards", exact=True).click()
+    page.wait_for_selector(".dialog")
+    page.screenshot(path=str(OUT / "card-reference.png"))
+    page.keyboard.press("Escape")
+    page.goto(url)
+    page.wait_for_selector(".my-games .tag.your-turn")
+    page.screenshot(path=str(OUT / "turn-based-lobby.png"))
+    wide.close()
+
+
 def wait_for_choice(page: Any, timeout: float = 60) -> bool:
     end = time.time() + timeout
     while time.time() < end:
@@ -347,7 +384,7 @@ def build_deal(page: Any) -> None:
 
 
 def main() -> None:
-    """All the screenshots; `samurai`, `follow` or `pace` as the argument: those alone."""
+    """All the screenshots; `samurai`, `follow`, `pace` or `turn` as the argument: those alone."""
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(exist_ok=True)
@@ -356,6 +393,10 @@ def main() -> None:
         proc, url = start_server(str(Path(tmp) / "shots.sqlite"), 0.4)
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         try:
+            if only in (None, "turn"):
+                turn_shots(browser, url)
+            if only == "turn":
+                return
             if only in (None, "pace"):
                 pace_shots(browser, url)
             if only == "pace":
