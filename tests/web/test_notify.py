@@ -7,6 +7,8 @@ in front (`document.hasFocus`), as a tab in the background is."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,6 +37,20 @@ document.hasFocus = () => false;
 """
 
 
+def notes_until(page: Any, done: Callable[[list[dict]], bool], guard_s: float = 60.0) -> list[dict]:
+    """The notifications the page made, once `done` says they are enough.
+    Polled from here: the page's Content-Security-Policy forbids the string
+    evaluation that Playwright's wait_for_function polls with. `guard_s`
+    guards against a hang; it is not a budget."""
+    end = time.monotonic() + guard_s
+    while True:
+        notes = page.evaluate("window.__notes")
+        if done(notes):
+            return notes
+        assert time.monotonic() < end, f"the page's notifications: {notes}"
+        page.wait_for_timeout(100)
+
+
 def test_notify_me_asks_permission_and_tells_each_decision_once(server: Any, page: Any) -> None:
     page.context.grant_permissions(["notifications"], origin=server.url)
     page.context.add_init_script(RECORDER)
@@ -54,7 +70,7 @@ def test_notify_me_asks_permission_and_tells_each_decision_once(server: Any, pag
     page.locator(".waiting").get_by_role("button", name="Join").click()
     decision = page.locator(".decision")
     expect(decision.get_by_role("button", name="Pass", exact=True)).to_be_visible()
-    page.wait_for_function("window.__notes.length > 0")
+    notes_until(page, lambda notes: len(notes) > 0)
     notes = page.evaluate("window.__notes")
     assert len(notes) == 1, notes
     assert notes[0]["title"] == "Oriente: your turn"
@@ -92,7 +108,7 @@ def test_a_deal_offered_to_the_page_is_told_once(server: Any, page: Any) -> None
     page.check("#notify")
     table = seat_the_bots(server)
     sit_down(page, server, table, "Ana")
-    page.wait_for_function("window.__notes.some((n) => n.body.includes('deal offered to you'))", timeout=60_000)
+    notes_until(page, lambda notes: any("deal offered to you" in n["body"] for n in notes))
     offers = [n for n in page.evaluate("window.__notes") if "deal offered to you" in n["body"]]
     assert len(offers) == 1, offers
     assert offers[0]["body"] == "A deal offered to you awaits your answer at a deal in seconds."
