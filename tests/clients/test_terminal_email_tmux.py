@@ -7,9 +7,7 @@ panel does (docs/terminal.md)."""
 from __future__ import annotations
 
 import re
-import select
 import shlex
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +18,7 @@ import trio
 from oriente.clients.sdk import Client
 from tests.e2e.smtpsink import Sink, body, smtp_sink
 
-from .test_terminal_tmux import TMUX, Tmux, _oriente
+from .test_terminal_tmux import TMUX, Tmux, _oriente, oriente_serve
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -34,20 +32,8 @@ def sink() -> Iterator[Sink]:
 @pytest.fixture
 def mail_server(tmp_path: Path, sink: Sink) -> Iterator[str]:
     """`oriente serve --smtp` into the sink, on a free port: its ws:// address."""
-    proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"),
-                             "--smtp", sink.url, "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], 30)
-        line = proc.stdout.readline() if ready and proc.stdout else ""
-        assert line.startswith("serving ws://"), f"the server did not start: {line!r}"
-        yield line.split()[1]
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with oriente_serve(tmp_path, "--smtp", sink.url) as (url, _):
+        yield url
 
 
 def test_the_account_gives_and_confirms_its_address_and_turns_the_bell_on(mail_server: str, sink: Sink,

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-import select
 import shlex
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +22,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from .test_terminal_tmux import TMUX, Tmux, _oriente
+from .test_terminal_tmux import TMUX, Tmux, _oriente, oriente_serve
 
 pytestmark = pytest.mark.skipif(
     TMUX is None, reason="tmux is not installed (apt-get install tmux); these tests drive `oriente play` in a terminal")
@@ -33,20 +31,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def fast_server(tmp_path: Path) -> Iterator[str]:
     """`oriente serve` whose bots answer at once; its ws:// address."""
-    proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"), "--quiet",
-                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], 30)
-        line = proc.stdout.readline() if ready and proc.stdout else ""
-        assert line.startswith("serving ws://"), f"the server did not start: {line!r}"
-        yield line.split()[1]
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with oriente_serve(tmp_path, "--bot-delay", "0") as (url, _):
+        yield url
 
 
 def _start(url: str, tmp_path: Path) -> Tmux:

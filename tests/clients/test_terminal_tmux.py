@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,15 +58,17 @@ def _seed_with_stone_at(seat: int) -> int:
     return next(s for s in range(1000) if new_game(GameConfig(seats=4, seed=s))[0].stone == seat)
 
 
-@pytest.fixture
-def server(tmp_path):
-    """`oriente serve` on a free port: (its ws:// address, its process)."""
-    proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+@contextlib.contextmanager
+def oriente_serve(tmp_path: Path, *flags: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`oriente serve` with `flags` on a free port and a store in
+    `tmp_path`: (its ws:// address, its process), stopped at the end."""
+    proc = subprocess.Popen([*_oriente(), "serve", "--port", "0", "--store", str(tmp_path / "store.sqlite"), "--quiet",
+                             *flags], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], 30)
-        line = proc.stdout.readline() if ready else ""
-        why = proc.stderr.read() if proc.poll() is not None else ""
+        line = proc.stdout.readline() if ready and proc.stdout else ""
+        why = proc.stderr.read() if proc.poll() is not None and proc.stderr else ""
         assert line.startswith("serving ws://"), f"the server did not start: {line!r} {why}"
         yield line.split()[1], proc
     finally:
@@ -74,6 +77,13 @@ def server(tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`oriente serve` on a free port: (its ws:// address, its process)."""
+    with oriente_serve(tmp_path) as started:
+        yield started
 
 
 @pytest.fixture

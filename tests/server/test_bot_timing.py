@@ -42,6 +42,18 @@ class _Port:
         return BotMove(key=(answer, prompt["id"] if prompt else None), command={"type": answer, "deal": 1})
 
 
+class _Always(_Port):
+    """A port whose bot wants the same move on every frame."""
+
+    def __init__(self, clock: MockClock, move: BotMove) -> None:
+        super().__init__(clock, [], [])
+        self.move = move
+
+    def bot_move(self, *args: Any) -> BotMove | None:
+        self.calls.append(trio.current_time())
+        return self.move
+
+
 class _Table:
     def __init__(self, port: _Port) -> None:
         self.port, self.id = port, "t1"
@@ -111,12 +123,7 @@ async def test_a_changed_sealed_answer_may_go_out_again(autojump_clock: MockCloc
     now), and the runner sends it: without that, the bot would fall silent
     with a deal to answer, and the window would wait for its clock."""
 
-    class _Sealing(_Port):
-        def bot_move(self, *args: Any) -> BotMove | None:
-            self.calls.append(trio.current_time())
-            return BotMove(key=("seal", 1), command={"type": "Support", "decision": 1}, again=True)
-
-    port = _Sealing(autojump_clock, [], [])
+    port = _Always(autojump_clock, BotMove(key=("seal", 1), command={"type": "Support", "decision": 1}, again=True))
     table = _Table(port)
     outbox = Outbox(100)
     bot = _Bot(table, outbox, 1, "any", random.Random(0), 0.0)  # type: ignore[arg-type]
@@ -138,12 +145,7 @@ async def test_a_refused_answer_is_decided_again_on_the_newest_state(autojump_cl
     its clock. A refusal repeated more than MAX_REFUSALS times is given up."""
     from oriente.server.bots import MAX_REFUSALS
 
-    class _Same(_Port):
-        def bot_move(self, *args: Any) -> BotMove | None:
-            self.calls.append(trio.current_time())
-            return BotMove(key=("answer", 1), command={"type": "Pass", "decision": 1})
-
-    port = _Same(autojump_clock, [], [])
+    port = _Always(autojump_clock, BotMove(key=("answer", 1), command={"type": "Pass", "decision": 1}))
     table = _Table(port)
     outbox = Outbox(100)
     bot = _Bot(table, outbox, 1, "any", random.Random(0), 0.0)  # type: ignore[arg-type]

@@ -6,8 +6,8 @@ close, and a lost connection. Each test works in schemas of its own."""
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from functools import partial
 from typing import Any
 
@@ -37,6 +37,24 @@ async def running(store: PostgresStore) -> AsyncIterator[PostgresStore]:
             yield store
         finally:
             await store.aclose()
+
+
+@contextmanager
+def _site_of_schema(url: str, schema: str, version: int) -> Iterator[Any]:
+    """A connection to `schema` as a server of schema `version` left it (its
+    migrations up to that version, which have not changed since), for a test
+    to add that server's rows before a newer server opens it."""
+    from oriente.server.stores.postgres import _MIGRATIONS
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'SET search_path TO "{schema}"')
+        conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
+                     "applied_at timestamptz NOT NULL DEFAULT now())")
+        for step in range(1, version + 1):
+            conn.execute(_MIGRATIONS[step])
+            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+        yield conn
 
 
 def sql(schemas: Schemas, schema: str, query: str, *params: Any) -> list[tuple]:
@@ -127,17 +145,9 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
     as schema 5: its credentials read with no place yet, new ones keep
     theirs, and the throttles' table is there."""
     from oriente.server.stores import CredentialRow, EmailRow, SeatRow, ThrottleRow
-    from oriente.server.stores.postgres import _MIGRATIONS
 
     schema = postgres_schemas.fresh()
-    with psycopg.connect(postgres_schemas.url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-        conn.execute(f'SET search_path TO "{schema}"')
-        conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
-                     "applied_at timestamptz NOT NULL DEFAULT now())")
-        for step in range(1, 5):
-            conn.execute(_MIGRATIONS[step])
-            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+    with _site_of_schema(postgres_schemas.url, schema, 4) as conn:
         conn.execute("INSERT INTO accounts (id, name, name_key, kind, owner, password, created_at) "
                      "VALUES ('a1', 'Ana', 'ana', 'person', NULL, '$argon2id$x', 1.0)")
         conn.execute("INSERT INTO credentials (id, account_id, kind, token_hash, label, created_at, revoked_at) "
@@ -163,17 +173,8 @@ async def test_a_schema_4_site_gains_where_sessions_were_made_and_the_throttles(
 async def test_a_schema_6_site_opens_with_every_table_awake(postgres_schemas: Schemas) -> None:
     """docs/table.md T8.5: a site of schema 6 opens as schema 7; its tables
     are awake (the recovery and failover see them as before) and may sleep."""
-    from oriente.server.stores.postgres import _MIGRATIONS
-
     schema = postgres_schemas.fresh()
-    with psycopg.connect(postgres_schemas.url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-        conn.execute(f'SET search_path TO "{schema}"')
-        conn.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, "
-                     "applied_at timestamptz NOT NULL DEFAULT now())")
-        for step in range(1, 7):
-            conn.execute(_MIGRATIONS[step])
-            conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (step,))
+    with _site_of_schema(postgres_schemas.url, schema, 6) as conn:
         conn.execute("INSERT INTO tables (id, created_at, status, meta, updated_at, owner, epoch) "
                      "VALUES ('old', 1.0, 'running', %s, 1.0, 'gone', 3)", (b"m",))
     async with running(PostgresStore(postgres_schemas.url, schema=schema)) as store:

@@ -22,11 +22,13 @@ def _words(key: str, lang: str, **args: Any) -> str:
     return ui_text(key, lang, **args)
 
 
-def timers_text(timers: Mapping[str, Any] | None, lang: str = "en", windows: bool = True) -> str:
+def timers_text(timers: Mapping[str, Any] | None, lang: str = "en", windows: bool = True,
+                tagged: bool = True) -> str:
     """A table's timers as the page says them ('30 s per decision, 45 s to
     negotiate, bank 30 s'; bots' timers as bot speed); '' for none. A game
     without negotiation windows (`windows` False) is promised
-    no time to negotiate."""
+    no time to negotiate. Turn-based timers begin 'turn-based: ' unless
+    `tagged` is False (where a preset's name says it already)."""
     if not timers:
         return ""
     seconds = round(int(timers.get("prompt_ms", 0)) / 1000)
@@ -39,7 +41,7 @@ def timers_text(timers: Mapping[str, Any] | None, lang: str = "en", windows: boo
         words = (_words("lobby.timers_turns", lang, h=f"{hours:g}", d=f"{days:g}",
                         w=f"{round(int(timers.get('window_ms', 0)) / 3_600_000, 1):g}") if windows
                  else _words("lobby.timers_turns_no_window", lang, h=f"{hours:g}", d=f"{days:g}"))
-        return f"{_words('lobby.turn_based', lang)}: {words}"
+        return f"{_words('lobby.turn_based', lang)}: {words}" if tagged else words
     if not windows:
         return _words("lobby.timers_no_window", lang, s=seconds, b=bank)
     return _words("lobby.timers", lang, s=seconds, w=round(int(timers.get("window_ms", 0)) / 1000), b=bank)
@@ -55,8 +57,5 @@ def preset_of(timers: Mapping[str, Any] | None) -> str | None:
 def preset_text(name: str, lang: str = "en") -> str:
     """A preset by its name and its timers: 'Quick: 30 s per decision, 45 s
     to negotiate, bank 30 s' (the page's option reads 'Quick — ...')."""
-    words = timers_text({**TIMER_PRESETS, **TURN_PRESETS}[name], lang)
-    tag = f"{_words('lobby.turn_based', lang)}: "
-    if name in TURN_PRESETS and words.startswith(tag):  # the preset's name says it already
-        words = words[len(tag):]
+    words = timers_text({**TIMER_PRESETS, **TURN_PRESETS}[name], lang, tagged=False)  # the name says turn-based
     return f"{_words(f'preset.{name}', lang)}: {words}"

@@ -920,7 +920,7 @@ def render_lobby(tables: Sequence[dict], *, url: str, name: str, status: str = "
     else:
         lines.append(f"{'#':>3}  {'table':<12}  {'status':<8}  {'seats':<6}  {'timers':<17}  name / players")
     presets = [*(f"    {preset_text(p)}" + (" (the default)" if p == DEFAULT_PRESET else "") for p in TIMER_PRESETS),
-               *(f"    {p}: {timers_text(TURN_PRESETS[p]).split(': ', 1)[-1]}" for p in TURN_PRESETS)]
+               *(f"    {p}: {timers_text(TURN_PRESETS[p], tagged=False)}" for p in TURN_PRESETS)]
     commands = [
         "Commands:",
         "  join N [SEAT]              sit at table N (its number above or its id)",
