@@ -32,9 +32,28 @@ def test_a_turn_based_table_asks_for_an_account_reads_in_days_and_comes_first(se
     page.click("form.create button[type=submit]")
     expect(page.locator(".seat.me")).to_contain_text("ana")
     expect(page.locator("header, .table-head, main").locator(".tag.turn-based").first).to_be_visible()
-    # The bots play at once; the table then waits on the person's own
-    # decision: 24 h of its own, with a bank of 3 days beside it (preset "daily").
-    expect(page.locator(".decision")).to_contain_text("Your decision", timeout=30_000)
+    # The bots play at once; the table then waits on the person: in a dealt
+    # game that may first be a negotiation window of 8 h, whose clock reads in
+    # hours too. Declining what is offered, saying "done", passing early when
+    # asked to support: the game goes on to the person's own decision, 24 h
+    # of its own with a bank of 3 days beside it (preset "daily").
+    decision = page.locator(".decision")
+    for _ in range(20):
+        expect(decision).to_contain_text(re.compile("Your decision|Done bargaining"), timeout=30_000)
+        text = decision.inner_text()
+        if "Your decision" in text:
+            break
+        expect(decision.locator("[role=timer]")).to_contain_text(re.compile(r"^\d+ h \d+ min"))
+        for name, taken in (("Decline", False), ("Done bargaining", "Done bargaining: " in text and "ana" in text.split("Done bargaining: ")[1].split("\n")[0]),
+                            ("Pass (support neither side)", "Your sealed answer" in text)):
+            button = decision.get_by_role("button", name=name)
+            if not taken and button.count():
+                button.first.click()
+                break
+        # Taken, or answered already and waiting on others: the offers, the
+        # list of those done, or the window itself, change.
+        expect(decision).not_to_have_text(text, timeout=30_000)
+    expect(decision).to_contain_text("Your decision", timeout=30_000)
     timer = page.locator(".decision [role=timer]")
     expect(timer).to_contain_text(re.compile(r"^23 h \d+ min"))
     expect(timer).to_contain_text("bank 3 d 0 h")
