@@ -37,18 +37,23 @@ document.hasFocus = () => false;
 """
 
 
-def notes_until(page: Any, done: Callable[[list[dict]], bool], guard_s: float = 60.0) -> list[dict]:
-    """The notifications the page made, once `done` says they are enough.
-    Polled from here: the page's Content-Security-Policy forbids the string
-    evaluation that Playwright's wait_for_function polls with. `guard_s`
-    guards against a hang; it is not a budget."""
+def page_until(page: Any, expression: str, done: Callable[[Any], bool], guard_s: float = 60.0) -> Any:
+    """What `expression` evaluates to in the page, once `done` says it is
+    enough. Polled from here: the page's Content-Security-Policy forbids the
+    string evaluation that Playwright's wait_for_function polls with.
+    `guard_s` guards against a hang; it is not a budget."""
     end = time.monotonic() + guard_s
     while True:
-        notes = page.evaluate("window.__notes")
-        if done(notes):
-            return notes
-        assert time.monotonic() < end, f"the page's notifications: {notes}"
+        value = page.evaluate(expression)
+        if done(value):
+            return value
+        assert time.monotonic() < end, f"{expression}: {value!r}"
         page.wait_for_timeout(100)
+
+
+def notes_until(page: Any, done: Callable[[list[dict]], bool]) -> list[dict]:
+    """The notifications the page made, once `done` says they are enough."""
+    return page_until(page, "window.__notes", done)
 
 
 def test_notify_me_asks_permission_and_tells_each_decision_once(server: Any, page: Any) -> None:
@@ -63,7 +68,8 @@ def test_notify_me_asks_permission_and_tells_each_decision_once(server: Any, pag
     page.check("#notify")
     expect(page.locator("#notify")).to_be_checked()
     assert page.evaluate("window.__asked") == 1, "the browser's permission is asked for"
-    assert page.evaluate("localStorage.getItem('oriente.notify')") == "on"
+    # Kept once the browser has answered, which the checkbox does not wait for.
+    page_until(page, "localStorage.getItem('oriente.notify')", lambda value: value == "on")
 
     page.goto(f"{server.url}#/t/{table}")
     assert page.evaluate("window.__notes") == [], "nothing awaits the page yet"
