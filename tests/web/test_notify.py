@@ -112,6 +112,7 @@ def test_a_deal_offered_to_the_page_is_told_once(server: Any, page: Any) -> None
     page.goto(server.url)
     page.fill("#name", "Ana")
     page.check("#notify")
+    page_until(page, "localStorage.getItem('oriente.notify')", lambda value: value == "on")
     table = seat_the_bots(server)
     sit_down(page, server, table, "Ana")
     notes_until(page, lambda notes: any("deal offered to you" in n["body"] for n in notes))
