@@ -6,10 +6,17 @@ would otherwise freeze delivery to everyone at the table (measured with both
 actor only ever calls `put()`, which queues the frame or, when the queue is
 full, evicts the client. An evicted client reconnects and resumes from its
 last sequence number; everyone else keeps their stream.
+
+The queue is a deque with one waiting reader (`Frames`) rather than a
+trio memory channel: every frame of every step passes through it, and the
+channel's hand-off, its checkpoint per frame and the `WouldBlock` raised
+to find the end of a batch were the larger part of a frame's cost on the
+table's side.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
 import trio
@@ -20,20 +27,109 @@ DEFAULT_CAPACITY = 512
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 
 
+class Frames:
+    """The receiving end of an outbox, for one reader at a time: what a
+    trio memory channel's receiving end offers (`receive`, `receive_nowait`,
+    `async for`), and `take`, which waits for the next frame and returns it
+    with every frame queued behind it at once."""
+
+    __slots__ = ("_closed", "_queue", "_waiter")
+
+    def __init__(self) -> None:
+        self._queue: deque[bytes] = deque()
+        self._closed = False
+        self._waiter: trio.lowlevel.Task | None = None
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def push(self, frame: bytes) -> None:
+        self._queue.append(frame)
+        if self._waiter is not None:
+            task, self._waiter = self._waiter, None
+            trio.lowlevel.reschedule(task)
+
+    def end(self) -> None:
+        self._closed = True
+        if self._waiter is not None:
+            task, self._waiter = self._waiter, None
+            trio.lowlevel.reschedule(task)
+
+    def receive_nowait(self) -> bytes:
+        """The next frame; trio.WouldBlock if none is queued, trio.EndOfChannel
+        once the outbox is evicted and emptied."""
+        if self._queue:
+            return self._queue.popleft()
+        if self._closed:
+            raise trio.EndOfChannel
+        raise trio.WouldBlock
+
+    async def _wait(self) -> None:
+        """Until a frame is queued or the outbox is evicted (a checkpoint)."""
+        if self._queue or self._closed:
+            await trio.lowlevel.checkpoint()
+            return
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self._waiter is not None:
+            raise trio.BusyResourceError("another task is already waiting on this outbox")
+        self._waiter = trio.lowlevel.current_task()
+
+        def abort(_: object) -> trio.lowlevel.Abort:
+            self._waiter = None
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        await trio.lowlevel.wait_task_rescheduled(abort)
+
+    async def receive(self) -> bytes:
+        """The next frame, waiting for one; trio.EndOfChannel at the end."""
+        await self._wait()
+        return self.receive_nowait()
+
+    async def take(self, max_bytes: int) -> list[bytes]:
+        """The next frame and those queued behind it, up to `max_bytes` in all
+        (the first goes whatever its size), waiting for the first; [] once
+        the outbox is evicted and emptied. Only the wait is a checkpoint: a
+        writer that finds frames queued takes them without a trip through
+        the scheduler."""
+        queue = self._queue
+        if not queue:
+            await self._wait()
+            if not queue:
+                return []
+        frame = queue.popleft()
+        batch = [frame]
+        size = len(frame)
+        while queue and size < max_bytes:
+            frame = queue.popleft()
+            batch.append(frame)
+            size += len(frame)
+        return batch
+
+    def __aiter__(self) -> Frames:
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            return await self.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+
+
 class Outbox:
-    __slots__ = ("_evict_event", "_send", "evicted", "frames", "label", "max_bytes", "on_evict", "queued_bytes",
+    __slots__ = ("_evict_event", "capacity", "evicted", "frames", "label", "max_bytes", "on_evict", "queued_bytes",
                  "receive", "sending_since")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "", *,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-        self._send, self.receive = trio.open_memory_channel[bytes](capacity)
+        self.receive = Frames()
+        self.capacity = capacity
         self.evicted: str | None = None
         self.label = label
         self._evict_event = trio.Event()
         self.frames = 0
         self.sending_since: float | None = None  # set while the writer is in a send
         self.max_bytes = max_bytes
-        self.queued_bytes = 0  # put and not yet taken by the writer (`taken`)
+        self.queued_bytes = 0  # put and not yet taken by the writer (`take`)
         # Called once, at the eviction: the transport starts the task that closes
         # the connection then, rather than keep one waiting on every connection.
         self.on_evict: Callable[[], object] | None = None
@@ -46,27 +142,25 @@ class Outbox:
             # Over the byte cap; a frame alone in the queue still goes, whatever its size.
             self.evict("client/too_slow")
             return False
-        try:
-            self._send.send_nowait(frame)
-        except trio.WouldBlock:
+        if len(self.receive) >= self.capacity:
             self.evict("client/too_slow")
             return False
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.evict("client/gone")
-            return False
+        self.receive.push(frame)
         self.frames += 1
         self.queued_bytes += len(frame)
         return True
 
-    def taken(self, frame: bytes) -> None:
-        """The writer took `frame` off the queue to send it."""
-        self.queued_bytes -= len(frame)
+    async def take(self, max_bytes: int) -> list[bytes]:
+        """The writer's next batch (`Frames.take`), taken off the queue."""
+        batch = await self.receive.take(max_bytes)
+        self.queued_bytes -= sum(map(len, batch))
+        return batch
 
     def evict(self, reason: str) -> None:
         """Stop delivering; the connection task sees `evicted` and closes."""
         if self.evicted is None:
             self.evicted = reason
-            self._send.close()
+            self.receive.end()
             self._evict_event.set()
             told, self.on_evict = self.on_evict, None
             if told is not None:

@@ -266,21 +266,9 @@ class Transport:
         longer than `send_timeout` (the client stopped reading); marking the
         start of a send costs far less per frame than arming a cancel-scope
         deadline around each one."""
-        receive = outbox.receive
         many = ws.send_many if isinstance(ws, BatchConnection) else None
         try:
-            async for frame in receive:
-                outbox.taken(frame)
-                batch = [frame]
-                size = len(frame)
-                while size < BATCH_BYTES:
-                    try:
-                        more = receive.receive_nowait()
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                    outbox.taken(more)
-                    batch.append(more)
-                    size += len(more)
+            while batch := await outbox.take(BATCH_BYTES):
                 outbox.sending_since = trio.current_time()
                 try:
                     if many is None:
@@ -295,8 +283,7 @@ class Transport:
                 self.metrics.frames_out += len(batch)
                 # Not kept while the connection idles: the last frames may be a
                 # snapshot or a history chunk of many KiB.
-                del frame, batch
-                more = b""
+                del batch
         finally:
             drained.set()
 
