@@ -181,10 +181,33 @@ def _multi_insert(head: str, width: int, rows: int, tail: str = "") -> str:
     return head + ",".join([one] * rows) + tail
 
 
+def _statement_sizes(rows: int) -> list[int]:
+    """The row counts of the INSERTs that write `rows` rows: up to
+    _EXACT_ROWS - 1 rows in one statement of that size, more in statements
+    of 16, 32, ... _ROWS_PER_STATEMENT rows (a power of two each) and one of
+    what remains. SQLite's statement cache (the connection keeps its last
+    128) holds every compiled statement, about 0.6 KiB a row for the log's:
+    a statement for every batch size that came up held megabytes, which grew
+    with the load's bursts; a few sizes hold some hundreds of KiB at most,
+    for a statement or three more per large batch."""
+    sizes = [_ROWS_PER_STATEMENT] * (rows // _ROWS_PER_STATEMENT)
+    rest = rows % _ROWS_PER_STATEMENT
+    size = _ROWS_PER_STATEMENT // 2
+    while size >= _EXACT_ROWS:
+        if rest >= size:
+            sizes.append(size)
+            rest -= size
+        size //= 2
+    if rest:
+        sizes.append(rest)
+    return sizes
+
+
 _LOG_HEAD: Final = "INSERT INTO log (table_id, pos, kind, seq, body) VALUES "
 _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
-_ROWS_PER_STATEMENT: Final = 2000  # 5 parameters a row, well under SQLite's 32766
+_ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 parameters a row, well under 32766
+_EXACT_ROWS: Final = 16
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -360,9 +383,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         """Commit the batch in one transaction; isolate failures if any.
 
         Appends are merged: their positions are checked against the log
-        tails the writer remembers, then all their rows go in with one
-        multi-row INSERT and all clocks with one multi-row upsert, so a batch
-        costs a handful of statement steps however many tables it holds."""
+        tails the writer remembers, then all their rows go in with a few
+        multi-row INSERTs and all clocks with a few multi-row upserts
+        (`_statement_sizes`), so a batch costs a handful of statement steps
+        however many tables it holds."""
         conn = self._write_conn
         assert conn is not None
         try:
@@ -380,14 +404,18 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             for write in batch:
                 if write.payload is not None:
                     self._stage_append(conn, write, tails, rows, clocks)
-            for i in range(0, len(rows), _ROWS_PER_STATEMENT):
-                chunk = rows[i:i + _ROWS_PER_STATEMENT]
-                conn.execute(_multi_insert(_LOG_HEAD, 5, len(chunk)), [v for row in chunk for v in row])
+            i = 0
+            for size in _statement_sizes(len(rows)):
+                chunk = rows[i:i + size]
+                i += size
+                conn.execute(_multi_insert(_LOG_HEAD, 5, size), [v for row in chunk for v in row])
             if clocks:
                 values = list(clocks.values())
-                for i in range(0, len(values), _ROWS_PER_STATEMENT):
-                    chunk = values[i:i + _ROWS_PER_STATEMENT]
-                    conn.execute(_multi_insert(_CLOCK_HEAD, 3, len(chunk), _CLOCK_TAIL),
+                i = 0
+                for size in _statement_sizes(len(values)):
+                    chunk = values[i:i + size]
+                    i += size
+                    conn.execute(_multi_insert(_CLOCK_HEAD, 3, size, _CLOCK_TAIL),
                                  [v for row in chunk for v in row])
         except Exception:
             if conn.in_transaction:
