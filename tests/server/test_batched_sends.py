@@ -177,3 +177,57 @@ async def test_a_failed_write_ends_the_connection_and_the_writer_hears_connectio
         assert len(seen) == 1 and isinstance(seen[0], ConnectionClosed), seen
         assert isinstance(seen[0].__cause__, trio.BrokenResourceError)
         nursery.cancel_scope.cancel()
+
+
+async def test_frames_flushed_from_the_table_s_task_go_out_whole_and_in_order():
+    """`Outbox.flush` writes a step's frames from the caller's task while the
+    connection's writer is idle (`BatchConnection.send_now`); once the
+    kernel's buffer takes only part, the writer sends the rest, and every
+    frame after it waits behind it. A client that reads nothing until the
+    server has queued far more than the socket buffers hold gets every
+    message whole, in order, none twice; and while the socket took
+    everything, no task but the caller's was needed."""
+    messages = [bytes([i % 251]) * (3_000 + 997 * i) for i in range(24)]  # ~350 KB
+    results: list[bool] = []
+    metrics = Metrics()
+    transport = Transport(None, metrics, Limits())  # type: ignore[arg-type]
+    sent = trio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, BatchConnection)
+        outbox = Outbox(label="direct")
+
+        def direct(batch: list[bytes]) -> bool:
+            results.append(ws.send_now(batch))
+            return results[-1]
+
+        outbox.direct = direct
+        drained = trio.Event()
+        async with trio.open_nursery() as inner:
+            inner.start_soon(transport._writer, ws, outbox, drained)
+            await trio.testing.wait_all_tasks_blocked()
+            ws.stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+            for i in range(0, len(messages), 2):
+                outbox.put(messages[i], hold=True)
+                outbox.put(messages[i + 1], hold=True)
+                outbox.flush()
+                await trio.testing.wait_all_tasks_blocked(cushion=0.001)
+            sent.set()
+            await ws.wait_closed()
+            inner.cancel_scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
+                                                       create_connection=BatchConnection))
+        port = server.listeners[0].socket.getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20,
+                           max_queue=1) as client:
+            client.stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            with trio.fail_after(10):
+                await sent.wait()
+            got = [await client.recv() for _ in messages]
+        assert results[0] is True, "an idle connection took the first frames at once, from the caller's task"
+        assert False in results, "the buffers took everything: nothing was left to the writer"
+        assert [len(m) for m in got] == [len(m) for m in messages]
+        assert got == messages
+        nursery.cancel_scope.cancel()

@@ -21,6 +21,10 @@ from collections.abc import Callable
 
 import trio
 
+# Sends a batch of frames now, without waiting: True if the connection took
+# all of it; False if what it could not write waits for its writer (woken).
+Direct = Callable[[list[bytes]], bool]
+
 DEFAULT_CAPACITY = 512
 # Bytes a connection may have queued: frames alone do not bound memory when
 # each reply can be large (a listing, a history chunk, a record).
@@ -43,11 +47,32 @@ class Frames:
     def __len__(self) -> int:
         return len(self._queue)
 
-    def push(self, frame: bytes) -> None:
+    @property
+    def waiting(self) -> bool:
+        """Its reader waits for a frame (a writer between two sends)."""
+        return self._waiter is not None
+
+    @property
+    def ended(self) -> bool:
+        """Evicted and emptied: nothing more comes."""
+        return self._closed and not self._queue
+
+    def push(self, frame: bytes, *, wake: bool = True) -> None:
         self._queue.append(frame)
+        if wake:
+            self.wake()
+
+    def wake(self) -> None:
+        """Wake the waiting reader, if any (`take` may then return [])."""
         if self._waiter is not None:
             task, self._waiter = self._waiter, None
             trio.lowlevel.reschedule(task)
+
+    def take_all(self) -> list[bytes]:
+        """Every queued frame, at once, without waiting."""
+        batch = list(self._queue)
+        self._queue.clear()
+        return batch
 
     def end(self) -> None:
         self._closed = True
@@ -88,9 +113,9 @@ class Frames:
     async def take(self, max_bytes: int) -> list[bytes]:
         """The next frame and those queued behind it, up to `max_bytes` in all
         (the first goes whatever its size), waiting for the first; [] once
-        the outbox is evicted and emptied. Only the wait is a checkpoint: a
-        writer that finds frames queued takes them without a trip through
-        the scheduler."""
+        the outbox is evicted and emptied (`ended`), or when `wake` woke it
+        with nothing queued. Only the wait is a checkpoint: a writer that
+        finds frames queued takes them without a trip through the scheduler."""
         queue = self._queue
         if not queue:
             await self._wait()
@@ -116,8 +141,8 @@ class Frames:
 
 
 class Outbox:
-    __slots__ = ("_evict_event", "capacity", "evicted", "frames", "label", "max_bytes", "on_evict", "queued_bytes",
-                 "receive", "sending_since")
+    __slots__ = ("_evict_event", "capacity", "direct", "evicted", "frames", "label", "max_bytes", "on_evict",
+                 "queued_bytes", "receive", "sending_since")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "", *,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -133,9 +158,14 @@ class Outbox:
         # Called once, at the eviction: the transport starts the task that closes
         # the connection then, rather than keep one waiting on every connection.
         self.on_evict: Callable[[], object] | None = None
+        # Set by the transport: sends frames at once, from the caller's task,
+        # when the connection's writer is idle (`flush`).
+        self.direct: Direct | None = None
 
-    def put(self, frame: bytes) -> bool:
-        """Queue a frame without blocking; evict the client if it is behind."""
+    def put(self, frame: bytes, *, hold: bool = False) -> bool:
+        """Queue a frame without blocking; evict the client if it is behind.
+        `hold`: leave the writer asleep; the caller `flush`es once it has put
+        everything it has for this connection now."""
         if self.evicted is not None:
             return False
         if self.queued_bytes and self.queued_bytes + len(frame) > self.max_bytes:
@@ -145,10 +175,25 @@ class Outbox:
         if len(self.receive) >= self.capacity:
             self.evict("client/too_slow")
             return False
-        self.receive.push(frame)
+        self.receive.push(frame, wake=not hold)
         self.frames += 1
         self.queued_bytes += len(frame)
         return True
+
+    def flush(self) -> None:
+        """Send what is queued: at once, from this task, when the writer is
+        idle and the connection takes it (`direct`), otherwise by waking the
+        writer. A table puts one step's frames for a viewer with `hold` and
+        flushes them together: one write, and no task woken per frame."""
+        frames = self.receive
+        if not len(frames):
+            return
+        if self.direct is not None and frames.waiting and self.evicted is None:
+            batch = frames.take_all()
+            self.queued_bytes -= sum(map(len, batch))
+            if self.direct(batch):
+                return
+        frames.wake()
 
     async def take(self, max_bytes: int) -> list[bytes]:
         """The writer's next batch (`Frames.take`), taken off the queue."""

@@ -109,7 +109,7 @@ class RemoteOutbox(Outbox):
         self.origin = origin
         self.conn = conn
 
-    def put(self, frame: bytes) -> bool:
+    def put(self, frame: bytes, *, hold: bool = False) -> bool:
         if self.evicted is not None:
             return False
         self._node.to_node(self.origin, {"k": "out", "conn": self.conn, "frame": frame})

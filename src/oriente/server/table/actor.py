@@ -121,7 +121,7 @@ class Table:
         self.ended = trio.Event()
         self.stopped = trio.Event()  # its actor has returned (stopped, handed over, or put to sleep)
         self.durable = Durable(table_id, self._recv, gone=lambda outbox: self.viewers.gone(outbox, self.seats),
-                               reply=self.viewers.reply)
+                               reply=self.viewers.reply, flush=self.viewers.flush)
         self._change = Change()  # told after each message handled (`changed`)
         self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
         self.abandon_after = abandon_after  # T6.1
@@ -237,6 +237,7 @@ class Table:
                         if outbox is not None:  # the sender waits for an answer to this message
                             self.viewers.reply(outbox, M.error(getattr(message, "id", None), "table/failed",
                                                                FAILED_MESSAGE))
+                    self.viewers.flush()
                     self._change.tell()
         finally:
             self.stopped.set()

@@ -42,11 +42,13 @@ class Durable:
     a request with `reply`."""
 
     def __init__(self, table_id: str, inbox: trio.MemoryReceiveChannel[Any], *,
-                 gone: Callable[[Outbox], None], reply: Callable[[Outbox, dict[str, Any]], None]) -> None:
+                 gone: Callable[[Outbox], None], reply: Callable[[Outbox, dict[str, Any]], None],
+                 flush: Callable[[], None] = lambda: None) -> None:
         self.table_id = table_id
         self.inbox = inbox
         self.gone = gone
         self.reply = reply
+        self.flush = flush  # sends the frames the table has put so far, before it waits on the store
         self.paused = False  # the store refuses this table's writes; it retries
         self.deferred: list[Any] = []  # the server's messages that arrived while paused, in order
 
@@ -57,6 +59,7 @@ class Durable:
         the table; nothing was sent of it yet. StoreFenced passes through:
         that ends the table as an error does."""
         delay = STORE_RETRY_MIN_S
+        self.flush()
         while True:
             try:
                 await write()
@@ -87,3 +90,4 @@ class Durable:
                     self.reply(outbox, M.error(getattr(msg, "id", None), "store/unavailable", STORE_PAUSED_MESSAGE))
                 else:  # the server's own message (a reservation, a start): nobody would send it again
                     self.deferred.append(msg)
+                self.flush()

@@ -72,6 +72,7 @@ class Viewers:
         # to tell it whether the next one changed (PROTOCOL.md 4, events).
         self.shown: dict[Outbox, dict[str, Any] | None] = {}
         self.dropped: list[Viewer] = []  # viewers of outboxes dropped while publishing
+        self.held: dict[Outbox, None] = {}  # outboxes with frames put and not yet flushed (`flush`)
         # (log position, status), a spectator's view and untimed prompt there (`spectators_view`)
         self._spectators: tuple[tuple[int, str], dict[str, Any] | None, dict[str, Any] | None] | None = None
         # A spectator's history frames of full chunks, by chunk (`history`), and how many
@@ -138,10 +139,24 @@ class Viewers:
     # -- what they are sent -------------------------------------------------------
 
     def put(self, outbox: Outbox, frame: bytes) -> None:
-        if not outbox.put(frame):
+        """Queue `frame` for `outbox`, sent at the next `flush`."""
+        if not outbox.put(frame, hold=True):
             viewer = self.forget(outbox)
             if viewer is not None:
                 self.dropped.append(viewer)
+            return
+        self.held[outbox] = None
+
+    def flush(self) -> None:
+        """Send what was put since the last flush: each connection's frames
+        of a step (its events, the answer to its command) in one write, and
+        from the table's task when the connection's writer is idle
+        (`Outbox.flush`). The actor flushes before it waits (on the store,
+        on its inbox), so nothing put waits longer than before."""
+        if self.held:
+            held, self.held = self.held, {}
+            for outbox in held:
+                outbox.flush()
 
     def reply(self, outbox: Outbox, message: dict[str, Any]) -> None:
         self.put(outbox, encode(message))
