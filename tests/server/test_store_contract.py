@@ -174,6 +174,13 @@ async def test_the_clock_is_saved_with_its_append(make_store: StoreFactory) -> N
         # A rebuild reads both at once (a wake-up, docs/table.md T8.5).
         assert await store.log_and_clock("t") == (await store.log("t"), (5.0, b"c2"))
         assert await store.log_and_clock("nope") == ([], None)
+        # A table out of memory is brought back from its row, log and clock, read at once.
+        row, log, clock = await store.table_log_and_clock("t")
+        assert (row, log, clock) == (await store.table("t"), await store.log("t"), (5.0, b"c2"))
+        assert row is not None and row.status == "running"
+        await store.create_table("bare", "open", b"m", now=6.0)
+        assert await store.table_log_and_clock("bare") == (await store.table("bare"), [], None)
+        assert await store.table_log_and_clock("nope") == (None, [], None)
         with pytest.raises(StoreError, match="unknown table"):
             await store.append("nope", [], clock=b"c", now=5.0)
         assert await store.clock("nope") is None

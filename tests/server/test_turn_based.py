@@ -4,6 +4,8 @@ table's settings read as before."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import trio
 
@@ -74,4 +76,59 @@ async def test_t8_6_unfinished_turn_based_tables_asleep_or_awake_count_against_t
         await lobby.create(*lobby.settings_from(turn))
         with pytest.raises(LobbyError, match="turn-based tables"):
             await lobby.create(*lobby.settings_from(turn))
+        nursery.cancel_scope.cancel()
+
+
+class CountingStore(MemoryStore):
+    """A store that notes which of its reads and writes a wake-up asks for
+    (each one a round trip to a real store's thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    async def table(self, table_id: str) -> Any:
+        self.calls.append("table")
+        return await super().table(table_id)
+
+    async def log_and_clock(self, table_id: str) -> Any:
+        self.calls.append("log_and_clock")
+        return await super().log_and_clock(table_id)
+
+    async def table_log_and_clock(self, table_id: str) -> Any:
+        self.calls.append("table_log_and_clock")
+        return await super().table_log_and_clock(table_id)
+
+    async def wake(self, table_id: str) -> bool:
+        self.calls.append("wake")
+        return await super().wake(table_id)
+
+
+@pytest.mark.trio
+async def test_t8_5_a_wake_reads_the_row_log_and_clock_once_and_commits_its_claim() -> None:
+    store = CountingStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        lobby.sleeps = True
+        turn = M.CreateTable(seats=4, timers=M.Timers(prompt_ms=DAY_MS, window_ms=8 * HOUR_MS, turn_based=True))
+        tables = [await lobby.create(*lobby.settings_from(turn)) for _ in range(2)]
+        seqs = [t.seq for t in tables]
+        for table in tables:
+            assert await lobby.sleep(table, 600.0)
+        # A message for it: `find`.
+        store.calls.clear()
+        woken = await lobby.find(tables[0].id)
+        assert woken is not None and woken is not tables[0] and woken.seq == seqs[0]
+        assert store.calls == ["table_log_and_clock", "wake"]
+        assert await lobby.find(tables[0].id) is woken and store.calls == ["table_log_and_clock", "wake"]
+        # Its time come: the sleeper's wake, which knows nothing of it yet.
+        store.calls.clear()
+        due = await lobby.wake(tables[1].id)
+        assert due is not None and due.seq == seqs[1] and lobby.get(tables[1].id) is due
+        assert sorted(store.calls) == ["table_log_and_clock", "wake"]
+        assert await store.sleeping() == 0
+        # Not asleep (another request woke it): the claim says so, nothing is rebuilt twice.
+        store.calls.clear()
+        assert await lobby.wake(tables[1].id) is due
         nursery.cancel_scope.cancel()

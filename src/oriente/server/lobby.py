@@ -229,8 +229,10 @@ class Lobby:
             return None
         self._loading[table_id] = done = trio.Event()
         try:
-            row = await self.store.table(table_id)
-            table = await self._load(row)
+            # The row, the log and the clock in one read: an ended table is
+            # served from its log, and a sleeping one rebuilt from it.
+            row, records, clock = await self.store.table_log_and_clock(table_id)
+            table = await self._load(row, records)
             if table is not None:
                 self.followers.attach(table)
                 self._enter(table)
@@ -238,8 +240,9 @@ class Lobby:
                 return table
             if not self.sleeps or row is None or row.status not in ("open", "running"):
                 return None
-            # A lone server's wake-up goes on from the row just read.
-            return await (self.wake(table_id, row) if self.waker == self.wake else self.waker(table_id))
+            # A lone server's wake-up goes on from what was just read.
+            return await (self.wake(table_id, row, (records, clock)) if self.waker == self.wake
+                          else self.waker(table_id))
         finally:
             del self._loading[table_id]
             done.set()
@@ -280,15 +283,17 @@ class Lobby:
             del self._loading[table.id]
             done.set()
 
-    async def wake(self, table_id: str, row: TableRow | None = None) -> Table | None:
+    async def wake(self, table_id: str, row: TableRow | None = None,
+                   loaded: tuple[list[LogRecord], tuple[float, bytes] | None] | None = None) -> Table | None:
         """Wake a sleeping table of a lone server: out of the index, rebuilt
         from its log (T4.2) and run; None if it was not asleep (or another
-        request woke it first: then it is in memory). `row`: its row, if
-        the caller just read it. The log is read while the index entry is
-        deleted: nothing writes a sleeping table's log, and a wake-up then
-        waits for one commit or one read, whichever is longer, not both."""
+        request woke it first: then it is in memory). `row`, `loaded`: its
+        row, log and clock, if the caller just read them (`find`). Else
+        they are read, in one read, while the index entry is deleted:
+        nothing writes a sleeping table's log, and a wake-up then waits for
+        one commit or one read, whichever is longer, not both."""
         claimed: list[bool | Exception] = []
-        loaded: list[tuple[list[LogRecord], tuple[float, bytes] | None]] = []
+        read: list[tuple[TableRow | None, list[LogRecord], tuple[float, bytes] | None]] = []
 
         async def claim() -> None:
             try:
@@ -300,10 +305,8 @@ class Lobby:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(claim)
             try:
-                if row is None:
-                    row = await self.store.table(table_id)
-                if row is not None:
-                    loaded.append(await self.store.log_and_clock(table_id))
+                if row is None or loaded is None:
+                    read.append(await self.store.table_log_and_clock(table_id))
             except Exception as exc:  # the claim goes on: it may have woken the table
                 failed.append(exc)
         if isinstance(claimed[0], Exception):
@@ -312,21 +315,23 @@ class Lobby:
             raise failed[0]
         if not claimed[0]:
             return self.tables.get(table_id)
-        if row is None:
+        if read:
+            row, records, clock = read[0]
+            loaded = (records, clock)
+        if row is None or loaded is None:
             return None
-        return await self.restore(row, None, loaded=loaded[0])
+        return await self.restore(row, None, loaded=loaded)
 
-    async def _load(self, row: TableRow | None) -> Table | None:
-        """A table that is not in memory, rebuilt from the store for `find`
-        (None: it is not to be served that way): an ended table, from its
-        log. The followers it had are attached by `find`."""
+    async def _load(self, row: TableRow | None, records: list[LogRecord]) -> Table | None:
+        """A table that is not in memory, rebuilt for `find` from its row
+        and log as read (None: it is not to be served that way): an ended
+        table. The followers it had are attached by `find`."""
         if row is None or row.status not in ENDED:
             return None
         table_id = row.id
         port = self.ports.get(stored_game(row.meta))
         if port is None:
             return None
-        records = await self.store.log(table_id)
         try:
             return Table.restore(row.id, row.meta, records, None, port, self.store, paused_ms=0, wall=self.wall,
                                  log_cap=self.log_cap)

@@ -381,6 +381,13 @@ class Store(Protocol):
         hop to the store's thread and a wait behind the other reads)."""
         ...
 
+    async def table_log_and_clock(self, table_id: str) -> tuple[TableRow | None, list[LogRecord],
+                                                                  tuple[float, bytes] | None]:
+        """`table`, `log` and `clock` in one read: what a table out of
+        memory is brought back from, read before knowing whether it sleeps
+        or ended (a wake-up then waits for one read, not two in series)."""
+        ...
+
     async def record(self, table_id: str) -> bytes | None:
         """The ended game's record, or None while there is none."""
         ...

@@ -202,6 +202,11 @@ class MemoryStore:
         await self._enter()
         return list(self.logs.get(table_id, [])), self.clocks.get(table_id)
 
+    async def table_log_and_clock(self, table_id: str) -> tuple[TableRow | None, list[LogRecord],
+                                                                  tuple[float, bytes] | None]:
+        await self._enter()
+        return self.rows.get(table_id), list(self.logs.get(table_id, [])), self.clocks.get(table_id)
+
     async def record(self, table_id: str) -> bytes | None:
         await self._enter()
         return self.records.get(table_id)

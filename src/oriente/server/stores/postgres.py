@@ -1071,6 +1071,22 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
 
         return await self._read(query)
 
+    async def table_log_and_clock(self, table_id: str) -> tuple[TableRow | None, list[LogRecord],
+                                                                  tuple[float, bytes] | None]:
+        def query(conn: psycopg.Connection[Any]) -> tuple[TableRow | None, list[LogRecord],
+                                                          tuple[float, bytes] | None]:
+            with conn.cursor(binary=True) as cur:
+                found = cur.execute(f"SELECT {_TABLE_COLUMNS}, clock_at, clock FROM tables WHERE id = %s",
+                                    (table_id,)).fetchone()
+                if found is None:
+                    return None, [], None
+                cur.execute("SELECT pos, kind, seq, body FROM log WHERE table_id = %s ORDER BY pos", (table_id,))
+                records = [LogRecord(*row) for row in cur]
+            *columns, clock_at, clock = found
+            return TableRow(*columns), records, None if clock is None else (clock_at, clock)
+
+        return await self._read(query)
+
     async def record(self, table_id: str) -> bytes | None:
         def query(conn: psycopg.Connection[Any]) -> bytes | None:
             with conn.cursor(binary=True) as cur:

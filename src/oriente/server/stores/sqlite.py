@@ -819,6 +819,25 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
         return await self._read(query)
 
+    async def table_log_and_clock(self, table_id: str) -> tuple[TableRow | None, list[LogRecord],
+                                                                  tuple[float, bytes] | None]:
+        """`table`, `log` and `clock` in one read, one snapshot."""
+
+        def query(conn: sqlite3.Connection) -> tuple[TableRow | None, list[LogRecord], tuple[float, bytes] | None]:
+            conn.execute("BEGIN")
+            try:
+                found = conn.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+                if found is None:
+                    return None, [], None
+                records = [LogRecord(*row) for row in conn.execute(
+                    "SELECT pos, kind, seq, body FROM log WHERE table_id = ? ORDER BY pos", (table_id,))]
+                row = conn.execute("SELECT saved_at, body FROM clocks WHERE table_id = ?", (table_id,)).fetchone()
+            finally:
+                conn.execute("COMMIT")
+            return TableRow(*found), records, None if row is None else (row[0], row[1])
+
+        return await self._read(query)
+
     async def record(self, table_id: str) -> bytes | None:
         """The finished game's record, or None while the game has none."""
 
