@@ -5,17 +5,25 @@ in a fresh temporary directory; the bench's clients live in this process, on
 loopback. The bench's own clients take many tables each, so it raises the
 per-connection and per-address table limits (T6.2) by flags, and says so.
 
+The load is a turn-based site's, on a faster clock (`--scale`, default
+30: a real hour is two minutes here). Each table's decision time is drawn
+log-uniformly from 1 to 24 hours; the person whose turn it is comes back
+after a wait drawn log-uniformly from 5 minutes to 1.5 decision times
+(about one in ten comes back after the deadline, which answered for them).
+On that clock 10,000 tables make a few dozen looks a second, not the
+hundreds that decisions of 20 to 90 s made before: `wake_p99_ms` then measures a wake, not a
+queue in a saturated server. The run prints its scale and the rates it made.
+
 1. Setup: a few accounts sign up; one creates N turn-based tables (4 seats,
-   a decision's time of PROMPT_MIN..PROMPT_MAX seconds, random per table,
-   scaled from days to the run's minutes), each account takes a seat at
+   each its decision time, scaled), each account takes a seat at
    every table. The tables start. After every SETUP_CHUNK tables the bench
    closes every connection at once (rather than one `unsubscribe` per
    seat: 4 requests a table fewer) and signs in again: nobody follows the
    tables, so they fall asleep (`--sleep-horizon`).
-2. Play: for each table a driver comes back now and then, after a random
-   wait of 0.2 to 1.4 decision times: about a third of the time after the
-   deadline (its silence applied: the server woke the table for it), else
-   before, when the pivot resumes its seat, answers, and stops following.
+2. Play: for each table a driver comes back now and then, after a
+   person's wait (above): now and then after the deadline (its silence
+   applied: the server woke the table for it), mostly before, when the
+   pivot resumes its seat, answers, and stops following.
    `wake_p99_ms` is the 99th percentile from a `resume` sent to a table
    idle for longer than the horizon plus the sleeper's round (asleep) to
    its answer; `deadline_late_p99_ms` the server's own figure (its
@@ -23,13 +31,17 @@ per-connection and per-address table limits (T6.2) by flags, and says so.
    In the middle the server is SIGKILLed and started again on its store;
    `lost_events` counts events a client saw that the store no longer has
    (each table is read again from seq 0 at the end).
-3. Memory: the server is stopped and started again on a store holding N
-   sleeping tables; `rss_per_sleeping_table_kib` is its RSS minus the RSS of
-   the same server started on an empty store, over N.
+3. Memory: once every table is asleep again (none open or running in
+   memory: the bench waits for it), the server is stopped and started again
+   on the store, and once the tables its start found due are asleep again
+   too, `rss_per_sleeping_table_kib` is its RSS minus the RSS of the same
+   server started on an empty store, over N: the cost of N sleeping tables
+   to a server that holds none of them awake (`awake_at_rss` says how many
+   were in memory when it was read).
 
     python bench/sleep.py --quick    # 10,000 tables
     python bench/sleep.py            # 100,000 tables
-    python bench/sleep.py --tables 2000 --play 120
+    python bench/sleep.py --tables 2000 --play 120 --scale 60
 
 The last line printed is one line of JSON with the figures.
 """
@@ -39,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -70,6 +83,8 @@ CHECK_IN_FLIGHT = 16  # tables read again at once at the end
 # server busy, few enough that the events of the tables followed meanwhile
 # do not swamp the bench's own clients.
 SETUP_CHUNK = 500
+# The latest a person comes back, in decision times: past 1, the deadline answered.
+LATE = 1.5
 RATE, BURST = 150.0, 100.0  # what a connection sends, below the server's per-connection budget (PROTOCOL.md 12)
 _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
@@ -220,7 +235,46 @@ class Tally:
         self.errors: dict[str, int] = {}
 
 
-async def setup(site: Site, n: int, rng: random.Random, prompt: tuple[float, float],
+HOUR_S = 3600.0
+
+
+def log_uniform(rng: random.Random, low: float, high: float) -> float:
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
+class Load:
+    """A turn-based site's times, in real seconds, and how much faster the bench's clock runs."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.scale = args.scale
+        self.decision = (args.decision_min_h * HOUR_S, args.decision_max_h * HOUR_S)
+        self.answer_min = args.answer_min_min * 60.0
+        self.late = LATE
+
+    def decision_s(self, rng: random.Random) -> float:
+        """A table's decision time on the bench's clock."""
+        return log_uniform(rng, *self.decision) / self.scale
+
+    def wait_s(self, rng: random.Random, decision_s: float) -> float:
+        """How long the person whose turn it is stays away, on the bench's clock."""
+        return log_uniform(rng, self.answer_min / self.scale, self.late * decision_s)
+
+    def first_wait_s(self, rng: random.Random, decision_s: float) -> float:
+        """The wait until a person first comes back, as on a site that has
+        run for a while (not every table's person leaving at once): a
+        random point of a wait drawn in proportion to its length, which for
+        a log-uniform wait is a uniform one."""
+        return rng.random() * rng.uniform(self.answer_min / self.scale, self.late * decision_s)
+
+    def describe(self) -> str:
+        lo, hi = self.decision
+        return (f"time runs {self.scale:g} times faster (a real hour is {HOUR_S / self.scale:g} s here): decisions "
+                f"of {lo / HOUR_S:g} to {hi / HOUR_S:g} h ({lo / self.scale:g} to {hi / self.scale:g} s here), "
+                f"log-uniform; the person comes back after {self.answer_min / 60:g} min to {self.late:g} decision "
+                f"times, log-uniform")
+
+
+async def setup(site: Site, n: int, rng: random.Random, load: Load,
                 nursery: trio.Nursery, port: int) -> list[dict[str, Any]]:
     """Create n tables, seat every account at each, follow none: SETUP_CHUNK
     tables at a time, then every connection is closed and opened again."""
@@ -229,7 +283,7 @@ async def setup(site: Site, n: int, rng: random.Random, prompt: tuple[float, flo
 
     async def one(i: int) -> None:
         async with limiter:
-            prompt_ms = int(rng.uniform(*prompt) * 1000)
+            prompt_ms = int(load.decision_s(rng) * 1000)
             timers = {"prompt_ms": prompt_ms, "window_ms": prompt_ms, "bank_ms": 0, "bank_refill_ms": 0,
                       "zero_wait": False, "away_after": 100, "turn_based": True}
             made = await site.conn(0, i).request({"t": "create_table", "seats": 4, "timers": timers,
@@ -296,16 +350,19 @@ async def look(site: Site, i: int, table: dict[str, Any], tally: Tally, rng: ran
 
 
 async def play(site: Site, tables: list[dict[str, Any]], seconds: float, tally: Tally, rng: random.Random,
-               asleep_after: float, stop: trio.Event) -> None:
+               asleep_after: float, stop: trio.Event, load: Load) -> None:
     async def driver(i: int, table: dict[str, Any]) -> None:
+        # The play begins (and begins again after the restart) on a site that has run for a while.
+        wait = load.first_wait_s(rng, table["prompt_s"])
         while not stop.is_set():
-            with trio.move_on_after(rng.uniform(0.2, 1.4) * table["prompt_s"]):
+            with trio.move_on_after(wait):
                 await stop.wait()
             if stop.is_set():
                 return
             with contextlib.suppress(ConnectionClosed, RuntimeError, trio.BrokenResourceError,
                                      trio.ClosedResourceError):  # the server killed mid-request
                 await look(site, i, table, tally, rng, asleep_after)
+            wait = load.wait_s(rng, table["prompt_s"])
 
     async with trio.open_nursery() as nursery:
         for i, table in enumerate(tables):
@@ -370,6 +427,21 @@ async def lost_events(site: Site, tables: list[dict[str, Any]]) -> tuple[int, in
     return lost, checked, unchecked
 
 
+async def awake(metrics_port: int) -> int:
+    """Open or running tables in the server's memory."""
+    m = await metrics(metrics_port)
+    return int(m.get('oriente_tables{status="open"}', 0) + m.get('oriente_tables{status="running"}', 0))
+
+
+async def until_asleep(metrics_port: int, n: int, timeout: float = 180.0) -> int:
+    """Wait until (almost) no unfinished table is in memory: those due
+    within the horizon stay awake. How many were awake at the end."""
+    with trio.move_on_after(timeout):
+        while await awake(metrics_port) > n // 1000:
+            await trio.sleep(1)
+    return await awake(metrics_port)
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     n = args.tables
@@ -380,7 +452,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
              "--max-turn-tables", str(n + 1000), "--sleep-horizon", str(args.horizon)]
     print(f"the bench's own clients take {n} tables each: per-connection and per-address table limits raised "
           f"by flags ({' '.join(flags[:4])}); {' '.join(flags[4:])}", flush=True)
-    figures: dict[str, Any] = {"tables": n, "horizon_s": args.horizon}
+    load = Load(args)
+    print(load.describe(), flush=True)
+    figures: dict[str, Any] = {"tables": n, "horizon_s": args.horizon, "scale": args.scale,
+                               "decision_h": [args.decision_min_h, args.decision_max_h],
+                               "answer_after": [f"{args.answer_min_min:g} min", f"{LATE:g} decisions"]}
     load0 = os.getloadavg()
     try:
         empty = Server(os.path.join(tmp, "empty.sqlite"), flags, log_path)
@@ -394,12 +470,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with trio.open_nursery() as nursery:
             await site.connect(nursery, server.port, first=True)
             started = time.monotonic()
-            tables = await setup(site, n, rng, (args.prompt_min, args.prompt_max), nursery, server.port)
+            tables = await setup(site, n, rng, load, nursery, server.port)
             figures["setup_s"] = round(time.monotonic() - started, 1)
             print(f"setup: {n} tables in {figures['setup_s']} s", flush=True)
             # Play, with a SIGKILL and a restart in the middle.
             stop = trio.Event()
-            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop)
+            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop, load)
             with trio.move_on_after(args.play / 2 + 5):
                 await stop.wait()
             m = await metrics(server.metrics_port)
@@ -409,7 +485,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server = Server(store, flags, log_path)
             await site.connect(nursery, server.port, first=False)
             stop2 = trio.Event()
-            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop2)
+            nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop2, load)
             with trio.move_on_after(args.play / 2 + 5):
                 await stop2.wait()
             m2 = await metrics(server.metrics_port)
@@ -430,21 +506,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         figures["wake_p50_ms"] = round(percentile(tally.wake_ms, 0.5) or 0, 1)
         figures["wakes_measured"] = len(tally.wake_ms)
         figures["looks"], figures["answers"], figures["refused"] = tally.looks, tally.answers, tally.errors
-        # Memory: the store holds N tables, asleep; a fresh start loads none of them.
-        with trio.move_on_after(120):
-            while (await metrics(server.metrics_port)).get("oriente_tables_sleeping", 0) < n * 0.95:
-                await trio.sleep(1)
+        figures["looks_per_s"] = round(tally.looks / args.play, 1)
+        figures["deadlines_per_s"] = round(figures["deadlines_applied"] / args.play, 2)
+        # Memory: every table asleep again (the check above woke them all),
+        # then a server started on the store, once the tables it found due
+        # are asleep again too.
+        figures["awake_at_stop"] = await until_asleep(server.metrics_port, n)
         figures["sleeping_at_stop"] = int((await metrics(server.metrics_port)).get("oriente_tables_sleeping", 0))
         server.stop()
         full = Server(store, flags, log_path)
         await trio.sleep(3)
+        figures["awake_at_rss"] = await until_asleep(full.metrics_port, n)
         rss_full = rss_kib(full.pid)
         full.stop()
+        figures["rss_measured"] = "a server started on the store, every table asleep again"
         figures["rss_empty_kib"], figures["rss_full_kib"] = rss_empty, rss_full
         figures["rss_per_sleeping_table_kib"] = round((rss_full - rss_empty) / n, 3)
     finally:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
+    if args.keep:
+        figures["kept"] = tmp
     figures["load_before"], figures["load_after"] = [round(x, 2) for x in load0], [round(x, 2) for x in os.getloadavg()]
     return figures
 
@@ -455,14 +537,20 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=None, help="tables (default 100,000; --quick 10,000)")
     parser.add_argument("--play", type=float, default=None, help="seconds of play (default 600; --quick 240)")
     parser.add_argument("--horizon", type=float, default=3.0, help="the server's --sleep-horizon (default 3 s)")
-    parser.add_argument("--prompt-min", type=float, default=20.0, help="a decision's shortest time, seconds")
-    parser.add_argument("--prompt-max", type=float, default=90.0, help="a decision's longest time, seconds")
+    parser.add_argument("--scale", type=float, default=30.0,
+                        help="how many times faster than a real site's the bench's clock runs (default 30)")
+    parser.add_argument("--decision-min-h", type=float, default=1.0, help="a decision's shortest time, real hours")
+    parser.add_argument("--decision-max-h", type=float, default=24.0, help="a decision's longest time, real hours")
+    parser.add_argument("--answer-min-min", type=float, default=5.0,
+                        help="the soonest a person comes back, real minutes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the temporary store and the server's log")
     args = parser.parse_args()
     args.tables = args.tables or (10_000 if args.quick else 100_000)
     args.play = args.play or (240.0 if args.quick else 600.0)
     figures = trio.run(run, args)
+    if args.keep:
+        print(f"kept: {figures.pop('kept')}")
     for key, value in figures.items():
         print(f"{key}: {value}")
     print(json.dumps(figures, sort_keys=True))
