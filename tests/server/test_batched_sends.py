@@ -12,12 +12,13 @@ from collections.abc import Sequence
 import pytest
 import trio
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.trio.client import connect
 from websockets.trio.server import ServerConnection, serve
 
 from oriente.server.metrics import Metrics
 from oriente.server.outbox import Outbox
-from oriente.server.transport import BATCH_BYTES, BatchConnection, Limits, Transport
+from oriente.server.transport import BATCH_BYTES, BatchConnection, Limits, Transport, binary_header
 
 pytestmark = pytest.mark.trio
 
@@ -231,3 +232,12 @@ async def test_frames_flushed_from_the_table_s_task_go_out_whole_and_in_order():
         assert [len(m) for m in got] == [len(m) for m in messages]
         assert got == messages
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+async def test_the_table_s_fast_path_frames_a_message_as_the_library_does(length: int) -> None:
+    """`send_now` frames messages itself: byte for byte what the library
+    writes for a server's binary message, at each boundary of the length's
+    encoding (7 bits, 16, 64)."""
+    message = bytes(range(256)) * (length // 256) + bytes(length % 256)
+    assert binary_header(length) + message == Frame(Opcode.BINARY, message).serialize(mask=False)

@@ -17,6 +17,7 @@ import contextlib
 import functools
 import logging
 import os
+import struct
 from collections.abc import Collection, Sequence
 
 import trio
@@ -45,6 +46,20 @@ CLOSE_ABUSE = 1008  # policy violation
 CLOSE_MOVED = 1012  # service restart: reconnect (where `moved` says) and resume
 # The most bytes of queued frames the writer joins into one write to the socket.
 BATCH_BYTES = 64 * 1024
+_SHORT, _MEDIUM, _LONG = struct.Struct("!BB"), struct.Struct("!BBH"), struct.Struct("!BBQ")
+
+
+def binary_header(length: int) -> bytes:
+    """The header of a final, unmasked binary frame of `length` bytes with
+    no extension: byte for byte what websockets writes before a server's
+    binary message when no extension is negotiated (the server offers
+    none: compression=None)."""
+    if length < 126:
+        return _SHORT.pack(0x82, length)
+    if length < 65536:
+        return _MEDIUM.pack(0x82, 126, length)
+    return _LONG.pack(0x82, 127, length)
+
 
 
 def _peer(connection: ServerConnection) -> str:
@@ -93,20 +108,28 @@ class BatchConnection(ServerConnection):
         `_left` (for `send_many`). Bytes go out in the order `send_many`
         would write them."""
         protocol = self.protocol
-        if self.send_in_progress is not None or self._left or protocol.state is not State.OPEN:
+        if (self.send_in_progress is not None or self._left or protocol.state is not State.OPEN
+                or protocol.extensions):
             self._left = [*(self._left or ()), *messages]
             return False
-        for message in messages:
-            protocol.send_binary(message)
-        if self.send_lock.locked():  # a send is under way: its task, or the writer, writes them after it
-            return False
         sock = getattr(self.stream, "socket", None)
-        if sock is None or sock.did_shutdown_SHUT_WR:
+        # A send under way (its task, or the writer, writes these after it), or
+        # a stream the library half-closed: the messages wait in the protocol.
+        if self.send_lock.locked() or sock is None or sock.did_shutdown_SHUT_WR:
+            for message in messages:
+                protocol.send_binary(message)
             return False
-        chunks = protocol.data_to_send()
+        chunks = protocol.data_to_send()  # what the library has pending (a pong) goes first
         if not all(chunks):  # the end of the stream (never while open): the writer's `send_data` says it
             protocol.writes[:0] = chunks
+            for message in messages:
+                protocol.send_binary(message)
             return False
+        # Each message framed here as `protocol.send_binary` frames it, without
+        # its frame object and its serializer (`binary_header`).
+        for message in messages:
+            chunks.append(binary_header(len(message)))
+            chunks.append(message)
         data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         try:
             sent = os.write(sock.fileno(), data)
