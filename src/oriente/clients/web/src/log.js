@@ -85,13 +85,16 @@ export function Feed({ ts, events, link = null }) {
     document.addEventListener("visibilitychange", again);
     return () => document.removeEventListener("visibilitychange", again);
   }, []);
+  // A scroll event may come after the log left the page (the table moved
+  // on, or closed): then there is nothing to pin.
   const onScroll = () => {
     const el = ref.current;
+    if (!el) return;
     const at = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
     pin.current = at;
     if (at !== pinned) setPinned(at);
   };
-  const newest = () => { const el = ref.current; pin.current = true; setPinned(true); el.scrollTop = el.scrollHeight; };
+  const newest = () => { const el = ref.current; pin.current = true; setPinned(true); if (el) el.scrollTop = el.scrollHeight; };
   const last = list.length ? lineOf(ts, list[list.length - 1]) : "";
   return html`<div class="log-wrap">
     <div class="feed log" ref=${ref} onScroll=${onScroll} tabindex="0" aria-label=${app.t("feed.aria")}>
