@@ -21,9 +21,11 @@ import struct
 from collections.abc import Collection, Sequence
 
 import trio
+from websockets.datastructures import Headers
 from websockets.exceptions import ConcurrencyError, ConnectionClosed
 from websockets.http11 import Request, Response
-from websockets.protocol import State
+from websockets.protocol import Event, State
+from websockets.trio.connection import Connection
 from websockets.trio.server import ServerConnection
 
 from ..protocol import messages as M
@@ -47,6 +49,8 @@ CLOSE_MOVED = 1012  # service restart: reconnect (where `moved` says) and resume
 # The most bytes of queued frames the writer joins into one write to the socket.
 BATCH_BYTES = 64 * 1024
 _SHORT, _MEDIUM, _LONG = struct.Struct("!BB"), struct.Struct("!BBH"), struct.Struct("!BBQ")
+# What a connection's handshake messages hold once read (`forget_handshake`): shared, never written.
+_NO_HEADERS = Headers()
 
 
 def binary_header(length: int) -> bytes:
@@ -59,7 +63,6 @@ def binary_header(length: int) -> bytes:
     if length < 65536:
         return _MEDIUM.pack(0x82, 126, length)
     return _LONG.pack(0x82, 127, length)
-
 
 
 def _peer(connection: ServerConnection) -> str:
@@ -139,6 +142,25 @@ class BatchConnection(ServerConnection):
             return True
         protocol.writes[:0] = [data[sent:]]  # first in line for the writer's `send_data`
         return False
+
+    def forget_handshake(self) -> None:
+        """Drop the handshake's request and response once read: their
+        headers cost some KiB a connection, kept for its life. The library's
+        parser holds the request object to the end: its headers go too."""
+        for message in (self.request, self.response):
+            if message is not None:
+                message.headers = _NO_HEADERS
+        self.request = self.response = None
+
+    def process_event(self, event: Event) -> None:
+        """The library's server connection takes any event that comes while
+        `request` is None for the handshake's request; the transport drops
+        the request once read (`Transport.handler`), so once it came every
+        event is a frame, for the library's connection."""
+        if self.request_rcvd.is_set():
+            Connection.process_event(self, event)
+        else:
+            super().process_event(event)
 
     async def send_many(self, messages: Sequence[bytes]) -> None:
         """Send each of `messages` as a binary message, in order, in one
@@ -293,6 +315,9 @@ class Transport:
             outbox, address=self.addresses.of(_peer(ws), request.headers.get_all("X-Forwarded-For")
                                               if request is not None else []),
             client=request.headers.get("User-Agent", "") if request is not None else "")
+        if isinstance(ws, BatchConnection):
+            ws.forget_handshake()
+        request = None
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
         if isinstance(ws, BatchConnection):
