@@ -217,6 +217,7 @@ class App:
                             process_request=self._metrics_request, compression=None))
                         self.metrics_port = metrics_server.listeners[0].socket.getsockname()[1]
                     tables.start_soon(transport.watchdog)
+                    tables.start_soon(transport.keepalive)
                     if self.cluster is not None:
                         await self._join_site(store, tables, transport, bots)
                     await self._start_sleeper(tables)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 import os
 import struct
 from collections.abc import Collection, Sequence
@@ -23,6 +24,7 @@ from collections.abc import Collection, Sequence
 import trio
 from websockets.datastructures import Headers
 from websockets.exceptions import ConcurrencyError, ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.protocol import Event, State
 from websockets.trio.connection import Connection
@@ -49,6 +51,9 @@ CLOSE_MOVED = 1012  # service restart: reconnect (where `moved` says) and resume
 # The most bytes of queued frames the writer joins into one write to the socket.
 BATCH_BYTES = 64 * 1024
 _SHORT, _MEDIUM, _LONG = struct.Struct("!BB"), struct.Struct("!BBH"), struct.Struct("!BBQ")
+# How often the one keepalive task looks for connections due a ping: a
+# ping goes out at most this late.
+KEEPALIVE_TICK = 1.0
 # What a connection's handshake messages hold once read (`forget_handshake`): shared, never written.
 _NO_HEADERS = Headers()
 
@@ -142,6 +147,42 @@ class BatchConnection(ServerConnection):
             return True
         protocol.writes[:0] = [data[sent:]]  # first in line for the writer's `send_data`
         return False
+
+    # When the transport's keepalive (`Transport.keepalive`) pings this
+    # connection next; infinity while a ping is in flight or none is due.
+    next_ping = math.inf
+
+    def start_keepalive(self) -> None:
+        """Start no task of the connection's own: the library's keepalive
+        is a task on every connection, asleep between pings (some KiB each);
+        the transport's one `keepalive` task starts `ping_once` on a
+        connection when its ping is due, a task only while a ping is out."""
+        if self.ping_interval is not None:
+            self.next_ping = trio.current_time() + self.ping_interval
+
+    async def ping_once(self) -> None:
+        """One round of the library's keepalive: a ping, and the connection
+        failed (1011, "keepalive ping timeout") if its pong does not come
+        within `ping_timeout`; the next ping is due `ping_interval` after
+        the pong, less the latency, as the library's loop waits."""
+        assert self.ping_interval is not None
+        self.next_ping = math.inf
+        try:
+            try:
+                pong_received = await self.ping(ack_on_close=True)
+            except ConnectionClosed:
+                return
+            if self.ping_timeout is not None:
+                with trio.move_on_after(self.ping_timeout) as cancel_scope:
+                    await pong_received.wait()
+                if cancel_scope.cancelled_caught:
+                    async with self.send_context():
+                        self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                    return
+            if self.protocol.state is State.OPEN:
+                self.next_ping = trio.current_time() + max(0.0, self.ping_interval - self.latency)
+        except Exception:
+            self.logger.error("keepalive ping failed", exc_info=True)
 
     def forget_handshake(self) -> None:
         """Drop the handshake's request and response once read: their
@@ -258,6 +299,7 @@ class Transport:
         self.metrics = metrics
         self.limits = limits
         self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
+        self._pinged: set[BatchConnection] = set()  # the open connections, for the keepalive
 
     @property
     def cluster(self) -> ClusterSeam | None:
@@ -317,6 +359,7 @@ class Transport:
             client=request.headers.get("User-Agent", "") if request is not None else "")
         if isinstance(ws, BatchConnection):
             ws.forget_handshake()
+            self._pinged.add(ws)
         request = None
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
@@ -344,6 +387,8 @@ class Transport:
                     outbox.on_evict = None
                     nursery.cancel_scope.cancel()
         finally:
+            if isinstance(ws, BatchConnection):
+                self._pinged.discard(ws)
             self.metrics.connections_open -= 1
             outbox.evict("client/gone")
             self.untrack(outbox)
@@ -406,6 +451,18 @@ class Transport:
             for outbox in [o for o in self._outboxes
                            if o.sending_since is not None and now - o.sending_since > timeout]:
                 outbox.evict("client/too_slow")
+
+    async def keepalive(self) -> None:
+        """One task for every connection's keepalive (run it beside the
+        server): each tick, start a ping on every open connection whose
+        ping is due (`BatchConnection.ping_once`), in that connection's own
+        nursery, where the library would have kept a task asleep."""
+        while True:
+            await trio.sleep(KEEPALIVE_TICK)
+            now = trio.current_time()
+            for ws in [w for w in self._pinged if w.next_ping <= now]:
+                ws.next_ping = math.inf
+                ws.nursery.start_soon(ws.ping_once)
 
     async def _evictor(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event,
                        scope: trio.CancelScope) -> None:
