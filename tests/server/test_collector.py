@@ -1,6 +1,6 @@
-"""The garbage collector's schedule (server/collector.py): a full collection
-waits until one is due and the process is quiet, and comes anyway after
-`max_wait_s` when it never is. Time is trio's MockClock; what "due" means
+"""The garbage collector's schedule (server/collector.py): young collections
+come on a timer, a full collection waits until one is due and the process is
+quiet, and comes anyway after `max_wait_s` when it never is. Time is trio's MockClock; what "due" means
 and what "collect" does are the test's own, so nothing here depends on what
 the interpreter happens to hold."""
 
@@ -21,6 +21,7 @@ class Fake:
     def __init__(self) -> None:
         self.count = 0
         self.at: list[float] = []
+        self.young_at: list[float] = []
 
     def pending(self) -> int:
         return self.count
@@ -29,10 +30,14 @@ class Fake:
         self.at.append(trio.current_time())
         self.count = 0
 
+    def young(self) -> None:
+        self.young_at.append(trio.current_time())
+
 
 def policy(fake: Fake, **kw: float) -> GcPolicy:
     return GcPolicy(due_after=5, check_s=1.0, quiet_s=0.001, max_wait_s=30.0,
-                    pending=fake.pending, collect=fake.collect, **kw)  # type: ignore[arg-type]
+                    pending=fake.pending, collect=fake.collect,
+                    collect_young=fake.young, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.trio
@@ -100,6 +105,45 @@ def test_a_server_never_quiet_is_collected_after_max_wait() -> None:
     # Due from its first or second check (1 or 2 s), then max_wait_s: not before.
     assert 31.0 <= fake.at[0] <= 33.0
     assert p.forced == 1
+
+
+@pytest.mark.trio
+async def test_young_collections_come_every_young_s(autojump_clock: trio.testing.MockClock) -> None:
+    fake = Fake()
+    p = policy(fake, young_s=0.02)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(p.run)
+        await trio.sleep(1.001)
+        nursery.cancel_scope.cancel()
+    assert len(fake.young_at) == 50
+    gaps = [b - a for a, b in zip(fake.young_at, fake.young_at[1:], strict=False)]
+    assert min(gaps) == pytest.approx(0.02) and max(gaps) == pytest.approx(0.02)
+    assert fake.at == []  # nothing was due
+
+
+def test_installed_thresholds_leave_generations_1_and_2_to_the_policy() -> None:
+    """However many objects survive, the interpreter itself collects
+    generation 0 only: a collection of generation 1 would walk ten young
+    generations' survivors at once."""
+    before = gc.get_threshold()
+    seen: list[int] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    try:
+        GcPolicy().install()
+        gc.callbacks.append(on_gc)
+        kept = [[i] for i in range(300_000)]  # 30 times the generation-0 threshold, all alive
+        gc.callbacks.remove(on_gc)
+        assert len(kept) == 300_000
+        assert seen and set(seen) == {0}
+    finally:
+        if on_gc in gc.callbacks:
+            gc.callbacks.remove(on_gc)
+        gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_install_freezes_start_up_and_leaves_the_old_generation_to_the_policy() -> None:
