@@ -58,7 +58,7 @@ reported, to read figures taken on a busy machine: CPU of each process per
 phase, server CPU per frame sent for both servers (their quotient is
 `cpu_ratio`), and the server's garbage collector pauses.
 
-    python bench/server.py              # about 75 seconds
+    python bench/server.py              # about 6 minutes (each round prints its phases' times)
     python bench/server.py --quick      # about 20 seconds
     python bench/server.py --profile    # also cProfile the server in phase 1
 
@@ -993,6 +993,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
     measured minutes, not quarter hours, from what it is compared with."""
     tag = f"r{n}-"
     profile_to = os.path.join(tmp, "server.prof") if args.profile and n == 1 else None
+    took: dict[str, float] = {}
+    t0 = time.perf_counter()
     server = start_server(tmp, tag + "throughput", profile_to)
     try:
         tp = trio.run(throughput_phase, server, args.client, args.tables, seconds, warmup, rng)
@@ -1014,6 +1016,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
               f"abandoned {tp['abandoned']}, evictions {tp['evictions']:g}")
     print(f"  {gc_line(tp['gc'])}")
 
+    took["throughput"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     server = start_server(tmp, tag + "retention")
     try:
         rt = trio.run(retention_phase, server, args.client, args.tables, max(warmup, seconds / 2), rng)
@@ -1027,6 +1031,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
           f"{rt['retained_abandoned']} abandoned); RSS growth while playing: "
           f"{fmt(tp['rss_growth_per_finished_table_kib'])} KiB per finished table")
 
+    took["retention"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     frame_bytes = max(1, round(tp["mean_frame_bytes"]))
     command_bytes = max(1, round(tp["mean_command_bytes"]))
     base = Child("baseline server", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
@@ -1045,6 +1051,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
     print(f"  server CPU per frame sent: {fmt(tp['us_per_frame'])} us (Oriente) vs "
           f"{fmt(bl['us_per_frame'])} us (baseline): CPU ratio {fmt(cpu_ratio, 3)}")
 
+    took["baseline"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     server = start_server(tmp, tag + "paced")
     try:
         pc = trio.run(paced_phase, server, args.client, args.latency_tables, seconds, warmup,
@@ -1073,6 +1081,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
 
     # The bare relay at the paced phase's frame rate: its p99 is the
     # floor this machine sets on the paced latency right now.
+    took["paced"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     base_period = args.latency_tables * SEATS / max(pc["frames_per_s"], 1.0)
     base = Child("baseline server (paced)", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
                                              str(frame_bytes), str(SEATS)],
@@ -1086,6 +1096,9 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
           f"(a message every {fmt(base_period * 1000, 1)} ms per table); latency to the last "
           f"connection over {bp['latency_samples']} messages: p50 {fmt(bp['p50_ms'], 2)} ms, "
           f"p99 {fmt(bp['p99_ms'], 2)} ms; Oriente's p99 is {fmt(pc['p99_ms'] / bp['p99_ms'], 2)}x")
+    took["baseline paced"] = time.perf_counter() - t0
+    print(f"  round {n} took {fmt(sum(took.values()), 0)} s: "
+          + ", ".join(f"{name} {fmt(s, 1)} s" for name, s in took.items()))
     return {"tp": tp, "bl": bl, "pc": pc, "bp": bp, "ratio": ratio, "cpu_ratio": cpu_ratio,
             "frame_bytes": frame_bytes, "p99_ratio": pc["p99_ms"] / bp["p99_ms"] if bp["p99_ms"] else math.nan,
             "profile_to": profile_to}
