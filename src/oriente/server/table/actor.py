@@ -27,6 +27,7 @@ import contextlib
 import logging
 import math
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -115,12 +116,12 @@ class Table:
         self.play = Play(port, settings)
         self.seats = Seats(settings.seats)
         self.journal = Journal(settings.seats, log_cap)
-        self.viewers = Viewers(self)
+        self.viewers = Viewers(stage := weakref.proxy(self))  # weak: an ended table is no cycle (test_table_gc)
         self.chat = ChatRate(settings.seats)
         self._send, self._recv = trio.open_memory_channel[Any](inbox_size)
         self.ended = trio.Event()
         self.stopped = trio.Event()  # its actor has returned (stopped, handed over, or put to sleep)
-        self.durable = Durable(table_id, self._recv, gone=lambda outbox: self.viewers.gone(outbox, self.seats),
+        self.durable = Durable(table_id, self._recv, gone=lambda outbox: stage.viewers.gone(outbox, stage.seats),
                                reply=self.viewers.reply, flush=self.viewers.flush)
         self._change = Change()  # told after each message handled (`changed`)
         self.rematch_next: dict[str, Any] | None = None  # committed to as its game ended (T7.4)
