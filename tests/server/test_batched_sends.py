@@ -5,9 +5,11 @@ message, byte for byte what one `send` per frame would have written."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import socket
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import pytest
 import trio
@@ -21,6 +23,19 @@ from oriente.server.outbox import Outbox
 from oriente.server.transport import BATCH_BYTES, BatchConnection, Limits, Transport, binary_header
 
 pytestmark = pytest.mark.trio
+
+
+@contextlib.asynccontextmanager
+async def served(nursery: trio.Nursery, handler: Callable[[ServerConnection], Awaitable[None]],
+                 connection: type[ServerConnection], **client: Any) -> AsyncIterator[Any]:
+    """A client connected to a server of `handler` on 127.0.0.1 whose
+    connections are `connection`s; no compression on either side, so that
+    what goes on the wire is the plain frames the tests check."""
+    server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
+                                                   create_connection=connection))
+    port = server.listeners[0].socket.getsockname()[1]
+    async with connect(f"ws://127.0.0.1:{port}", compression=None, **client) as ws:
+        yield ws
 
 
 class _Recorder(BatchConnection):
@@ -93,10 +108,7 @@ async def test_send_many_writes_once_and_the_client_reads_each_message():
         done.set()
 
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
-                                                       create_connection=_Counted))
-        port = server.listeners[0].socket.getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20) as client:
+        async with served(nursery, handler, _Counted, max_size=2 ** 20) as client:
             got = [await client.recv() for _ in range(4)]
         assert got == [*messages, b"after"]
         with trio.fail_after(10):
@@ -123,11 +135,7 @@ async def test_a_write_the_kernel_takes_in_part_goes_out_whole_and_in_order():
         await ws.wait_closed()
 
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
-                                                       create_connection=BatchConnection))
-        port = server.listeners[0].socket.getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20,
-                           max_queue=1) as client:
+        async with served(nursery, handler, BatchConnection, max_size=2 ** 20, max_queue=1) as client:
             client.stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             await trio.testing.wait_all_tasks_blocked()
             assert not sent.is_set(), "the buffers took everything: nothing was written in part"
@@ -167,10 +175,7 @@ async def test_a_failed_write_ends_the_connection_and_the_writer_hears_connectio
         done.set()
 
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
-                                                       create_connection=_Broken))
-        port = server.listeners[0].socket.getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+        async with served(nursery, handler, _Broken) as client:
             with trio.fail_after(10):
                 await done.wait()
             with pytest.raises(ConnectionClosed):
@@ -218,11 +223,7 @@ async def test_frames_flushed_from_the_table_s_task_go_out_whole_and_in_order():
             inner.cancel_scope.cancel()
 
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(functools.partial(serve, handler, 0, host="127.0.0.1", compression=None,
-                                                       create_connection=BatchConnection))
-        port = server.listeners[0].socket.getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None, max_size=2 ** 20,
-                           max_queue=1) as client:
+        async with served(nursery, handler, BatchConnection, max_size=2 ** 20, max_queue=1) as client:
             client.stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             with trio.fail_after(10):
                 await sent.wait()

@@ -360,11 +360,10 @@ class Transport:
         if isinstance(ws, BatchConnection):
             ws.forget_handshake()
             self._pinged.add(ws)
+            outbox.direct = functools.partial(self._send_now, ws)
         request = None
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
-        if isinstance(ws, BatchConnection):
-            outbox.direct = functools.partial(self._send_now, ws)
         outbox.put(encode(self.session.welcome()))
         try:
             async with trio.open_nursery() as nursery:
