@@ -203,6 +203,16 @@ def _statement_sizes(rows: int) -> list[int]:
     return sizes
 
 
+def _insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: list[tuple], tail: str = "") -> None:
+    """Insert `rows` (each `width` values) by multi-row statements of the
+    few sizes `_statement_sizes` allows."""
+    i = 0
+    for size in _statement_sizes(len(rows)):
+        chunk = rows[i:i + size]
+        i += size
+        conn.execute(_multi_insert(head, width, size, tail), [v for row in chunk for v in row])
+
+
 _LOG_HEAD: Final = "INSERT INTO log (table_id, pos, kind, seq, body) VALUES "
 _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
@@ -404,19 +414,9 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             for write in batch:
                 if write.payload is not None:
                     self._stage_append(conn, write, tails, rows, clocks)
-            i = 0
-            for size in _statement_sizes(len(rows)):
-                chunk = rows[i:i + size]
-                i += size
-                conn.execute(_multi_insert(_LOG_HEAD, 5, size), [v for row in chunk for v in row])
+            _insert_rows(conn, _LOG_HEAD, 5, rows)
             if clocks:
-                values = list(clocks.values())
-                i = 0
-                for size in _statement_sizes(len(values)):
-                    chunk = values[i:i + size]
-                    i += size
-                    conn.execute(_multi_insert(_CLOCK_HEAD, 3, size, _CLOCK_TAIL),
-                                 [v for row in chunk for v in row])
+                _insert_rows(conn, _CLOCK_HEAD, 3, list(clocks.values()), _CLOCK_TAIL)
         except Exception:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
