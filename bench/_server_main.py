@@ -103,9 +103,12 @@ class GcLog:
 
 def settle(marker: str) -> None:
     """SIGHUP (bench/server.py, to measure what the process keeps): a full
-    collection, free heap handed back to the system (glibc), then `marker`
-    written. Runs between two bytecodes of the trio thread."""
+    collection of everything, what the server froze included (a deep one,
+    server/collector.py), free heap handed back to the system (glibc), then
+    `marker` written. Runs between two bytecodes of the trio thread."""
+    gc.unfreeze()
     gc.collect()
+    gc.freeze()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).malloc_trim(0)
     with open(marker, "w") as f:

@@ -7,6 +7,7 @@ the interpreter happens to hold."""
 from __future__ import annotations
 
 import gc
+import weakref
 
 import pytest
 import trio
@@ -21,7 +22,9 @@ class Fake:
     def __init__(self) -> None:
         self.count = 0
         self.at: list[float] = []
+        self.shallow_at: list[float] = []
         self.young_at: list[float] = []
+        self.frozen_size = 100
 
     def pending(self) -> int:
         return self.count
@@ -30,14 +33,21 @@ class Fake:
         self.at.append(trio.current_time())
         self.count = 0
 
+    def shallow(self) -> None:
+        self.shallow_at.append(trio.current_time())
+        self.count = 0
+
+    def frozen(self) -> int:
+        return self.frozen_size
+
     def young(self) -> None:
         self.young_at.append(trio.current_time())
 
 
 def policy(fake: Fake, **kw: float) -> GcPolicy:
     return GcPolicy(due_after=5, check_s=1.0, quiet_s=0.001, max_wait_s=30.0,
-                    pending=fake.pending, collect=fake.collect,
-                    collect_young=fake.young, **kw)  # type: ignore[arg-type]
+                    pending=fake.pending, collect=fake.collect, collect_shallow=fake.shallow,
+                    collect_young=fake.young, frozen=fake.frozen, **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.trio
@@ -80,6 +90,7 @@ def test_a_due_collection_waits_for_a_quiet_moment() -> None:
 
     trio.run(main, clock=clock)
     assert len(fake.at) == 1 and fake.at[0] >= busy_until[0]
+    assert fake.shallow_at == [], "a quiet moment gets the deep collection"
     assert p.forced == 0
 
 
@@ -101,10 +112,44 @@ def test_a_server_never_quiet_is_collected_after_max_wait() -> None:
             nursery.cancel_scope.cancel()
 
     trio.run(main, clock=clock)
-    assert len(fake.at) == 1
+    assert fake.at == [], "a server never quiet is not collected deeply while its heap stays the same size"
+    assert len(fake.shallow_at) == 1
     # Due from its first or second check (1 or 2 s), then max_wait_s: not before.
-    assert 31.0 <= fake.at[0] <= 33.0
-    assert p.forced == 1
+    assert 31.0 <= fake.shallow_at[0] <= 33.0
+    assert p.forced == 1 and p.forced_deep == 0
+
+
+def never_quiet(fake: Fake, p: GcPolicy, seconds: float) -> None:
+    """Run `p` for `seconds` of a clock on which some task is always runnable,
+    with a full collection due throughout."""
+    clock = trio.testing.MockClock()
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(p.run)
+            await trio.sleep(0)
+            for _ in range(int(seconds * 100)):
+                fake.count = 5
+                clock.jump(0.01)
+                await trio.lowlevel.checkpoint()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main, clock=clock)
+
+
+def test_a_server_never_quiet_is_collected_deeply_once_its_frozen_heap_grew_by_half() -> None:
+    fake = Fake()
+    p = policy(fake)
+    p.frozen_after_deep = 100
+    fake.frozen_size = 150  # grown by exactly half: not yet
+    never_quiet(fake, p, 40)
+    assert fake.at == [] and len(fake.shallow_at) == 1
+    fake.frozen_size = 151
+    never_quiet(fake, p, 40)
+    assert len(fake.at) == 1, "grown by more than half: the forced collection is a deep one"
+    assert p.forced_deep == 1 and p.frozen_after_deep == 151
+    never_quiet(fake, p, 40)
+    assert len(fake.at) == 1 and len(fake.shallow_at) == 2, "measured from the last deep collection again"
 
 
 @pytest.mark.trio
@@ -154,4 +199,40 @@ def test_install_freezes_start_up_and_leaves_the_old_generation_to_the_policy() 
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+class _Cycle:
+    """A container in a reference cycle with itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_what_a_full_collection_leaves_is_frozen_and_only_a_deep_one_walks_it() -> None:
+    """The real interpreter: a cycle that turns to garbage after a shallow
+    collection froze it waits for a deep one; a cycle made since the last
+    collection is found by a shallow one; each leaves what survives frozen."""
+    from oriente.server import collector
+
+    before = gc.get_threshold()
+    try:
+        gc.disable()
+        old = _Cycle()
+        old_ref = weakref.ref(old)
+        collector._collect_shallow()
+        assert gc.is_tracked(old) and gc.get_freeze_count() > 0
+        del old  # garbage now, but frozen
+        young = _Cycle()
+        young_ref = weakref.ref(young)
+        del young
+        collector._collect_shallow()
+        assert young_ref() is None, "a shallow collection finds what was made since the last"
+        assert old_ref() is not None, "nor walks what the last one froze"
+        collector._collect_deep()
+        assert old_ref() is None, "a deep collection walks the frozen heap too"
+        assert gc.get_freeze_count() > 0, "and freezes what survives"
+    finally:
+        gc.unfreeze()
+        gc.enable()
         gc.set_threshold(*before)
