@@ -90,6 +90,41 @@ _encode = msgspec.msgpack.Encoder().encode
 _decode = msgspec.msgpack.Decoder().decode
 
 
+def wake_steps(m: dict[str, float]) -> dict[str, list[float]]:
+    """The server's own breakdown of its wakes by a message (/metrics), in
+    ms: each step's [p50, p99, max, mean over the slowest hundredth]."""
+    out: dict[str, list[float]] = {}
+    for step in ("read_wait", "read", "read_back", "claim_wait", "claim", "claim_back", "rebuild", "total"):
+        out[step] = [round(m.get(f'oriente_wake_step_seconds{{step="{step}",quantile="{q}"}}', 0.0) * 1000, 2)
+                     for q in ("0.5", "0.99", "1")]
+        out[step].append(round(m.get(f'oriente_wake_step_tail_seconds{{step="{step}"}}', 0.0) * 1000, 2))
+    return out
+
+
+def loop_lag(m: dict[str, float]) -> list[float]:
+    """The server's run loop's lag (/metrics), ms: p50, p99, max; and its longest full collection."""
+    return [round(m.get(f'oriente_loop_lag_seconds{{quantile="{q}"}}', 0.0) * 1000, 1) for q in ("0.5", "0.99", "1")
+            ] + [round(m.get("oriente_gc_full_max_seconds", 0.0) * 1000, 1)]
+
+
+class Lag:
+    """The bench's own run loop's lag: a look's time is measured here, so a
+    bench that falls behind (its clients' frames, its own collections)
+    adds to it."""
+
+    def __init__(self) -> None:
+        self.lag: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            asleep = time.perf_counter()
+            await trio.sleep(0.01)
+            self.lag.append((time.perf_counter() - asleep - 0.01) * 1000)
+
+    def figures(self) -> list[float]:
+        return [round(percentile(self.lag, q) or 0.0, 1) for q in (0.5, 0.99, 1.0)]
+
+
 def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
@@ -472,6 +507,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             started = time.monotonic()
             tables = await setup(site, n, rng, load, nursery, server.port)
             figures["setup_s"] = round(time.monotonic() - started, 1)
+            lag = Lag()
+            nursery.start_soon(lag.run)
             print(f"setup: {n} tables in {figures['setup_s']} s", flush=True)
             # Play, with a SIGKILL and a restart in the middle.
             stop = trio.Event()
@@ -479,6 +516,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             with trio.move_on_after(args.play / 2 + 5):
                 await stop.wait()
             m = await metrics(server.metrics_port)
+            half = len(tally.wake_ms)
+            figures["wake_steps_ms_before_kill"] = wake_steps(m)
+            figures["server_lag_ms_before_kill"] = loop_lag(m)
             server.stop(signal.SIGKILL)
             await site.close()
             late_before = m
@@ -489,6 +529,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             with trio.move_on_after(args.play / 2 + 5):
                 await stop2.wait()
             m2 = await metrics(server.metrics_port)
+            figures["wake_steps_ms_after_restart"] = wake_steps(m2)
+            figures["server_lag_ms_after_restart"] = loop_lag(m2)
+            figures["bench_lag_ms"] = lag.figures()
             lost, checked, unchecked = await lost_events(site, tables)
             figures["lost_events"] = lost
             figures["events_checked"] = checked
@@ -505,6 +548,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         figures["wake_p99_ms"] = round(p99, 1) if p99 is not None else None
         figures["wake_p50_ms"] = round(percentile(tally.wake_ms, 0.5) or 0, 1)
         figures["wakes_measured"] = len(tally.wake_ms)
+        figures["wake_p99_ms_halves"] = [round(percentile(part, 0.99) or 0.0, 1)
+                                         for part in (tally.wake_ms[:half], tally.wake_ms[half:])]
         figures["looks"], figures["answers"], figures["refused"] = tally.looks, tally.answers, tally.errors
         figures["looks_per_s"] = round(tally.looks / args.play, 1)
         figures["deadlines_per_s"] = round(figures["deadlines_applied"] / args.play, 2)

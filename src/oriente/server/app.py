@@ -266,6 +266,7 @@ class App:
         self.sleeper = Sleeper(self.lobby, horizon_s=self.sleep_horizon,
                                wake=self.node.adopt if self.node is not None else self.lobby.find)
         self.metrics.sources.append(self.sleeper.metrics)
+        self.metrics.sources.append(self.lobby.wake_times.metrics)
         await nursery.start(self.sleeper.run)
 
     async def drain(self) -> int:
@@ -369,6 +370,7 @@ async def serve_until_signalled(app: App, ready: Any = None, *, admin: bool = Fa
         async with trio.open_nursery() as nursery:
             await nursery.start(app.run)
             collector = tune_runtime()
+            app.metrics.sources.append(collector.metrics)
             async with trio.open_nursery() as helpers:
                 helpers.start_soon(collector.run)
                 if admin:

@@ -67,6 +67,8 @@ between two steps of the run loop, never inside a table's step.
 from __future__ import annotations
 
 import gc
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -144,6 +146,11 @@ class GcPolicy:
     forced_deep: int = field(default=0, init=False)
     # The frozen heap's size after the last deep collection (or start-up).
     frozen_after_deep: int = field(default=0, init=False)
+    # How late each young collection's sleep ended (the run loop's lag: a
+    # step, a collection or the GIL held elsewhere), and each full
+    # collection's time, in seconds, for /metrics.
+    lag: deque[float] = field(default_factory=lambda: deque(maxlen=30_000), init=False)
+    pauses: deque[float] = field(default_factory=lambda: deque(maxlen=1_000), init=False)
 
     def install(self) -> None:
         """Collect and freeze what start-up made, and set the thresholds:
@@ -167,8 +174,24 @@ class GcPolicy:
 
     async def _young(self) -> None:
         while True:
+            asleep = trio.current_time()
             await trio.sleep(self.young_s)
+            self.lag.append(trio.current_time() - asleep - self.young_s)
             self.collect_young()
+
+    def metrics(self) -> list[str]:
+        """For /metrics: the run loop's lag over the last ten minutes or
+        so (its median, 99th percentile and maximum) and the full
+        collections' longest pause."""
+        lag = sorted(self.lag)
+        lines = ["# TYPE oriente_loop_lag_seconds summary"]
+        for q in (0.5, 0.99, 1.0):
+            value = lag[min(len(lag) - 1, int(q * len(lag)))] if lag else 0.0
+            lines.append(f'oriente_loop_lag_seconds{{quantile="{q:g}"}} {value:.6f}')
+        lines += ["# TYPE oriente_gc_full_total counter", f"oriente_gc_full_total {self.full}",
+                  "# TYPE oriente_gc_full_max_seconds gauge",
+                  f"oriente_gc_full_max_seconds {max(self.pauses, default=0.0):.6f}"]
+        return lines
 
     async def _full(self) -> None:
         while True:
@@ -179,12 +202,14 @@ class GcPolicy:
             with trio.move_on_after(self.max_wait_s):
                 await wait_all_tasks_blocked(self.quiet_s)
                 quiet = True
+            began = time.perf_counter()
             deep = quiet or self.frozen() > self.frozen_after_deep * (1 + self.deep_growth)
             if deep:
                 self.collect()
                 self.frozen_after_deep = self.frozen()
             else:
                 self.collect_shallow()
+            self.pauses.append(time.perf_counter() - began)
             self.full += 1
             if not quiet:
                 self.forced += 1

@@ -37,6 +37,7 @@ from .outbox import Outbox
 from .query import whole_number
 from .sleeping import MAX_TURN_TABLES
 from .stores import LogRecord, Store, TableRow
+from .stores.timing import SINK, Listener
 from .table import (
     ABANDON_AFTER_S,
     ENDED,
@@ -57,6 +58,7 @@ from .table import (
     turns,
 )
 from .unloading import Followers
+from .wake_times import WakeTimes
 
 log = logging.getLogger("oriente.lobby")
 
@@ -126,6 +128,7 @@ class Lobby:
         self.waker: Callable[[str], Awaitable[Table | None]] = self.wake
         self.max_turn_tables = MAX_TURN_TABLES
         self.late: deque[float] = deque(maxlen=100_000)  # how late turn-based deadlines applied, seconds
+        self.wake_times = WakeTimes()  # where the time of a message's wakes went
         self.tables: dict[str, Table] = {}
         self._turn: set[str] = set()  # the turn-based tables in memory, ended or not
         self.rematches: dict[str, str] = {}  # ended table -> its rematch (in memory only)
@@ -228,6 +231,9 @@ class Lobby:
         if not 0 < len(table_id) <= 64:
             return None
         self._loading[table_id] = done = trio.Event()
+        started = time.perf_counter()
+        listener = Listener()
+        token = SINK.set(listener)
         try:
             # The row, the log and the clock in one read: an ended table is
             # served from its log, and a sleeping one rebuilt from it.
@@ -241,9 +247,16 @@ class Lobby:
             if not self.sleeps or row is None or row.status not in ("open", "running"):
                 return None
             # A lone server's wake-up goes on from what was just read.
-            return await (self.wake(table_id, row, (records, clock)) if self.waker == self.wake
-                          else self.waker(table_id))
+            table = await (self.wake(table_id, row, (records, clock)) if self.waker == self.wake
+                           else self.waker(table_id))
+            if table is not None:
+                total = time.perf_counter() - started
+                timed = listener.heard
+                self.wake_times.add(timed, total - sum(t.waited + t.ran + t.back for t in timed), total)
+            return table
         finally:
+            listener.on = False  # the tasks started meanwhile (the table's own) inherit it
+            SINK.reset(token)
             del self._loading[table_id]
             done.set()
 

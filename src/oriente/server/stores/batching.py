@@ -26,6 +26,7 @@ lock and open its connections, how to apply one batch, and how to close.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
@@ -33,6 +34,7 @@ from typing import Final, Generic, TypeVar
 import trio
 
 from .contract import StoreError
+from .timing import SINK, Timed
 
 __all__ = ["MAX_BATCH", "BatchingStore", "StoreStatistics", "Write"]
 
@@ -70,7 +72,7 @@ class Write(Generic[C]):
     connection (inside the writer's transaction), what the store may need to
     merge it with others (``payload``), and the slot its caller waits on."""
 
-    __slots__ = ("apply", "done", "error", "payload", "records", "what")
+    __slots__ = ("apply", "done", "ended", "error", "payload", "records", "started", "what")
 
     def __init__(self, apply: Callable[[C], None], records: int, what: str, payload: object = None) -> None:
         self.apply = apply
@@ -79,6 +81,9 @@ class Write(Generic[C]):
         self.payload = payload
         self.done = trio.Event()
         self.error: BaseException | None = None
+        # When the batch that held it began and ended in the writer's thread
+        # (perf_counter), for `timing.SINK`.
+        self.started = self.ended = 0.0
 
 
 class BatchingStore(Generic[C]):
@@ -220,7 +225,9 @@ class BatchingStore(Generic[C]):
             # Not abandoned on cancel: the caller's outcome is only known
             # once the thread is done, and the connection must not be left
             # mid-transaction.
-            await trio.to_thread.run_sync(self._apply_batch, batch, limiter=self._write_limiter)
+            started, ended = await trio.to_thread.run_sync(self._timed_batch, batch, limiter=self._write_limiter)
+            for write in batch:
+                write.started, write.ended = started, ended
         except BaseException as exc:
             # A bug in the writer itself: fail the batch loudly in every
             # caller rather than leave them waiting forever, then propagate.
@@ -243,6 +250,11 @@ class BatchingStore(Generic[C]):
             self._batches += 1
             self._writes += committed
             self._max_batch = max(self._max_batch, len(batch))
+
+    def _timed_batch(self, batch: list[Write[C]]) -> tuple[float, float]:
+        started = time.perf_counter()
+        self._apply_batch(batch)
+        return started, time.perf_counter()
 
     async def _shut_down(self) -> None:
         self._state = _CLOSING
@@ -299,8 +311,13 @@ class BatchingStore(Generic[C]):
                 raise StoreError(f"{what}: store is not running yet (start its run() first)")
             raise StoreError("store is closed")
         write = Write(apply, records, what, payload)
+        queued = time.perf_counter()
         self._send.send_nowait(write)
         await write.done.wait()
+        sink = SINK.get()
+        if sink is not None and write.ended:
+            sink.note(Timed("write", write.started - queued, write.ended - write.started,
+                              time.perf_counter() - write.ended))
         error = write.error
         if error is None:
             return
@@ -313,16 +330,27 @@ class BatchingStore(Generic[C]):
         if self._state == _CLOSED:
             raise StoreError("store is closed")
 
+        times = [time.perf_counter(), 0.0, 0.0]
+
         def run() -> T:
             # Checked again in the thread: the store may have closed while
             # this read waited for the limiter.
+            times[1] = time.perf_counter()
             conn = self._read_conn
             if conn is None:
                 raise StoreError("store is closed")
-            return query(conn)
+            try:
+                return query(conn)
+            finally:
+                times[2] = time.perf_counter()
 
         try:
-            return await trio.to_thread.run_sync(run, limiter=self._read_limiter)
+            result = await trio.to_thread.run_sync(run, limiter=self._read_limiter)
+            sink = SINK.get()
+            if sink is not None:
+                queued, started, ended = times
+                sink.note(Timed("read", started - queued, ended - started, time.perf_counter() - ended))
+            return result
         except Exception as exc:
             mapped = self._store_error(exc, "read")
             if mapped is exc:
