@@ -114,12 +114,14 @@ class Lag:
 
     def __init__(self) -> None:
         self.lag: list[float] = []
+        self.on = False  # while the clients play (not while the bench itself restarts the server)
 
     async def run(self) -> None:
         while True:
             asleep = time.perf_counter()
             await trio.sleep(0.01)
-            self.lag.append((time.perf_counter() - asleep - 0.01) * 1000)
+            if self.on:
+                self.lag.append((time.perf_counter() - asleep - 0.01) * 1000)
 
     def figures(self) -> list[float]:
         return [round(percentile(self.lag, q) or 0.0, 1) for q in (0.5, 0.99, 1.0)]
@@ -509,6 +511,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             figures["setup_s"] = round(time.monotonic() - started, 1)
             lag = Lag()
             nursery.start_soon(lag.run)
+            lag.on = True
             print(f"setup: {n} tables in {figures['setup_s']} s", flush=True)
             # Play, with a SIGKILL and a restart in the middle.
             stop = trio.Event()
@@ -517,6 +520,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await stop.wait()
             m = await metrics(server.metrics_port)
             half = len(tally.wake_ms)
+            lag.on = False
             figures["wake_steps_ms_before_kill"] = wake_steps(m)
             figures["server_lag_ms_before_kill"] = loop_lag(m)
             server.stop(signal.SIGKILL)
@@ -525,6 +529,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server = Server(store, flags, log_path)
             await site.connect(nursery, server.port, first=False)
             stop2 = trio.Event()
+            lag.on = True
             nursery.start_soon(play, site, tables, args.play / 2, tally, rng, asleep_after, stop2, load)
             with trio.move_on_after(args.play / 2 + 5):
                 await stop2.wait()
@@ -532,6 +537,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             figures["wake_steps_ms_after_restart"] = wake_steps(m2)
             figures["server_lag_ms_after_restart"] = loop_lag(m2)
             figures["bench_lag_ms"] = lag.figures()
+            lag.on = False
             lost, checked, unchecked = await lost_events(site, tables)
             figures["lost_events"] = lost
             figures["events_checked"] = checked

@@ -86,6 +86,7 @@ class CountingStore(MemoryStore):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[str] = []
+        self.woke = trio.Event()
 
     async def table(self, table_id: str) -> Any:
         self.calls.append("table")
@@ -101,11 +102,14 @@ class CountingStore(MemoryStore):
 
     async def wake(self, table_id: str) -> bool:
         self.calls.append("wake")
-        return await super().wake(table_id)
+        try:
+            return await super().wake(table_id)
+        finally:
+            self.woke.set()
 
 
 @pytest.mark.trio
-async def test_t8_5_a_wake_reads_the_row_log_and_clock_once_and_commits_its_claim() -> None:
+async def test_t8_5_a_wake_reads_the_row_log_and_clock_once_and_commits_its_claim_meanwhile() -> None:
     store = CountingStore()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
@@ -116,11 +120,14 @@ async def test_t8_5_a_wake_reads_the_row_log_and_clock_once_and_commits_its_clai
         seqs = [t.seq for t in tables]
         for table in tables:
             assert await lobby.sleep(table, 600.0)
-        # A message for it: `find`.
+        # A message for it: `find`, which waits for one read, not for the
+        # claim's commit too: that goes on meanwhile.
         store.calls.clear()
         woken = await lobby.find(tables[0].id)
         assert woken is not None and woken is not tables[0] and woken.seq == seqs[0]
-        assert store.calls == ["table_log_and_clock", "wake"]
+        assert store.calls == ["table_log_and_clock"]
+        await store.woke.wait()
+        assert store.calls == ["table_log_and_clock", "wake"] and await store.sleeping() == 1
         assert await lobby.find(tables[0].id) is woken and store.calls == ["table_log_and_clock", "wake"]
         # Its time come: the sleeper's wake, which knows nothing of it yet.
         store.calls.clear()
@@ -131,4 +138,31 @@ async def test_t8_5_a_wake_reads_the_row_log_and_clock_once_and_commits_its_clai
         # Not asleep (another request woke it): the claim says so, nothing is rebuilt twice.
         store.calls.clear()
         assert await lobby.wake(tables[1].id) is due
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.trio
+async def test_t8_5_the_sleepers_wake_and_a_messages_wake_of_one_table_build_one_actor() -> None:
+    store = CountingStore()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        lobby = Lobby(PORTS, store, nursery)
+        lobby.sleeps = True
+        turn = M.CreateTable(seats=4, timers=M.Timers(prompt_ms=DAY_MS, window_ms=8 * HOUR_MS, turn_based=True))
+        table = await lobby.create(*lobby.settings_from(turn))
+        assert await lobby.sleep(table, 600.0)
+        got: list[Any] = []
+
+        async def message() -> None:
+            got.append(await lobby.find(table.id))
+
+        async def sleeper() -> None:
+            got.append(await lobby.wake(table.id))
+
+        async with trio.open_nursery() as both:
+            both.start_soon(message)
+            both.start_soon(sleeper)
+        assert got[0] is not None and got[0] is got[1] is lobby.get(table.id)
+        await store.woke.wait()
+        assert await store.sleeping() == 0
         nursery.cancel_scope.cancel()
