@@ -2,17 +2,19 @@
 that fall due together are woken together, up to a bound, and each is woken
 once; one that another process claims is not tried again before the next
 poll; a table is woken a little before its time, so that its own timer, not
-the rebuild, decides when its deadline applies.
+the rebuild, decides when its deadline applies. A sweep puts its tables to
+sleep together too, up to a bound, and one that fails fails alone.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import trio
 
-from oriente.server.sleeping import WAKE_BATCH, WAKE_CONCURRENCY, WAKE_LEAD_S, Sleeper
+from oriente.server.sleeping import SLEEP_CONCURRENCY, WAKE_BATCH, WAKE_CONCURRENCY, WAKE_LEAD_S, Sleeper
 
 REBUILD_S = 1.0  # how long each fake rebuild takes, on the mock clock
 
@@ -122,3 +124,30 @@ async def test_a_table_is_woken_a_lead_before_its_time_never_more_than_half_the_
     assert woke_at == [pytest.approx(1000.0 - lead, abs=0.02)]
     # Woken with more than the horizon to go, it would be put to sleep again.
     assert 1000.0 - woke_at[0] <= horizon / 2
+
+
+@pytest.mark.trio
+async def test_a_sweep_puts_its_tables_to_sleep_together_up_to_a_bound(autojump_clock: Any) -> None:
+    lobby = Lobby(Index({}))
+    n = SLEEP_CONCURRENCY + 8
+    lobby.tables = {f"t{i}": SimpleNamespace(id=f"t{i}") for i in range(n)}
+    at_once = [0, 0]  # now, most
+
+    async def sleep(table: Any, horizon_s: float) -> bool:
+        at_once[0] += 1
+        at_once[1] = max(at_once)
+        await trio.sleep(REBUILD_S)  # the index write's commit
+        at_once[0] -= 1
+        if table.id == "t3":
+            raise RuntimeError("the store refused it")
+        del lobby.tables[table.id]
+        return True
+
+    lobby.sleep = sleep  # type: ignore[attr-defined]
+    sleeper = Sleeper(lobby, horizon_s=600.0)  # type: ignore[arg-type]
+    sleeper.may_sleep = lambda table: 1.0  # type: ignore[method-assign]
+    began = trio.current_time()
+    assert await sleeper.sweep() == n - 1  # one refused: the others slept all the same
+    assert at_once[1] == SLEEP_CONCURRENCY
+    assert trio.current_time() - began == pytest.approx(2 * REBUILD_S)
+    assert list(lobby.tables) == ["t3"]

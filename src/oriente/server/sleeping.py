@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("oriente.sleeping")
 
-__all__ = ["MAX_TURN_TABLES", "SLEEP_HORIZON_S", "WAKE_BATCH", "WAKE_CONCURRENCY", "WAKE_LEAD_S", "Sleeper"]
+__all__ = ["MAX_TURN_TABLES", "SLEEP_CONCURRENCY", "SLEEP_HORIZON_S", "WAKE_BATCH", "WAKE_CONCURRENCY", "WAKE_LEAD_S",
+           "Sleeper"]
 
 SLEEP_HORIZON_S = 600.0  # a table with a deadline nearer than this stays awake (T8.5)
 SLEEP_CHECK_S = 30.0  # how often the tables in memory are looked over (or each horizon, if shorter)
@@ -42,6 +43,12 @@ WAKE_BATCH = 100  # wake-ups read from the index at once
 # for every rebuild before it; woken together, their index deletes share
 # one commit and their store reads queue back to back on the read connection.
 WAKE_CONCURRENCY = 32
+# Tables put to sleep at once by a sweep. Each sleep ends with a write to
+# the index; one after the other, a sweep of a few hundred tables (a busy
+# site's tables left since the last sweep) made as many batches of one,
+# each a turn on the store's connection that every wake's read queued
+# behind; together, their writes share a few commits.
+SLEEP_CONCURRENCY = 32
 # How long before its wake-up time a table is woken (at most half the
 # horizon, so that a woken table is not due to sleep again). A deadline is
 # applied by the table's own timer, on the wall clock: woken this much
@@ -92,11 +99,24 @@ class Sleeper:
         return wake_at
 
     async def sweep(self) -> int:
-        """Put every table that may sleep to sleep; how many slept."""
+        """Put every table that may sleep to sleep, up to SLEEP_CONCURRENCY
+        at once; how many slept."""
         count = 0
-        for table in list(self.lobby.tables.values()):
-            if self.may_sleep(table) is not None and await self.lobby.sleep(table, self.horizon_s):
-                count += 1
+        limiter = trio.CapacityLimiter(SLEEP_CONCURRENCY)
+
+        async def one(table: Any) -> None:
+            nonlocal count
+            async with limiter:
+                try:
+                    if self.may_sleep(table) is not None and await self.lobby.sleep(table, self.horizon_s):
+                        count += 1
+                except Exception:  # not its siblings' business: they sleep, or stay awake, as they would
+                    log.warning("table %s: could not be put to sleep", table.id, exc_info=True)
+
+        async with trio.open_nursery() as nursery:
+            for table in list(self.lobby.tables.values()):
+                if self.may_sleep(table) is not None:
+                    nursery.start_soon(one, table)
         if count:
             self.slept += count
             self._nudge.set()
