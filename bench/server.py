@@ -61,6 +61,7 @@ phase, server CPU per frame sent for both servers (their quotient is
     python bench/server.py              # about 6 minutes (each round prints its phases' times)
     python bench/server.py --quick      # about 20 seconds
     python bench/server.py --profile    # also cProfile the server in phase 1
+    python bench/server.py --latency-only --seconds 10   # phases 1, 3 and 4 only, for work on the latency
 
 The last line printed is one line of JSON with the figures.
 """
@@ -985,6 +986,49 @@ def fmt(x: float | None, digits: int = 1) -> str:
     return "nan" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
 
 
+def retention_and_relay(args: argparse.Namespace, tmp: str, tag: str, seconds: float, warmup: float,
+                        rng: random.Random, tp: dict[str, Any],
+                        took: dict[str, float]) -> tuple[dict[str, Any], float, float]:
+    """Phases 1b and 2 of a round: what finished tables keep (into `tp`),
+    and the bare relay flat out; returns its figures, `ratio`, `cpu_ratio`."""
+    frame_bytes = max(1, round(tp["mean_frame_bytes"]))
+    command_bytes = max(1, round(tp["mean_command_bytes"]))
+    t0 = time.perf_counter()
+    server = start_server(tmp, tag + "retention")
+    try:
+        rt = trio.run(retention_phase, server, args.client, args.tables, max(warmup, seconds / 2), rng)
+    finally:
+        stop_checked(server)
+    tp.update(rt)
+    kept = rt["rss_per_finished_table_kib"]
+    print(f"retained:   {fmt(kept)} KiB per finished table (settled RSS after each round "
+          f"{' -> '.join(str(k) for k in rt['retained_rss_kib'])} KiB; "
+          f"the last round's {rt['retained_games']:g} games; "
+          f"{rt['retained_abandoned']} abandoned); RSS growth while playing: "
+          f"{fmt(tp['rss_growth_per_finished_table_kib'])} KiB per finished table")
+
+    took["retention"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    base = Child("baseline server", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
+                                     str(frame_bytes), str(SEATS)],
+                 os.path.join(tmp, tag + "baseline.log"))
+    try:
+        bl = trio.run(baseline_phase, base, args.client, args.tables, seconds, warmup, command_bytes)
+    finally:
+        stop_checked(base)
+    ratio = tp["frames_per_s"] / bl["frames_per_s"] if bl["frames_per_s"] else math.nan
+    bl["us_per_frame"] = bl["server_cpu"] / bl["frames_per_s"] * 1e6 if bl["frames_per_s"] else math.nan
+    cpu_ratio = bl["us_per_frame"] / tp["us_per_frame"]
+    print(f"baseline:   {args.tables} tables, {fmt(bl['frames_per_s'], 0)} frames/s of "
+          f"{fmt(bl['mean_frame_bytes'], 0)} B; CPU server {fmt(bl['server_cpu'] * 100, 0)}%, "
+          f"bots {fmt(bl['bot_cpu'] * 100, 0)}%; ratio {fmt(ratio, 3)}")
+    print(f"  server CPU per frame sent: {fmt(tp['us_per_frame'])} us (Oriente) vs "
+          f"{fmt(bl['us_per_frame'])} us (baseline): CPU ratio {fmt(cpu_ratio, 3)}")
+
+    took["baseline"] = time.perf_counter() - t0
+    return bl, ratio, cpu_ratio
+
+
 def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup: float,
               rng: random.Random) -> dict[str, Any]:
     """One round of the four phases (throughput, bare relay, paced, paced
@@ -1017,41 +1061,14 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
     print(f"  {gc_line(tp['gc'])}")
 
     took["throughput"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    server = start_server(tmp, tag + "retention")
-    try:
-        rt = trio.run(retention_phase, server, args.client, args.tables, max(warmup, seconds / 2), rng)
-    finally:
-        stop_checked(server)
-    tp.update(rt)
-    kept = rt["rss_per_finished_table_kib"]
-    print(f"retained:   {fmt(kept)} KiB per finished table (settled RSS after each round "
-          f"{' -> '.join(str(k) for k in rt['retained_rss_kib'])} KiB; "
-          f"the last round's {rt['retained_games']:g} games; "
-          f"{rt['retained_abandoned']} abandoned); RSS growth while playing: "
-          f"{fmt(tp['rss_growth_per_finished_table_kib'])} KiB per finished table")
-
-    took["retention"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
     frame_bytes = max(1, round(tp["mean_frame_bytes"]))
     command_bytes = max(1, round(tp["mean_command_bytes"]))
-    base = Child("baseline server", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
-                                     str(frame_bytes), str(SEATS)],
-                 os.path.join(tmp, tag + "baseline.log"))
-    try:
-        bl = trio.run(baseline_phase, base, args.client, args.tables, seconds, warmup, command_bytes)
-    finally:
-        stop_checked(base)
-    ratio = tp["frames_per_s"] / bl["frames_per_s"] if bl["frames_per_s"] else math.nan
-    bl["us_per_frame"] = bl["server_cpu"] / bl["frames_per_s"] * 1e6 if bl["frames_per_s"] else math.nan
-    cpu_ratio = bl["us_per_frame"] / tp["us_per_frame"]
-    print(f"baseline:   {args.tables} tables, {fmt(bl['frames_per_s'], 0)} frames/s of "
-          f"{fmt(bl['mean_frame_bytes'], 0)} B; CPU server {fmt(bl['server_cpu'] * 100, 0)}%, "
-          f"bots {fmt(bl['bot_cpu'] * 100, 0)}%; ratio {fmt(ratio, 3)}")
-    print(f"  server CPU per frame sent: {fmt(tp['us_per_frame'])} us (Oriente) vs "
-          f"{fmt(bl['us_per_frame'])} us (baseline): CPU ratio {fmt(cpu_ratio, 3)}")
-
-    took["baseline"] = time.perf_counter() - t0
+    if args.latency_only:
+        tp["rss_per_finished_table_kib"] = None
+        bl: dict[str, Any] = {"frames_per_s": math.nan, "us_per_frame": math.nan}
+        ratio = cpu_ratio = math.nan
+    else:
+        bl, ratio, cpu_ratio = retention_and_relay(args, tmp, tag, seconds, warmup, rng, tp, took)
     t0 = time.perf_counter()
     server = start_server(tmp, tag + "paced")
     try:
@@ -1117,6 +1134,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", action="store_true",
                    help="cProfile the server during the throughput phase (its figures are inflated)")
     p.add_argument("--top", type=int, default=25, help="profile rows to print")
+    p.add_argument("--latency-only", action="store_true",
+                   help="skip the retention and flat-out relay phases: throughput (for the pace), paced, "
+                        "paced relay; for working on the latency (no `ratio`)")
     p.add_argument("--rounds", type=int, default=None,
                    help="interleaved rounds of the four phases, figures are their medians (default 3; --quick 1)")
     args = p.parse_args(argv)
