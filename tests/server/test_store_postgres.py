@@ -73,8 +73,10 @@ class GatedStore(PostgresStore):
         super().__init__(url, schema=schema)
         self.gate = threading.Event()
         self.gate.set()
+        self.entered = threading.Event()  # the writer thread reached the gate
 
     def _apply_batch(self, batch: list) -> None:  # type: ignore[override]
+        self.entered.set()
         assert self.gate.wait(timeout=20), "test left the gate closed"
         super()._apply_batch(batch)
 
@@ -84,7 +86,10 @@ async def plugged(store: GatedStore, nursery: trio.Nursery, table_id: str, pos: 
     """Hold the writer inside a batch until the block ends."""
     store.gate.clear()
     try:
+        store.entered.clear()
         nursery.start_soon(partial(store.append, table_id, [rec(pos)], now=1.0))
+        # The writer is a thread: wait for it to take the batch, not for trio's tasks.
+        assert await trio.to_thread.run_sync(store.entered.wait, 20), "the writer never took the batch"
         await trio.testing.wait_all_tasks_blocked()
         assert store.statistics().in_flight == 1
         yield

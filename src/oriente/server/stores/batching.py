@@ -4,17 +4,31 @@ A database driver blocks, so it is never called on the trio thread (a slow
 commit would freeze every table at once). A thread hop costs about 90 us,
 and a commit costs a disk flush or a network round trip; one hop and one
 commit per write would cap the server at a few thousand writes a second.
-Instead a single writer task owns the write connection, takes every write
-request queued so far, applies them in one transaction in one hop, commits,
-and then wakes each caller. Under load the batches grow by themselves; when
-idle a lone write is committed at once, so batching adds no latency.
+Instead a single writer owns the write connection, takes every write
+request queued so far, applies them in one transaction, commits, and then
+wakes each caller. Under load the batches grow by themselves; when idle a
+lone write is committed at once, so batching adds no latency.
+
+The writer is a thread of its own, fed by a thread-safe queue, not a trio
+task that hops to a worker thread per batch: every step of every table
+waits for a commit, and with a task in the middle a step paid three passes
+of trio's scheduler on top of the two thread switches (the writer task
+woken, the writer task woken again when its thread is done, then the
+caller), each as long as every other task runnable at that moment. Now a
+request wakes the thread itself, and the thread wakes the callers of a
+batch with one call through trio's token as soon as it has committed, and
+takes the next batch at once: a request that arrived during a commit does
+not also wait for trio to schedule the writer.
 
 - The queue needs no bound: every caller waits for its own commit, so the
   queue never holds more requests than there are waiting tasks.
 - A request that fails must fail only its own caller (guarantee 4 of
   `contract`). How a store isolates the culprit inside a batch is its own
   business (`_apply_batch`); the writer only hands each request its outcome.
-- Reads use their own connection, one at a time, also off the trio thread.
+- Reads use their own connection, one at a time, also off the trio thread;
+  what must run on the write connection between two batches (a store
+  whose reads share it, a backup, a lease) is queued to the writer thread
+  as a call (`_on_write_connection`), in order with the writes.
 - The life cycle of the contract (guarantee 7) lives here once: requests are
   accepted only while running, and whatever was accepted when the store
   stops (`aclose` or cancellation) is still committed, under a shield.
@@ -25,12 +39,14 @@ lock and open its connections, how to apply one batch, and how to close.
 
 from __future__ import annotations
 
-import math
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
+import outcome
 import trio
 
 from .contract import StoreError
@@ -86,6 +102,24 @@ class Write(Generic[C]):
         self.started = self.ended = 0.0
 
 
+class _Call(Generic[C, T]):
+    """A function to run on the write connection between two batches."""
+
+    __slots__ = ("done", "fn", "result")
+
+    def __init__(self, fn: Callable[[C], T]) -> None:
+        self.fn = fn
+        self.done = trio.Event()
+        self.result: outcome.Outcome[T] | None = None
+
+    def finish(self, result: outcome.Outcome[T]) -> None:
+        self.result = result
+        self.done.set()
+
+
+_STOP: Final = object()  # queued last: the writer thread ends once it is done with what came before
+
+
 class BatchingStore(Generic[C]):
     """The writer, the reader and the life cycle; see the module docstring.
 
@@ -95,15 +129,21 @@ class BatchingStore(Generic[C]):
     def __init__(self, place: str) -> None:
         self._place = place  # names the store in messages: a path, a database
         self._state = _NEW
-        self._send, self._receive = trio.open_memory_channel[Write[C]](math.inf)
+        # Write and _Call requests, then _STOP; read by the writer thread only.
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._write_conn: C | None = None
         self._read_conn: C | None = None
         # Own limiters, so that the store's threads never queue behind other
         # users of trio's default thread limiter.
         self._write_limiter = trio.CapacityLimiter(1)
         self._read_limiter = trio.CapacityLimiter(1)
+        # A store whose reads use the write connection runs them on the writer thread.
+        self._reads_on_writer = False
         self._stopped = trio.Event()
-        self._in_flight: list[Write[C]] = []
+        self._thread_done = trio.Event()
+        self._failure: BaseException | None = None  # a bug in the writer: run() raises it
+        self._in_flight: list[Write[C]] = []  # the batch the writer thread holds (statistics)
+        self._queued = 0  # requests submitted and not yet taken by the writer thread (statistics)
         self._batches = 0
         self._writes = 0
         self._records = 0
@@ -167,14 +207,15 @@ class BatchingStore(Generic[C]):
         except BaseException:
             self._unlock()
             self._state = _CLOSED
-            self._send.close()
             self._stopped.set()
             raise
         if self._state == _STARTING:
             self._state = _RUNNING
+        threading.Thread(target=self._serve, args=(trio.lowlevel.current_trio_token(),),
+                         name=f"store writer {self._place}", daemon=True).start()
         try:
             task_status.started()
-            await self._write_loop()
+            await self._thread_done.wait()  # aclose, or a bug in the writer
         finally:
             with trio.CancelScope(shield=True):
                 await self._shut_down()
@@ -187,7 +228,7 @@ class BatchingStore(Generic[C]):
             return
         if self._state in (_STARTING, _RUNNING):
             self._state = _CLOSING
-            self._send.close()
+            self._jobs.put(_STOP)  # before the thread starts, if run() is still opening: it ends at once
         await self._stopped.wait()
 
     def statistics(self) -> StoreStatistics:
@@ -198,49 +239,67 @@ class BatchingStore(Generic[C]):
             records=self._records,
             failed_writes=self._failed,
             max_batch=self._max_batch,
-            queued=self._receive.statistics().current_buffer_used,
+            queued=self._queued - len(self._in_flight),
             in_flight=len(self._in_flight),
         )
 
-    async def _write_loop(self) -> None:
+    # -- the writer thread -------------------------------------------------------
+
+    def _serve(self, token: trio.lowlevel.TrioToken) -> None:
+        """*thread*: take every write queued so far, commit them in one batch,
+        hand the batch back to trio's thread; a call in the queue runs
+        between two batches, in order. Ends at _STOP, everything before it
+        done."""
+        held: Any = None  # a call taken while filling a batch: it runs next
         while True:
+            job = held if held is not None else self._jobs.get()
+            held = None
+            if job is _STOP:
+                break
+            if isinstance(job, _Call):
+                token.run_sync_soon(job.finish, outcome.capture(job.fn, self._write_conn))
+                continue
+            batch = [job]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if not isinstance(job, Write):
+                    held = job
+                    break
+                batch.append(job)
+            self._in_flight = batch
+            started = time.perf_counter()
             try:
-                first = await self._receive.receive()
-            except trio.EndOfChannel:
-                return
-            batch = [first]
-            self._drain_into(batch)
-            await self._commit(batch)
-
-    def _drain_into(self, batch: list[Write[C]]) -> None:
-        while len(batch) < MAX_BATCH:
-            try:
-                batch.append(self._receive.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
-
-    async def _commit(self, batch: list[Write[C]]) -> None:
-        self._in_flight = batch
-        try:
-            # Not abandoned on cancel: the caller's outcome is only known
-            # once the thread is done, and the connection must not be left
-            # mid-transaction.
-            started, ended = await trio.to_thread.run_sync(self._timed_batch, batch, limiter=self._write_limiter)
+                self._apply_batch(batch)
+                failure: BaseException | None = None
+            except BaseException as exc:  # a bug in the writer itself
+                failure = exc
+            ended = time.perf_counter()
             for write in batch:
                 write.started, write.ended = started, ended
-        except BaseException as exc:
-            # A bug in the writer itself: fail the batch loudly in every
-            # caller rather than leave them waiting forever, then propagate.
+            token.run_sync_soon(self._finish, batch, failure)
+        token.run_sync_soon(self._thread_done.set)
+
+    def _finish(self, batch: list[Write[C]], failure: BaseException | None) -> None:
+        """On trio's thread, once a batch is committed: wake its callers."""
+        if self._in_flight is batch:  # the thread may have taken the next one already
+            self._in_flight = []
+        self._queued -= len(batch)
+        if failure is not None:
+            # Fail the batch loudly in every caller rather than leave them
+            # waiting forever; run() raises it once the store is shut down.
             for write in batch:
                 if write.error is None:
-                    write.error = StoreError(f"{write.what}: the store's writer failed: {exc!r}")
-            raise
-        finally:
-            self._in_flight = []
-            for write in batch:
-                write.done.set()
+                    write.error = StoreError(f"{write.what}: the store's writer failed: {failure!r}")
+            if self._failure is None:
+                self._failure = failure
+                self._state = _CLOSING
+                self._jobs.put(_STOP)
         committed = 0
         for write in batch:
+            write.done.set()
             if write.error is None:
                 committed += 1
                 self._records += write.records
@@ -251,42 +310,22 @@ class BatchingStore(Generic[C]):
             self._writes += committed
             self._max_batch = max(self._max_batch, len(batch))
 
-    def _timed_batch(self, batch: list[Write[C]]) -> tuple[float, float]:
-        started = time.perf_counter()
-        self._apply_batch(batch)
-        return started, time.perf_counter()
-
     async def _shut_down(self) -> None:
-        self._state = _CLOSING
-        self._send.close()
-        error: BaseException | None = None
+        """Whatever was queued is committed (the thread ends only at _STOP,
+        after it); then the connections close."""
+        if self._state != _CLOSING:
+            self._state = _CLOSING
+            self._jobs.put(_STOP)
         try:
-            while True:
-                batch: list[Write[C]] = []
-                self._drain_into(batch)
-                if not batch:
-                    break
-                await self._commit(batch)
-        except BaseException as exc:
-            error = exc
-            self._fail_queued(exc)
+            await self._thread_done.wait()
         finally:
             await trio.to_thread.run_sync(self._close_read, limiter=self._read_limiter)
             await trio.to_thread.run_sync(self._close_write, limiter=self._write_limiter)
             self._unlock()
             self._state = _CLOSED
             self._stopped.set()
-        if error is not None:
-            raise error
-
-    def _fail_queued(self, exc: BaseException) -> None:
-        while True:
-            try:
-                write = self._receive.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
-            write.error = StoreError(f"{write.what}: the store stopped after an error: {exc!r}")
-            write.done.set()
+        if self._failure is not None:
+            raise self._failure
 
     def _close_read(self) -> None:
         if self._read_conn is not None:
@@ -312,40 +351,62 @@ class BatchingStore(Generic[C]):
             raise StoreError("store is closed")
         write = Write(apply, records, what, payload)
         queued = time.perf_counter()
-        self._send.send_nowait(write)
+        self._queued += 1
+        self._jobs.put(write)
         await write.done.wait()
         sink = SINK.get()
         if sink is not None and write.ended:
             sink.note(Timed("write", write.started - queued, write.ended - write.started,
-                              time.perf_counter() - write.ended))
+                            time.perf_counter() - write.ended))
         error = write.error
         if error is None:
             return
         raise self._store_error(error, what)
 
+    async def _on_write_connection(self, fn: Callable[[C], T]) -> T:
+        """Run ``fn(write connection)`` on the writer thread, between two
+        batches, in order with the writes queued before it; its result or
+        its exception. Not cancellable once queued (a write may follow it)."""
+        if self._state != _RUNNING:
+            if self._state in (_NEW, _STARTING):
+                raise StoreError("store is not running yet (start its run() first)")
+            raise StoreError("store is closed")
+        call: _Call[C, T] = _Call(fn)
+        self._jobs.put(call)
+        with trio.CancelScope(shield=True):
+            await call.done.wait()
+        assert call.result is not None
+        return call.result.unwrap()
+
     async def _read(self, query: Callable[[C], T]) -> T:
-        """Run a query on the read connection in a worker thread."""
+        """Run a query on the read connection in a worker thread (or on the
+        writer's thread, for a store whose reads share its connection)."""
         if self._state in (_NEW, _STARTING):
             raise StoreError("store is not running yet (start its run() first)")
         if self._state == _CLOSED:
             raise StoreError("store is closed")
-
         times = [time.perf_counter(), 0.0, 0.0]
 
-        def run() -> T:
-            # Checked again in the thread: the store may have closed while
-            # this read waited for the limiter.
+        def timed(conn: C) -> T:
             times[1] = time.perf_counter()
-            conn = self._read_conn
-            if conn is None:
-                raise StoreError("store is closed")
             try:
                 return query(conn)
             finally:
                 times[2] = time.perf_counter()
 
+        def run() -> T:
+            # Checked again in the thread: the store may have closed while
+            # this read waited for the limiter.
+            conn = self._read_conn
+            if conn is None:
+                raise StoreError("store is closed")
+            return timed(conn)
+
         try:
-            result = await trio.to_thread.run_sync(run, limiter=self._read_limiter)
+            if self._reads_on_writer:
+                result = await self._on_write_connection(timed)
+            else:
+                result = await trio.to_thread.run_sync(run, limiter=self._read_limiter)
             sink = SINK.get()
             if sink is not None:
                 queued, started, ended = times

@@ -11,9 +11,10 @@ choices, and why:
   anyio port); the drivers written for trio are thin
   wrappers over asyncpg through trio-asyncio, or young pure-Python
   protocol implementations. So the synchronous connection runs in a worker
-  thread, exactly as the SQLite store runs sqlite3: one writer thread that
-  commits a whole batch per hop, one reader thread. The cost is the hop
-  (about 90 us), paid once per batch, not once per write.
+  thread, exactly as the SQLite store runs sqlite3: the store's own writer
+  thread that commits a whole batch at a time (`batching`), one reader
+  thread. The cost is the thread switch there and back, paid once per
+  batch, not once per write.
 - **One round trip per batch.** The writer sends the batch in pipeline
   mode: BEGIN, the batch's table creations and updates, one call that
   appends every log record of the batch (arrays, in binary), COMMIT, and a
@@ -67,7 +68,6 @@ from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode
 
 import psycopg
-import trio
 from psycopg import errors, sql
 
 from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
@@ -775,7 +775,7 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
 
     async def _on_writer(self, fn: Any, *args: Any) -> Any:
         """Run ``fn(conn, *args)`` on the write connection between batches
-        (the writer's limiter orders it with them); psycopg errors become
+        (the writer's thread orders it with them); psycopg errors become
         StoreError."""
         if self._state != "running":
             raise StoreError(f"the store {self._place} is not running")
@@ -786,7 +786,7 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
             return fn(conn, *args)
 
         try:
-            return await trio.to_thread.run_sync(call, limiter=self._write_limiter)
+            return await self._on_write_connection(lambda conn: call())
         except psycopg.Error as exc:
             raise StoreError(f"{getattr(fn, '__name__', 'lease')}: {_one_line(exc)}") from exc
 

@@ -9,7 +9,7 @@ How it talks to SQLite, and why:
 
 - SQLite is never called on the trio thread (a WAL checkpoint can block a
   commit for milliseconds), and every write queued so far is committed in
-  one transaction in one thread hop: the writer of `batching.BatchingStore`.
+  one transaction on the store's own writer thread (`batching.BatchingStore`).
 - A request that fails (an unknown table, a gap in a log) must fail only its
   own caller. The batch is first tried as a plain transaction; if anything in
   it raises, it is rolled back and replayed in order with a savepoint around
@@ -26,8 +26,9 @@ How it talks to SQLite, and why:
   while the server runs, no other process can open the store, not even to
   read it (`sqlite3` says "database is locked"): back it up through the
   server (`backup`, `oriente backup`) or after a stop (docs/deploy.md).
-  Reads share the writer's connection and its turn: they wait for the
-  batch in progress (milliseconds), and never see one half done.
+  Reads share the writer's connection and run on its thread, between two
+  batches: they wait for the batch in progress (milliseconds), and never
+  see one half done.
 - synchronous=NORMAL in WAL mode: a commit survives the process being killed
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
@@ -49,8 +50,6 @@ import os
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, cast
-
-import trio
 
 from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
 from .accounts_sql import schema as accounts_schema
@@ -361,7 +360,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         self._path = path
         self._lock_fd: int | None = None
         # One connection: a read takes the writer's turn, between two batches.
-        self._read_limiter = self._write_limiter
+        self._reads_on_writer = True
 
     # -- hooks of BatchingStore ------------------------------------------------
 
@@ -745,7 +744,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             return os.path.getsize(dest)
 
         try:
-            return await trio.to_thread.run_sync(copy, limiter=self._write_limiter)
+            return await self._on_write_connection(lambda conn: copy())
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"backup to {dest!r}: {exc}") from exc
 
