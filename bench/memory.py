@@ -19,9 +19,11 @@ machine runs:
 `rss_per_table_kib` = (3 - 1) / tables, the table with its six connections;
 `rss_per_table_own_kib` = (3 - 2) / tables; `rss_per_conn_idle_kib` =
 (2 - 1) / connections; `tasks_per_table` = trio tasks at 3 less at 1, per
-table. With `--trace` the server also runs tracemalloc (which slows it and
-adds its own memory to RSS) and the script prints the allocation sites
-that grew most between 1 and 3, per table.
+table; `gc_objects_per_table` the same for the objects the cyclic collector
+tracks (and walks at each full collection); `gc_full_ms` how long a full
+collection takes at 1, 2 and 3. With `--trace` the server also runs
+tracemalloc (which slows it and adds its own memory to RSS) and the script
+prints the allocation sites that grew most between 1 and 3, per table.
 
     python bench/memory.py               # 100 tables, about 10 seconds
     python bench/memory.py --quick       # 20 tables
@@ -115,6 +117,13 @@ def _settle(out: str) -> None:
 
     tasks = _count_tasks()
     gc.collect()
+    # What a full collection walks now (what start-up froze it never walks),
+    # and how long the walk takes with nothing to free: the pause a full
+    # collection puts on every table.
+    gc_objects = len(gc.get_objects())
+    t0 = time.perf_counter()
+    gc.collect()
+    gc_full_ms = (time.perf_counter() - t0) * 1000
     if tracemalloc.is_tracing():
         snapshot = tracemalloc.take_snapshot()
         with open(out + ".snapshot", "wb") as f:
@@ -123,7 +132,8 @@ def _settle(out: str) -> None:
     with open(out + ".tmp", "w") as f:
         sqlite_kib, sqlite_cache_kib = _sqlite_kib()
         json.dump({"tasks": tasks, "sqlite_kib": sqlite_kib, "sqlite_cache_kib": sqlite_cache_kib,
-                   "malloc_kib": _malloc_kib(), "pymalloc_blocks": sys.getallocatedblocks()}, f)
+                   "malloc_kib": _malloc_kib(), "pymalloc_blocks": sys.getallocatedblocks(), "gc_objects": gc_objects,
+                   "gc_full_ms": gc_full_ms}, f)
     os.replace(out + ".tmp", out)
 
 
@@ -320,6 +330,9 @@ async def run(args: argparse.Namespace, tmp: str) -> dict[str, Any]:
         "malloc_kib_per_table": (tasks2["malloc_kib"] - tasks0["malloc_kib"]) / n,
         "malloc_kib_per_conn_idle": (tasks1["malloc_kib"] - tasks0["malloc_kib"]) / conns,
         "pymalloc_blocks_per_table": (tasks2["pymalloc_blocks"] - tasks0["pymalloc_blocks"]) / n,
+        "gc_objects_per_table": (tasks2["gc_objects"] - tasks0["gc_objects"]) / n,
+        "gc_objects_per_conn_idle": (tasks1["gc_objects"] - tasks0["gc_objects"]) / conns,
+        "gc_full_ms": [round(t["gc_full_ms"], 2) for t in (tasks0, tasks1, tasks2)],
         "traced": bool(args.trace),
         "rss_per_table_by_mapping_kib": {k: (maps2[k] - maps0[k]) / n for k in maps0},
         "rss_per_table_own_by_mapping_kib": {k: (maps2[k] - maps1[k]) / n for k in maps0},
@@ -369,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
           f"idle connection; SQLite's allocator {r['sqlite_kib_per_table']:.1f} KiB per table "
           f"({r['sqlite_cache_kib_per_table']:.1f} of it page cache); "
           f"{r['pymalloc_blocks_per_table']:.0f} Python blocks per table")
+    print(f"  objects the collector tracks: {r['gc_objects_per_table']:.0f} per table with its connections, "
+          f"{r['gc_objects_per_conn_idle']:.0f} per idle connection; a full collection "
+          + " / ".join(f"{ms:.1f}" for ms in r["gc_full_ms"]) + " ms (before, idle connections, tables)")
     print("  VmRSS per table by mapping (KiB; with connections / without): "
           + ", ".join(f"{k} {v:.1f} / {r['rss_per_table_own_by_mapping_kib'][k]:.1f}"
                       for k, v in r["rss_per_table_by_mapping_kib"].items()))
