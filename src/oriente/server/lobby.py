@@ -213,6 +213,20 @@ class Lobby:
         """A table in memory: open, running, or ended a short while ago."""
         return self.tables.get(table_id)
 
+    async def _settled(self, table_id: str) -> Table | None:
+        """The table if it is in memory, once no request is bringing it
+        back or taking it away (`_loading`); None if it is then not in
+        memory. Between the wait and the check there is no checkpoint, so a
+        None leaves the caller free to claim `_loading` for it."""
+        while True:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            loading = self._loading.get(table_id)
+            if loading is None:
+                return None
+            await loading.wait()
+
     async def find(self, table_id: str) -> Table | None:
         """A table by id, wherever it is: in memory, or an ended (finished or
         failed) table that has left memory, brought back from its log in the
@@ -220,14 +234,9 @@ class Lobby:
         (T8.5). None: no such table, or one that is neither in memory nor
         ended nor asleep (an abandoned log). A table leaving memory
         (`unload`, `sleep`) is waited for, then brought back."""
-        while True:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            loading = self._loading.get(table_id)
-            if loading is None:
-                break
-            await loading.wait()  # another request is bringing it back
+        table = await self._settled(table_id)
+        if table is not None:
+            return table
         if not 0 < len(table_id) <= 64:
             return None
         self._loading[table_id] = done = trio.Event()
@@ -321,14 +330,9 @@ class Lobby:
         if row is not None and loaded is not None:
             self.nursery.start_soon(self._unindex, table_id)
             return await self.restore(row, None, loaded=loaded)
-        while True:  # a message may be waking it, or it may be going to sleep
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
-            loading = self._loading.get(table_id)
-            if loading is None:
-                break
-            await loading.wait()
+        table = await self._settled(table_id)  # a message may be waking it, or it may be going to sleep
+        if table is not None:
+            return table
         self._loading[table_id] = done = trio.Event()
         try:
             return await self._claim_and_restore(table_id)
