@@ -50,6 +50,11 @@ Phases, in one run:
    message sent to the last connection receiving the relayed frame is
    `baseline_p99_ms`, the floor that this machine, at this hour, puts under
    `p99_ms`.
+5. With `--same-load`: the bare relay paced at the same share of its own
+   throughput (phase 2) as the paced phase's share of the server's (about
+   half). A tail is mostly queueing on one busy thread, and at an equal
+   frame rate the relay's thread is far less busy; this compares the two
+   at an equal load: `baseline_same_load_p99_ms` and `p99_ratio_same_load`.
 
 The bots speak websocket through bench/_wsclient.py, a lean client that
 costs the bot process far less per frame than the servers under test; with
@@ -1029,6 +1034,24 @@ def retention_and_relay(args: argparse.Namespace, tmp: str, tag: str, seconds: f
     return bl, ratio, cpu_ratio
 
 
+def paced_relay(args: argparse.Namespace, tmp: str, tag: str, seconds: float, warmup: float,
+                rng: random.Random, frame_bytes: int, command_bytes: int, frames_per_s: float) -> dict[str, Any]:
+    """The bare relay on a fresh process, driven by the paced phase's
+    tables at `frames_per_s` (a message per table every tables x 6 /
+    frames_per_s seconds, jittered alike)."""
+    period = args.latency_tables * SEATS / max(frames_per_s, 1.0)
+    base = Child("baseline server (paced)", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
+                                             str(frame_bytes), str(SEATS)],
+                 os.path.join(tmp, tag + ".log"))
+    try:
+        result: dict[str, Any] = trio.run(baseline_paced_phase, base, args.client, args.latency_tables, seconds,
+                                          warmup, period, command_bytes, rng)
+    finally:
+        stop_checked(base)
+    result["period_ms"] = period * 1000
+    return result
+
+
 def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup: float,
               rng: random.Random) -> dict[str, Any]:
     """One round of the four phases (throughput, bare relay, paced, paced
@@ -1100,23 +1123,28 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
     # floor this machine sets on the paced latency right now.
     took["paced"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    base_period = args.latency_tables * SEATS / max(pc["frames_per_s"], 1.0)
-    base = Child("baseline server (paced)", [sys.executable, os.path.join(HERE, "_baseline_server.py"),
-                                             str(frame_bytes), str(SEATS)],
-                 os.path.join(tmp, tag + "baseline-paced.log"))
-    try:
-        bp = trio.run(baseline_paced_phase, base, args.client, args.latency_tables, seconds, warmup,
-                      base_period, command_bytes, rng)
-    finally:
-        stop_checked(base)
+    bp = paced_relay(args, tmp, tag + "baseline-paced", seconds, warmup, rng, frame_bytes, command_bytes,
+                     pc["frames_per_s"])
     print(f"baseline paced: {args.latency_tables} tables, {fmt(bp['frames_per_s'], 0)} frames/s "
-          f"(a message every {fmt(base_period * 1000, 1)} ms per table); latency to the last "
+          f"(a message every {fmt(bp['period_ms'], 1)} ms per table); latency to the last "
           f"connection over {bp['latency_samples']} messages: p50 {fmt(bp['p50_ms'], 2)} ms, "
           f"p99 {fmt(bp['p99_ms'], 2)} ms; Oriente's p99 is {fmt(pc['p99_ms'] / bp['p99_ms'], 2)}x")
     took["baseline paced"] = time.perf_counter() - t0
+    same: dict[str, Any] | None = None
+    if args.same_load and not args.latency_only:
+        # The relay at the same share of its own throughput as the paced
+        # phase's of the server's: queueing at an equal load, not an equal rate.
+        t0 = time.perf_counter()
+        same = paced_relay(args, tmp, tag + "baseline-same-load", seconds, warmup, rng, frame_bytes,
+                           command_bytes, bl["frames_per_s"] * pc["frames_per_s"] / tp["frames_per_s"])
+        print(f"baseline at the same load: {fmt(same['frames_per_s'], 0)} frames/s "
+              f"({fmt(same['frames_per_s'] / bl['frames_per_s'] * 100, 0)}% of its throughput); "
+              f"p50 {fmt(same['p50_ms'], 2)} ms, p99 {fmt(same['p99_ms'], 2)} ms; "
+              f"Oriente's p99 is {fmt(pc['p99_ms'] / same['p99_ms'], 2)}x")
+        took["baseline same load"] = time.perf_counter() - t0
     print(f"  round {n} took {fmt(sum(took.values()), 0)} s: "
           + ", ".join(f"{name} {fmt(s, 1)} s" for name, s in took.items()))
-    return {"tp": tp, "bl": bl, "pc": pc, "bp": bp, "ratio": ratio, "cpu_ratio": cpu_ratio,
+    return {"tp": tp, "bl": bl, "pc": pc, "bp": bp, "same": same, "ratio": ratio, "cpu_ratio": cpu_ratio,
             "frame_bytes": frame_bytes, "p99_ratio": pc["p99_ms"] / bp["p99_ms"] if bp["p99_ms"] else math.nan,
             "profile_to": profile_to}
 
@@ -1137,6 +1165,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--latency-only", action="store_true",
                    help="skip the retention and flat-out relay phases: throughput (for the pace), paced, "
                         "paced relay; for working on the latency (no `ratio`)")
+    p.add_argument("--same-load", action="store_true",
+                   help="a fifth phase per round: the bare relay paced at the same share of its own throughput "
+                        "as the server's paced phase (`p99_ratio_same_load`); about 25 s more per round")
     p.add_argument("--rounds", type=int, default=None,
                    help="interleaved rounds of the four phases, figures are their medians (default 3; --quick 1)")
     args = p.parse_args(argv)
@@ -1203,6 +1234,9 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_p50_ms": r(med(lambda x: x["bp"]["p50_ms"]), 3),
         "p99_ratio": r(p99_ratio, 2),
         "p99_ratios": [r(x["p99_ratio"], 2) for x in rounds],
+        "baseline_same_load_p99_ms": r(med(lambda x: x["same"]["p99_ms"] if x["same"] else None), 3),
+        "p99_ratio_same_load": r(med(lambda x: x["pc"]["p99_ms"] / x["same"]["p99_ms"]
+                                     if x["same"] and x["same"]["p99_ms"] else None), 2),
         "cpu_us_per_frame": r(cpu_us, 1),
         "baseline_us_per_frame": r(med(lambda x: x["bl"]["us_per_frame"]), 1),
         "cpu_ratio": r(med(lambda x: x["cpu_ratio"]), 3),
