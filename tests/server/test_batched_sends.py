@@ -60,20 +60,20 @@ async def test_the_writer_sends_every_queued_frame_in_one_call():
         outbox.put(frame)
     big = [bytes([65 + i]) * (BATCH_BYTES // 2) for i in range(3)]
     ws = _Recorder()
-    drained = trio.Event()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(transport._writer, ws, outbox, drained)
-        await trio.testing.wait_all_tasks_blocked()
+        await transport._writer(ws, outbox)
         assert ws.calls == [frames], "three frames queued at once went out in one write"
         for frame in big:
             outbox.put(frame)
-        await trio.testing.wait_all_tasks_blocked()
+        await transport._writer(ws, outbox)
         # A batch stops once it holds BATCH_BYTES: the first two, then the third.
         assert ws.calls[1:] == [big[:2], big[2:]]
+        outbox.start_writer = functools.partial(nursery.start_soon, transport._writer, ws, outbox)
         outbox.put(b"alone")
+        assert outbox.writing, "a frame put with no direct path starts the writer"
         await trio.testing.wait_all_tasks_blocked()
         assert ws.calls[-1] == [b"alone"]
-        nursery.cancel_scope.cancel()
+        assert not outbox.writing, "the writer ended once everything was sent"
     assert metrics.frames_out == 7
     assert outbox.queued_bytes == 0
 
@@ -208,10 +208,8 @@ async def test_frames_flushed_from_the_table_s_task_go_out_whole_and_in_order():
             return results[-1]
 
         outbox.direct = direct
-        drained = trio.Event()
         async with trio.open_nursery() as inner:
-            inner.start_soon(transport._writer, ws, outbox, drained)
-            await trio.testing.wait_all_tasks_blocked()
+            outbox.start_writer = functools.partial(inner.start_soon, transport._writer, ws, outbox)
             ws.stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
             for i in range(0, len(messages), 2):
                 outbox.put(messages[i], hold=True)

@@ -116,11 +116,15 @@ class Frames:
         the outbox is evicted and emptied (`ended`), or when `wake` woke it
         with nothing queued. Only the wait is a checkpoint: a writer that
         finds frames queued takes them without a trip through the scheduler."""
+        if not self._queue:
+            await self._wait()
+        return self.take_nowait(max_bytes)
+
+    def take_nowait(self, max_bytes: int) -> list[bytes]:
+        """`take` without waiting: [] if nothing is queued."""
         queue = self._queue
         if not queue:
-            await self._wait()
-            if not queue:
-                return []
+            return []
         frame = queue.popleft()
         batch = [frame]
         size = len(frame)
@@ -142,7 +146,7 @@ class Frames:
 
 class Outbox:
     __slots__ = ("_evict_event", "capacity", "direct", "evicted", "frames", "label", "max_bytes", "on_evict",
-                 "queued_bytes", "receive", "sending_since")
+                 "queued_bytes", "receive", "sending_since", "start_writer", "writing")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, label: str = "", *,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> None:
@@ -161,6 +165,12 @@ class Outbox:
         # Set by the transport: sends frames at once, from the caller's task,
         # when the connection's writer is idle (`flush`).
         self.direct: Direct | None = None
+        # Set by the transport: starts the connection's writer, a task only
+        # while something waits to be sent (`writing`); it ends once all is
+        # sent. A writer asleep on every idle connection cost its memory for
+        # nothing. None: a reader waits on `receive` (a bot, a test).
+        self.start_writer: Callable[[], object] | None = None
+        self.writing = False
 
     def put(self, frame: bytes, *, hold: bool = False) -> bool:
         """Queue a frame without blocking; evict the client if it is behind.
@@ -175,25 +185,48 @@ class Outbox:
         if len(self.receive) >= self.capacity:
             self.evict("client/too_slow")
             return False
-        self.receive.push(frame, wake=not hold)
         self.frames += 1
         self.queued_bytes += len(frame)
+        if self.start_writer is None:
+            self.receive.push(frame, wake=not hold)
+            return True
+        self.receive.push(frame, wake=False)
+        if not hold:
+            self.flush()
         return True
 
     def flush(self) -> None:
-        """Send what is queued: at once, from this task, when the writer is
-        idle and the connection takes it (`direct`), otherwise by waking the
-        writer. A table puts one step's frames for a viewer with `hold` and
+        """Send what is queued: at once, from this task, when no writer is
+        sending and the connection takes it (`direct`), otherwise by the
+        writer (started, or woken). A table puts one step's frames for a viewer with `hold` and
         flushes them together: one write, and no task woken per frame."""
         frames = self.receive
         if not len(frames):
             return
-        if self.direct is not None and frames.waiting and self.evicted is None:
+        start = self.start_writer
+        if start is None:
+            if self.direct is not None and frames.waiting and self.evicted is None:
+                batch = frames.take_all()
+                self.queued_bytes -= sum(map(len, batch))
+                if self.direct(batch):
+                    return
+            frames.wake()
+            return
+        if self.writing:  # the writer takes these after its send
+            return
+        if self.direct is not None and self.evicted is None:
             batch = frames.take_all()
             self.queued_bytes -= sum(map(len, batch))
             if self.direct(batch):
                 return
-        frames.wake()
+        self.writing = True
+        start()
+
+    def take_nowait(self, max_bytes: int) -> list[bytes]:
+        """The writer's next batch without waiting (`Frames.take_nowait`)."""
+        batch = self.receive.take_nowait(max_bytes)
+        self.queued_bytes -= sum(map(len, batch))
+        return batch
 
     async def take(self, max_bytes: int) -> list[bytes]:
         """The writer's next batch (`Frames.take`), taken off the queue."""

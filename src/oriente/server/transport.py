@@ -1,5 +1,7 @@
 """The transport moves frames: websockets.trio connections, each with a
-bounded outbox, a writer, a reader, and their closing. It checks a
+bounded outbox, a reader, and their closing. Frames go to the kernel from
+the task that sends them; a connection has a writer task only while the
+kernel's buffer refuses bytes, and it ends once everything is sent. It checks a
 websocket's handshake (the subprotocol, the page's origin), answers
 plain HTTP through the routes (server/routes.py), and hands every frame
 read to the session (server/session.py), which admits it and answers it.
@@ -300,6 +302,8 @@ class Transport:
         self.limits = limits
         self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
         self._pinged: set[BatchConnection] = set()  # the open connections, for the keepalive
+        # Set when the writer ends, for an evictor waiting on it (`_drained`).
+        self._draining: dict[Outbox, trio.Event] = {}
 
     @property
     def cluster(self) -> ClusterSeam | None:
@@ -364,16 +368,15 @@ class Transport:
         request = None
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
-        outbox.put(encode(self.session.welcome()))
         try:
             async with trio.open_nursery() as nursery:
-                drained = trio.Event()
-                nursery.start_soon(self._writer, ws, outbox, drained)
-                self.track(outbox)
-                # The evictor runs only once the connection is evicted: a task
+                # The writer and the evictor run only when needed: a task
                 # waiting on every idle connection cost its memory for nothing.
-                outbox.on_evict = functools.partial(nursery.start_soon, self._evictor, ws, outbox, drained,
+                outbox.start_writer = functools.partial(nursery.start_soon, self._writer, ws, outbox)
+                self.track(outbox)
+                outbox.on_evict = functools.partial(nursery.start_soon, self._evictor, ws, outbox,
                                                     nursery.cancel_scope)
+                outbox.put(encode(self.session.welcome()))
                 try:
                     await self._reader(ws, conn)
                     if outbox.evicted is not None:
@@ -383,7 +386,9 @@ class Transport:
                         # those frames off and let the library close with 1000.
                         await trio.sleep_forever()
                 finally:
-                    outbox.on_evict = None
+                    # Nothing starts in a nursery on its way out: frames put
+                    # from now on stay queued, unsent, with the outbox.
+                    outbox.on_evict = outbox.start_writer = None
                     nursery.cancel_scope.cancel()
         finally:
             if isinstance(ws, BatchConnection):
@@ -393,20 +398,20 @@ class Transport:
             self.untrack(outbox)
             await self.session.closed(conn)
 
-    async def _writer(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event) -> None:
-        """Send queued frames: every frame queued by the time one is taken
-        goes out with it, in one write (`BatchConnection`; up to BATCH_BYTES).
-        The watchdog below evicts the client if one send stays in progress
-        longer than `send_timeout` (the client stopped reading); marking the
-        start of a send costs far less per frame than arming a cancel-scope
+    async def _writer(self, ws: ServerConnection, outbox: Outbox) -> None:
+        """Send what is queued, and what `send_now` could not write, then end
+        (the outbox starts a writer again when a send cannot be done at
+        once): every frame queued by the time one is taken goes out with
+        it, in one write (`BatchConnection`; up to BATCH_BYTES). The
+        watchdog evicts the client if one send stays in progress longer
+        than `send_timeout` (the client stopped reading); marking the start
+        of a send costs far less per frame than arming a cancel-scope
         deadline around each one."""
         many = ws.send_many if isinstance(ws, BatchConnection) else None
         try:
+            # Maybe []: what `send_now` left is in the connection (`send_many` writes it).
+            batch = outbox.take_nowait(BATCH_BYTES)
             while True:
-                batch = await outbox.take(BATCH_BYTES)
-                if not batch and outbox.receive.ended:
-                    return
-                # An empty batch: `Outbox.flush` woke us for what `send_now` left.
                 outbox.sending_since = trio.current_time()
                 try:
                     if many is None:
@@ -419,11 +424,23 @@ class Transport:
                     return
                 outbox.sending_since = None
                 self.metrics.frames_out += len(batch)
-                # Not kept while the connection idles: the last frames may be a
-                # snapshot or a history chunk of many KiB.
-                del batch
+                batch = outbox.take_nowait(BATCH_BYTES)
+                if not batch:
+                    return
         finally:
-            drained.set()
+            outbox.writing = False
+            drained = self._draining.pop(outbox, None)
+            if drained is not None:
+                drained.set()
+
+    async def _drained(self, outbox: Outbox) -> None:
+        """Until the connection's writer, if one is running, has sent all it
+        holds (the outbox is evicted: nothing more is queued)."""
+        if outbox.writing:
+            drained = self._draining.get(outbox)
+            if drained is None:
+                drained = self._draining[outbox] = trio.Event()
+            await drained.wait()
 
     def _send_now(self, ws: BatchConnection, batch: list[bytes]) -> bool:
         """The outbox's fast path (`Outbox.direct`): its frames counted as sent here."""
@@ -463,8 +480,7 @@ class Transport:
                 ws.next_ping = math.inf
                 ws.nursery.start_soon(ws.ping_once)
 
-    async def _evictor(self, ws: ServerConnection, outbox: Outbox, drained: trio.Event,
-                       scope: trio.CancelScope) -> None:
+    async def _evictor(self, ws: ServerConnection, outbox: Outbox, scope: trio.CancelScope) -> None:
         """Close an evicted connection: a slow reader at once (4008, it should
         resume); an abuser after its last frames (the goodbye) went out (1008)."""
         reason = await outbox.wait_evicted()
@@ -481,10 +497,10 @@ class Transport:
                     self.metrics.evictions += 1
                     await ws.aclose(CLOSE_TOO_SLOW, "too slow: reconnect and resume from your last seq")
                 elif reason == "server/moved":
-                    await drained.wait()
+                    await self._drained(outbox)
                     await ws.aclose(CLOSE_MOVED, "this table moved: reconnect and resume")
                 elif reason == "abuse/closed":
-                    await drained.wait()
+                    await self._drained(outbox)
                     await ws.aclose(CLOSE_ABUSE, "too many refused frames")
                 closing.cancel_scope.cancel()
         scope.cancel()
