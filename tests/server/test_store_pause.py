@@ -20,7 +20,7 @@ from trio.testing import wait_all_tasks_blocked
 
 from oriente.server.games.oriente import OrientePort
 from oriente.server.stores import MemoryStore, StoreError
-from oriente.server.stores.sqlite import _connect
+from oriente.server.stores.sqlite import CACHE_KIB, _connect
 from oriente.server.table import Begin, Reserve, Stop, Table, TableSettings, token_hash
 
 from .actor_harness import drain, open_table
@@ -134,3 +134,15 @@ async def test_t4_4_a_refused_write_while_seating_a_tournament_table_pauses_it_a
         assert stored == list(range(1, table.seq + 1))
         await table.send(None, Stop())
         nursery.cancel_scope.cancel()
+
+
+def test_sqlite_page_cache_is_bounded_below_the_default(tmp_path: Path) -> None:
+    """SQLite's page cache keeps CACHE_KIB, not the 2 MiB it keeps by
+    default: that filled up within minutes of play and counted against
+    every live table (stores/sqlite.py)."""
+    conn = _connect(str(tmp_path / "s.sqlite"))
+    try:
+        assert conn.execute("PRAGMA cache_size").fetchone()[0] == -CACHE_KIB
+        assert CACHE_KIB < 2000
+    finally:
+        conn.close()
