@@ -268,7 +268,7 @@ class Viewers:
             shared = viewer == SPECTATOR and i == chunk * HISTORY_CHUNK and stop - i == HISTORY_CHUNK
             frame = self._history_frames.get(chunk) if shared else None
             if frame is None:
-                items = [self.project(decode_any(b), viewer) for b in journal.raw_events[i:stop]]
+                items = [self.project(decode_any(b), viewer) for b in journal.raw_events.between(i, stop)]
                 self.history_built += stop - i
                 frame = encode(M.events(self.stage.id, items, None, history=True))
                 if shared and self.stage.status != "failed":
