@@ -4,6 +4,7 @@ record, and reads back every event and command exactly as stored."""
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
 
 from oriente.protocol.codec import decode_any, encode
@@ -67,3 +68,20 @@ def test_the_log_holds_no_object_per_record() -> None:
     _play(journal, 300)
     assert len(gc.get_referents(journal.raw_events)) <= 3  # the buffer, the ends, the class
     assert len(gc.get_referents(journal.raw_commands)) <= 3
+
+
+def test_a_seats_command_ids_are_a_short_list_until_there_are_many() -> None:
+    """Some 25 ids a seat a game: a list is a fifth of a set's memory; past
+    Ids.SMALL a set keeps each search short. Either way, the same answers."""
+    journal = Journal(2)
+    ids = journal.cids[0]
+    for cid in range(20):
+        ids.add(cid)
+        ids.add(cid)
+    assert len(ids) == 20 and 7 in ids and 20 not in ids and "7" not in ids
+    assert sys.getsizeof(ids._ids) < sys.getsizeof(set(range(20))) // 2
+    for cid in range(20, 200):
+        ids.add(f"id-{cid}")
+    assert len(ids) == 200 and 19 in ids and "id-150" in ids and "id-200" not in ids
+    assert isinstance(ids._ids, set)
+    assert len(journal.cids[1]) == 0

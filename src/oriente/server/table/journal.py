@@ -69,6 +69,37 @@ class Records:
         return self.between(0, len(self._ends))
 
 
+class Ids:
+    """The command ids one seat sent that the log holds. A seat sends a few
+    dozen commands a game: a list of them is a fifth of the memory of a set
+    and as quick to search; past SMALL ids (a long game, a chatty bot) it
+    becomes a set, so a search never walks more than SMALL."""
+
+    __slots__ = ("_ids",)
+    SMALL = 64
+
+    def __init__(self) -> None:
+        self._ids: list[Any] | set[Any] = []
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._ids)
+
+    def add(self, cid: Any) -> None:
+        ids = self._ids
+        if isinstance(ids, set):
+            ids.add(cid)
+        elif cid not in ids:
+            ids.append(cid)
+            if len(ids) > self.SMALL:
+                self._ids = set(ids)
+
+
 class Journal:
     """The log of one table with `seats` seats. `pos` is the next log
     position (commands and events share them); `seq` the last event's
@@ -83,7 +114,7 @@ class Journal:
         self.pos = 0
         self.cap = cap
         self.bytes = 0  # the encoded size of every record of the log
-        self.cids: list[set[Any]] = [set() for _ in range(seats)]
+        self.cids = [Ids() for _ in range(seats)]
         self.end: int | None = None
 
     @property
