@@ -53,6 +53,7 @@ def test_the_pass_through_reaches_the_rules_package() -> None:
     assert port.timeout_command(waiting) == {"type": "Timeout", "decision": waiting.key[0], "pivot": waiting.pivot}
     assert port.prompts(state, [0, SPECTATOR]) == rules.decision_views(state, [0, SPECTATOR])
     assert port.view(state, 1) == rules.view(state, 1)
+    assert port.views(state, [1, SPECTATOR]) == {1: rules.view(state, 1), SPECTATOR: rules.view(state, SPECTATOR)}
     assert port.project(events[0], 2) == rules.project(events[0], 2)
     assert port.result(state) is None
     with pytest.raises(RulesRejection) as refused:
@@ -91,3 +92,17 @@ def test_the_server_reads_the_ports_members_straight() -> None:
     found: list[Any] = [hit for path in sorted(SERVER.rglob("*.py")) for hit in _reads_with_a_default(path)]
     found += _reads_with_a_default(SERVER.parent / "games" / "kit" / "port.py")
     assert not found, found
+
+
+def test_views_in_one_pass_reuse_the_prompts_given() -> None:
+    """A rules package with `views_of` builds several views at once, and
+    takes the open decision from the prompts the server built already."""
+    port = games.load("oriente")
+    state, _ = port.start(port.configure(5, 3, dict(port.new_table_options), {}).config)
+    viewers = [0, 3, SPECTATOR]
+    prompts = port.prompts(state, viewers)
+    prompts[0] = {"id": "marked"}  # not what the rules would build: it shows the view took it
+    views = port.views(state, viewers, prompts)
+    assert views[0]["decision"] == {"id": "marked"}
+    assert views[3] == port.view(state, 3) and views[SPECTATOR] == port.view(state, SPECTATOR)
+    assert port.views(state, viewers) == {v: port.view(state, v) for v in viewers}

@@ -298,6 +298,14 @@ class GamePort(Protocol):
         """Everything `viewer` may know now."""
         ...
 
+    def views(self, state: Any, viewers: list[Viewer],
+              prompts: dict[Viewer, dict[str, Any] | None] | None = None) -> dict[Viewer, dict[str, Any]]:
+        """`view` for several viewers at once, as the actor needs on every
+        step: a game may build what they share once (the views are then
+        read-only). `prompts`, if given, are this state's `prompts` for
+        these viewers, read-only, for a view that holds the open decision."""
+        ...
+
     def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:
         """What `viewer` may see of one event (the one gate for hidden
         information, with `view`)."""
@@ -346,7 +354,7 @@ class Port:
     `apply(state, seat, command) -> events` raising `kit.errors.Rejected`,
     `command_from_plain`, `plain`, `pending(state)` (decisions in the shape
     of `kit.decisions`), `decision_views(state, viewers)`, `view(state,
-    viewer)`, `project(event, viewer)`, and a state whose `result` is None
+    viewer)` (and optionally `views_of`, see `views`), `project(event, viewer)`, and a state whose `result` is None
     until the end. `start`, `apply`, `waiting`, `timeout_command`,
     `prompts`, `view`, `project` and `result` pass through to it; a port
     whose game has no such package (`tests/toy_game`) overrides them."""
@@ -417,6 +425,17 @@ class Port:
 
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
         seen: dict[str, Any] = self._rules().view(state, viewer)
+        return seen
+
+    def views(self, state: Any, viewers: list[Viewer],
+              prompts: dict[Viewer, dict[str, Any] | None] | None = None) -> dict[Viewer, dict[str, Any]]:
+        """The rules' `views_of(state, viewers, decisions)` if they have one
+        (decisions: their `decision_views`, which `prompts` passes through);
+        else one `view` per viewer."""
+        build = getattr(self.rules, "views_of", None)
+        if build is None:
+            return {viewer: self.view(state, viewer) for viewer in viewers}
+        seen: dict[Viewer, dict[str, Any]] = build(state, viewers, prompts)
         return seen
 
     def project(self, event: PlainEvent, viewer: Viewer) -> PlainEvent:

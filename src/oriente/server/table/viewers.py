@@ -177,12 +177,28 @@ class Viewers:
             return None
         return stage.port.view(stage.play.state, viewer)
 
+    def views(self, viewers: list[Viewer], untimed: dict[Viewer, dict[str, Any] | None],
+              ) -> dict[Viewer, dict[str, Any] | None]:
+        """`view` for several viewers, built in one pass (read-only: they
+        share parts); `untimed` are their prompts before `timed`, which the
+        game may reuse rather than build the decision again."""
+        stage = self.stage
+        if stage.play.state is None or stage.status == "failed":
+            return dict.fromkeys(viewers)
+        built: dict[Viewer, dict[str, Any] | None] = {
+            **stage.port.views(stage.play.state, viewers, untimed if stage.status == "running" else None)}
+        return built
+
     def prompts(self, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         """Each viewer's open decision with its deadline, built in one pass."""
+        return self.timed(self.untimed(viewers))
+
+    def untimed(self, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
+        """Each viewer's open decision, without its deadline yet."""
         stage = self.stage
         if stage.play.state is None or stage.status != "running":
             return dict.fromkeys(viewers)
-        return self.timed(stage.port.prompts(stage.play.state, viewers))
+        return stage.port.prompts(stage.play.state, viewers)
 
     def timed(self, prompts: dict[Viewer, dict[str, Any] | None]) -> dict[Viewer, dict[str, Any] | None]:
         """The prompts with the deadline as it stands now (they are updated in place)."""
@@ -205,7 +221,11 @@ class Viewers:
         if not new and also is None:
             return
         targets = [(o, v) for o, v in self.subscribers.items() if new or o is also]
-        prompts = self.prompts(list({v for _, v in targets}))
+        untimed = self.untimed(list({v for _, v in targets}))
+        # Views before the deadline goes into the prompts (`timed` updates them in place).
+        watching = list({v: None for o, v in targets if o in self.wants_views})
+        views_of = self.views(watching, {v: untimed[v] for v in watching}) if watching else {}
+        prompts = self.timed(untimed)
         frames: dict[tuple[Viewer, bool, bool], bytes] = {}
         changes: dict[tuple[Viewer, int], bool] = {}  # (viewer, id of the prompt it had) -> changed
         for outbox, viewer in targets:
@@ -218,9 +238,8 @@ class Viewers:
             frame = frames.get((viewer, views, changed))
             if frame is None:
                 items = [self.project(e, viewer) for e in new]
-                view = self.view(viewer) if views else None
-                frame = frames[(viewer, views, changed)] = encode(
-                    M.events(self.stage.id, items, prompt, view=view, prompt_changed=changed))
+                frame = frames[(viewer, views, changed)] = encode(M.events(
+                    self.stage.id, items, prompt, view=views_of[viewer] if views else None, prompt_changed=changed))
             self.shown[outbox] = prompt
             self.put(outbox, frame)
 

@@ -46,7 +46,7 @@ from .errors import ConfigError, Rejected
 from .game import Game, replay
 from .serial import command_from_plain, plain
 from .state import GameState, Phase
-from .views import EVERYONE, SPECTATOR, decision_views, project, view
+from .views import EVERYONE, SPECTATOR, decision_views, project, view, views_of
 
 __all__ = [
     "CARDS",
@@ -106,4 +106,5 @@ __all__ = [
     "project",
     "replay",
     "view",
+    "views_of",
 ]

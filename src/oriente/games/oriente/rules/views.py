@@ -20,14 +20,17 @@ from typing import Any
 from ...kit.plain import plain
 from ...kit.projection import withheld
 from . import deals
-from .decisions import DecisionKind, Topic
+from .decisions import DecisionKind, Timer, Topic
 from .engine import legal, pending
 from .legality import effective_rank
-from .state import GameState
+from .state import GameState, Phase
 
 SPECTATOR = "spectator"
 EVERYONE = "all"
 Viewer = int | str
+# Each enum member's value, read once: an Enum's `.value` is a property,
+# and views are built for every viewer on every step.
+_VALUE: dict[Any, str] = {m: m.value for e in (DecisionKind, Timer, Topic, Phase) for m in e}
 
 
 def _sees_all(viewer: Viewer) -> bool:
@@ -137,9 +140,9 @@ def _decision_base(state: GameState) -> dict | None:
         return None
     d = decisions[0]
     out: dict[str, Any] = {
-        "id": d.id, "kind": d.kind.value, "topic": d.topic.value, "rule": d.rule,
+        "id": d.id, "kind": _VALUE[d.kind], "topic": _VALUE[d.topic], "rule": d.rule,
         "asked": list(d.asked), "pivot": d.pivot, "early": list(d.early),
-        "timer": d.timer.value, "silence": d.silence,
+        "timer": _VALUE[d.timer], "silence": d.silence,
     }
     rnd = state.round
     if rnd is not None:
@@ -169,49 +172,28 @@ def _decision_for(state: GameState, base: dict, viewer: Viewer) -> dict:
     return out
 
 
-def _known_to(state: GameState, seat: int, card: int, viewer: Viewer) -> list[int] | str:
-    """Who knows the card in `seat`'s slot, as far as the viewer can tell:
-    the owner always; the viewer if it does; everything in the full record."""
-    mask = state.knows[card]
-    if mask == state.all_mask:
-        return "all"
-    if _sees_all(viewer):
-        return [s for s in range(state.n) if mask >> s & 1]
-    known = {seat}
-    if isinstance(viewer, int) and mask >> viewer & 1:
-        known.add(viewer)
-    return sorted(known)
-
-
-def _visible(state: GameState, card: int, viewer: Viewer) -> bool:
-    if _sees_all(viewer):
-        return True
-    mask = state.knows[card]
-    return mask == state.all_mask or (isinstance(viewer, int) and bool(mask >> viewer & 1))
-
-
 def view(state: GameState, viewer: Viewer) -> dict:
     """Everything `viewer` may know now (R10.4)."""
+    return views_of(state, [viewer])[viewer]
+
+
+def views_of(state: GameState, viewers: list[Viewer], decisions: dict[Viewer, dict | None] | None = None,
+          ) -> dict[Viewer, dict]:
+    """`view` for several viewers of one state. The table server sends every
+    viewer its view on every step, and most of a view is public: that part
+    is built once and shared by every viewer's view (treat them as
+    read-only); only the cards, who knows them, the decision and what a
+    seat has seen are built per viewer. `decisions`, if given, are this
+    state's `decision_views` for these viewers (read-only: each view gets
+    a copy), so that the legal commands are not listed twice."""
     n = state.n
-    seats = []
-    for s in range(n):
-        card = state.inhabitant[s]
-        slot: dict[str, Any] = {"seat": s, "disc": state.disc[s], "revealed": state.revealed[s],
-                                "pile": list(state.pile[s]), "kept": state.kept[s], "broken": state.broken[s]}
-        if card is None:
-            slot["inhabitant"] = None
-            slot["empty"] = True
-            slot["known_to"] = "all"
-        else:
-            slot["inhabitant"] = card if _visible(state, card, viewer) else None
-            slot["empty"] = False
-            slot["known_to"] = _known_to(state, s, card, viewer)
-        seats.append(slot)
-    out: dict[str, Any] = {
-        "viewer": viewer,
-        "seats": seats,
+    all_mask = state.all_mask
+    knows = state.knows
+    slots = [{"seat": s, "disc": state.disc[s], "revealed": state.revealed[s], "pile": list(state.pile[s]),
+              "kept": state.kept[s], "broken": state.broken[s]} for s in range(n)]
+    head: dict[str, Any] = {
         "season": state.season,
-        "phase": state.phase.value,
+        "phase": _VALUE[state.phase],
         "stone_holder": state.stone,
         "workers": {"supply": state.supply, "hut": state.hut, "square": state.square,
                     "hut_used": state.hut_used},
@@ -221,16 +203,14 @@ def view(state: GameState, viewer: Viewer) -> dict:
         "bonus_set_aside": len(state.set_aside),
         "bonus_awarded": state.bonus_awarded,
         "geisha": state.geisha_out,
-        "in_play": [c if _visible(state, c, viewer) else None for c in state.in_play],
-        "decision": decision_view(state, viewer),
+    }
+    tail: dict[str, Any] = {
         "announcer": state.announcer,
         "action": plain(state.action),
         "chain": [s for s in range(n) if state.chain_mask >> s & 1],
         "fight": None,
         "max_open_proposals": state.config.max_open_proposals,
-        "deals": [
-            _open_deal(d) for d in state.deals.values()
-        ],
+        "deals": [_open_deal(d) for d in state.deals.values()],
         "ledger": [
             {"promise": e.id, "deal": e.deal, "season": e.season, "status": e.status, **plain(e.promise)}
             for e in state.ledger.values()
@@ -239,14 +219,49 @@ def view(state: GameState, viewer: Viewer) -> dict:
     }
     if state.fight is not None:
         f = state.fight
-        out["fight"] = {"attacker": f.attacker, "defender": f.defender,
-                        "reinforcements": [list(r) for r in f.reinforcements]}
-    if isinstance(viewer, int):
-        out["seen"] = [{"season": season, "cards": list(cards)} for season, cards in state.seen[viewer]]
-    elif _sees_all(viewer):
-        out["seen"] = {str(s): [{"season": a, "cards": list(b)} for a, b in state.seen[s]] for s in range(n)}
-        out["deck"] = list(state.deck)
-        out["bonus"] = list(state.bonus)
-        out["out_of_game"] = list(state.out_of_game)
+        tail["fight"] = {"attacker": f.attacker, "defender": f.defender,
+                         "reinforcements": [list(r) for r in f.reinforcements]}
+    shared = decisions is not None
+    if decisions is None:
+        decisions = decision_views(state, viewers)
+    in_play = state.in_play
+    out: dict[Viewer, dict] = {}
+    for viewer in viewers:
+        everyone = _sees_all(viewer)
+        me = viewer if isinstance(viewer, int) and viewer >= 0 else -1
+        seat_bit = 1 << me if me >= 0 else 0
+        seats = []
+        for s in range(n):
+            card = state.inhabitant[s]
+            if card is None:
+                seats.append({**slots[s], "inhabitant": None, "empty": True, "known_to": "all"})
+                continue
+            mask = knows[card]
+            known_to: list[int] | str
+            if mask == all_mask:
+                seen, known_to = True, "all"
+            elif everyone:
+                seen, known_to = True, [t for t in range(n) if mask >> t & 1]
+            else:
+                seen = bool(mask & seat_bit)
+                # Who knows it, as far as the viewer can tell: the owner, and the viewer if it does.
+                known_to = sorted((s, me)) if seen and me != s else [s]
+            seats.append({**slots[s], "inhabitant": card if seen else None, "empty": False, "known_to": known_to})
+        decision = decisions[viewer]
+        one: dict[str, Any] = {
+            "viewer": viewer,
+            "seats": seats,
+            **head,
+            "in_play": [c if everyone or knows[c] == all_mask or knows[c] & seat_bit else None for c in in_play],
+            "decision": dict(decision) if shared and decision is not None else decision,
+            **tail,
+        }
+        if isinstance(viewer, int):
+            one["seen"] = [{"season": season, "cards": list(cards)} for season, cards in state.seen[viewer]]
+        elif everyone:
+            one["seen"] = {str(s): [{"season": a, "cards": list(b)} for a, b in state.seen[s]] for s in range(n)}
+            one["deck"] = list(state.deck)
+            one["bonus"] = list(state.bonus)
+            one["out_of_game"] = list(state.out_of_game)
+        out[viewer] = one
     return out
-
