@@ -7,7 +7,7 @@ actor only ever calls `put()`, which queues the frame or, when the queue is
 full, evicts the client. An evicted client reconnects and resumes from its
 last sequence number; everyone else keeps their stream.
 
-The queue is a deque with one waiting reader (`Frames`) rather than a
+The queue is a list with one waiting reader (`Frames`) rather than a
 trio memory channel: every frame of every step passes through it, and the
 channel's hand-off, its checkpoint per frame and the `WouldBlock` raised
 to find the end of a batch were the larger part of a frame's cost on the
@@ -16,7 +16,6 @@ table's side.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 
 import trio
@@ -40,7 +39,9 @@ class Frames:
     __slots__ = ("_closed", "_queue", "_waiter")
 
     def __init__(self) -> None:
-        self._queue: deque[bytes] = deque()
+        # A list, not a deque: it is nearly always empty or a step's few
+        # frames, and an empty deque costs 760 bytes on every connection.
+        self._queue: list[bytes] = []
         self._closed = False
         self._waiter: trio.lowlevel.Task | None = None
 
@@ -70,8 +71,7 @@ class Frames:
 
     def take_all(self) -> list[bytes]:
         """Every queued frame, at once, without waiting."""
-        batch = list(self._queue)
-        self._queue.clear()
+        batch, self._queue = self._queue, []
         return batch
 
     def end(self) -> None:
@@ -84,7 +84,7 @@ class Frames:
         """The next frame; trio.WouldBlock if none is queued, trio.EndOfChannel
         once the outbox is evicted and emptied."""
         if self._queue:
-            return self._queue.popleft()
+            return self._queue.pop(0)
         if self._closed:
             raise trio.EndOfChannel
         raise trio.WouldBlock
@@ -123,15 +123,15 @@ class Frames:
     def take_nowait(self, max_bytes: int) -> list[bytes]:
         """`take` without waiting: [] if nothing is queued."""
         queue = self._queue
-        if not queue:
-            return []
-        frame = queue.popleft()
-        batch = [frame]
-        size = len(frame)
-        while queue and size < max_bytes:
-            frame = queue.popleft()
-            batch.append(frame)
-            size += len(frame)
+        size = n = 0
+        while n < len(queue) and (n == 0 or size < max_bytes):
+            size += len(queue[n])
+            n += 1
+        if n == len(queue):
+            batch, self._queue = queue, []
+            return batch
+        batch = queue[:n]
+        del queue[:n]
         return batch
 
     def __aiter__(self) -> Frames:
@@ -154,7 +154,8 @@ class Outbox:
         self.capacity = capacity
         self.evicted: str | None = None
         self.label = label
-        self._evict_event = trio.Event()
+        # Made only when the evictor waits for the eviction (most connections end without one).
+        self._evict_event: trio.Event | None = None
         self.frames = 0
         self.sending_since: float | None = None  # set while the writer is in a send
         self.max_bytes = max_bytes
@@ -239,12 +240,18 @@ class Outbox:
         if self.evicted is None:
             self.evicted = reason
             self.receive.end()
-            self._evict_event.set()
+            if self._evict_event is not None:
+                self._evict_event.set()
             told, self.on_evict = self.on_evict, None
             if told is not None:
                 told()
 
     async def wait_evicted(self) -> str:
+        if self.evicted is not None:
+            await trio.lowlevel.checkpoint()
+            return self.evicted
+        if self._evict_event is None:
+            self._evict_event = trio.Event()
         await self._evict_event.wait()
         assert self.evicted is not None
         return self.evicted
