@@ -435,8 +435,9 @@ def run_and_kill(path: str, wanted: int) -> dict[int, int]:
             lines.append(line)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
-        # Lines still in the pipe were printed after their commits too.
-        lines.extend(proc.stdout.read().splitlines())
+        # Lines still in the pipe were printed after their commits too; the
+        # last may be cut short by the kill (no newline): it claims nothing.
+        lines.extend(proc.stdout.read().split("\n")[:-1])
     finally:
         if proc.poll() is None:
             proc.kill()
