@@ -70,10 +70,10 @@ async def test_the_writer_sends_every_queued_frame_in_one_call():
         assert ws.calls[1:] == [big[:2], big[2:]]
         outbox.start_writer = functools.partial(nursery.start_soon, transport._writer, ws, outbox)
         outbox.put(b"alone")
-        assert outbox.writing, "a frame put with no direct path starts the writer"
+        assert outbox.writing is not None, "a frame put with no direct path starts the writer"
         await trio.testing.wait_all_tasks_blocked()
         assert ws.calls[-1] == [b"alone"]
-        assert not outbox.writing, "the writer ended once everything was sent"
+        assert outbox.writing is None, "the writer ended once everything was sent"
     assert metrics.frames_out == 7
     assert outbox.queued_bytes == 0
 

@@ -74,7 +74,7 @@ async def test_an_idle_connection_has_no_writer_task():
             await client.send(b"hello")  # answered with nothing
             await trio.testing.wait_all_tasks_blocked()
             assert not _writers(), "a writer task waits on an idle connection"
-            assert not session.outboxes[0].writing
+            assert session.outboxes[0].writing is None
         nursery.cancel_scope.cancel()
 
 

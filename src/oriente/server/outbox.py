@@ -33,8 +33,8 @@ DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 class Frames:
     """The receiving end of an outbox, for one reader at a time: what a
     trio memory channel's receiving end offers (`receive`, `receive_nowait`,
-    `async for`), and `take`, which waits for the next frame and returns it
-    with every frame queued behind it at once."""
+    `async for`; a server's bot reads its outbox so), and the writer's
+    `take_all` and `take_nowait`, which return frames in batches."""
 
     __slots__ = ("_closed", "_queue", "_waiter")
 
@@ -48,23 +48,13 @@ class Frames:
     def __len__(self) -> int:
         return len(self._queue)
 
-    @property
-    def waiting(self) -> bool:
-        """Its reader waits for a frame (a writer between two sends)."""
-        return self._waiter is not None
-
-    @property
-    def ended(self) -> bool:
-        """Evicted and emptied: nothing more comes."""
-        return self._closed and not self._queue
-
     def push(self, frame: bytes, *, wake: bool = True) -> None:
         self._queue.append(frame)
         if wake:
             self.wake()
 
     def wake(self) -> None:
-        """Wake the waiting reader, if any (`take` may then return [])."""
+        """Wake the waiting reader, if any."""
         if self._waiter is not None:
             task, self._waiter = self._waiter, None
             trio.lowlevel.reschedule(task)
@@ -110,18 +100,10 @@ class Frames:
         await self._wait()
         return self.receive_nowait()
 
-    async def take(self, max_bytes: int) -> list[bytes]:
-        """The next frame and those queued behind it, up to `max_bytes` in all
-        (the first goes whatever its size), waiting for the first; [] once
-        the outbox is evicted and emptied (`ended`), or when `wake` woke it
-        with nothing queued. Only the wait is a checkpoint: a writer that
-        finds frames queued takes them without a trip through the scheduler."""
-        if not self._queue:
-            await self._wait()
-        return self.take_nowait(max_bytes)
-
     def take_nowait(self, max_bytes: int) -> list[bytes]:
-        """`take` without waiting: [] if nothing is queued."""
+        """The next frame and those queued behind it, up to `max_bytes` in all
+        (the first goes whatever its size), without waiting: [] if nothing
+        is queued."""
         queue = self._queue
         size = n = 0
         while n < len(queue) and (n == 0 or size < max_bytes):
@@ -167,11 +149,13 @@ class Outbox:
         # when the connection's writer is idle (`flush`).
         self.direct: Direct | None = None
         # Set by the transport: starts the connection's writer, a task only
-        # while something waits to be sent (`writing`); it ends once all is
-        # sent. A writer asleep on every idle connection cost its memory for
+        # while something waits to be sent; it ends once all is sent. A
+        # writer asleep on every idle connection cost its memory for
         # nothing. None: a reader waits on `receive` (a bot, a test).
         self.start_writer: Callable[[], object] | None = None
-        self.writing = False
+        # While a writer runs: set when it ends (an evictor waits on it to
+        # close only once the writer's frames went out).
+        self.writing: trio.Event | None = None
 
     def put(self, frame: bytes, *, hold: bool = False) -> bool:
         """Queue a frame without blocking; evict the client if it is behind.
@@ -188,9 +172,6 @@ class Outbox:
             return False
         self.frames += 1
         self.queued_bytes += len(frame)
-        if self.start_writer is None:
-            self.receive.push(frame, wake=not hold)
-            return True
         self.receive.push(frame, wake=False)
         if not hold:
             self.flush()
@@ -205,33 +186,22 @@ class Outbox:
         if not len(frames):
             return
         start = self.start_writer
-        if start is None:
-            if self.direct is not None and frames.waiting and self.evicted is None:
-                batch = frames.take_all()
-                self.queued_bytes -= sum(map(len, batch))
-                if self.direct(batch):
-                    return
+        if start is None:  # a reader of its own waits on `receive`
             frames.wake()
             return
-        if self.writing:  # the writer takes these after its send
+        if self.writing is not None:  # the writer takes these after its send
             return
         if self.direct is not None and self.evicted is None:
             batch = frames.take_all()
             self.queued_bytes -= sum(map(len, batch))
             if self.direct(batch):
                 return
-        self.writing = True
+        self.writing = trio.Event()
         start()
 
     def take_nowait(self, max_bytes: int) -> list[bytes]:
         """The writer's next batch without waiting (`Frames.take_nowait`)."""
         batch = self.receive.take_nowait(max_bytes)
-        self.queued_bytes -= sum(map(len, batch))
-        return batch
-
-    async def take(self, max_bytes: int) -> list[bytes]:
-        """The writer's next batch (`Frames.take`), taken off the queue."""
-        batch = await self.receive.take(max_bytes)
         self.queued_bytes -= sum(map(len, batch))
         return batch
 

@@ -302,8 +302,6 @@ class Transport:
         self.limits = limits
         self._outboxes: set[Outbox] = set()  # the open connections' outboxes, for the watchdog
         self._pinged: set[BatchConnection] = set()  # the open connections, for the keepalive
-        # Set when the writer ends, for an evictor waiting on it (`_drained`).
-        self._draining: dict[Outbox, trio.Event] = {}
 
     @property
     def cluster(self) -> ClusterSeam | None:
@@ -428,19 +426,16 @@ class Transport:
                 if not batch:
                     return
         finally:
-            outbox.writing = False
-            drained = self._draining.pop(outbox, None)
-            if drained is not None:
-                drained.set()
+            done, outbox.writing = outbox.writing, None
+            if done is not None:
+                done.set()
 
-    async def _drained(self, outbox: Outbox) -> None:
+    @staticmethod
+    async def _drained(outbox: Outbox) -> None:
         """Until the connection's writer, if one is running, has sent all it
         holds (the outbox is evicted: nothing more is queued)."""
-        if outbox.writing:
-            drained = self._draining.get(outbox)
-            if drained is None:
-                drained = self._draining[outbox] = trio.Event()
-            await drained.wait()
+        if outbox.writing is not None:
+            await outbox.writing.wait()
 
     def _send_now(self, ws: BatchConnection, batch: list[bytes]) -> bool:
         """The outbox's fast path (`Outbox.direct`): its frames counted as sent here."""

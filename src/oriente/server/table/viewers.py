@@ -11,7 +11,7 @@ seat's presence, `dropped`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import trio
@@ -178,16 +178,14 @@ class Viewers:
         return stage.port.view(stage.play.state, viewer)
 
     def views(self, viewers: list[Viewer], untimed: dict[Viewer, dict[str, Any] | None],
-              ) -> dict[Viewer, dict[str, Any] | None]:
+              ) -> Mapping[Viewer, dict[str, Any] | None]:
         """`view` for several viewers, built in one pass (read-only: they
         share parts); `untimed` are their prompts before `timed`, which the
         game may reuse rather than build the decision again."""
         stage = self.stage
         if stage.play.state is None or stage.status == "failed":
             return dict.fromkeys(viewers)
-        built: dict[Viewer, dict[str, Any] | None] = {
-            **stage.port.views(stage.play.state, viewers, untimed if stage.status == "running" else None)}
-        return built
+        return stage.port.views(stage.play.state, viewers, untimed if stage.status == "running" else None)
 
     def prompts(self, viewers: list[Viewer]) -> dict[Viewer, dict[str, Any] | None]:
         """Each viewer's open decision with its deadline, built in one pass."""
