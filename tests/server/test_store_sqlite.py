@@ -20,6 +20,7 @@ import trio
 import trio.testing
 
 from oriente.server.stores import LogRecord, SeatRow, SQLiteStore, StoreError, StoreLocked
+from oriente.server.stores import sqlite as sqlite_store
 from oriente.server.stores.sqlite import SCHEMA_VERSION
 
 pytestmark = pytest.mark.trio
@@ -39,8 +40,9 @@ async def running(store: SQLiteStore) -> AsyncIterator[SQLiteStore]:
 
 
 class GatedStore(SQLiteStore):
-    """A store whose writer thread waits at a gate before each batch, so that
-    a test can line requests up behind a batch that is in flight."""
+    """A store whose writer thread can be held at a gate with the connection
+    (as a long read or a checkpoint holds it), so that a test can line
+    requests up behind it: writes then go to the thread and wait there."""
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
@@ -48,24 +50,21 @@ class GatedStore(SQLiteStore):
         self.gate.set()
         self.entered = threading.Event()  # the writer thread reached the gate
 
-    def _apply_batch(self, batch: list) -> None:  # type: ignore[override]
+    def hold(self, conn: object) -> None:
         self.entered.set()
         assert self.gate.wait(timeout=20), "test left the gate closed"
-        super()._apply_batch(batch)
 
 
 @asynccontextmanager
-async def plugged(store: GatedStore, nursery: trio.Nursery, table_id: str, pos: int) -> AsyncIterator[None]:
-    """Hold the writer inside a batch (one append to ``table_id``) until the
-    block ends, so that everything submitted meanwhile waits in the queue."""
+async def plugged(store: GatedStore) -> AsyncIterator[None]:
+    """Hold the writer thread, with the connection, until the block ends, so
+    that everything submitted meanwhile waits in its queue."""
     store.gate.clear()
     try:
         store.entered.clear()
-        nursery.start_soon(partial(store.append, table_id, [rec(pos)], now=1.0))
-        # The writer is a thread: wait for it to take the batch, not for trio's tasks.
-        assert await trio.to_thread.run_sync(store.entered.wait, 20), "the writer never took the batch"
-        await trio.testing.wait_all_tasks_blocked()
-        assert store.statistics().in_flight == 1
+        store._chore(store.hold)
+        # The writer is a thread: wait for it to take the call, not for trio's tasks.
+        assert await trio.to_thread.run_sync(store.entered.wait, 20), "the writer never took the call"
         yield
     finally:
         store.gate.set()
@@ -220,7 +219,7 @@ async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) ->
             except StoreError as exc:
                 errors.append(exc)
 
-        async with trio.open_nursery() as nursery, plugged(store, nursery, "plug", 0):
+        async with trio.open_nursery() as nursery, plugged(store):
             for records in ([rec(0), rec(1)], [rec(7)], [rec(2), rec(3)]):
                 nursery.start_soon(append, records)
                 await trio.testing.wait_all_tasks_blocked()
@@ -228,6 +227,97 @@ async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) ->
         assert [r.pos for r in await store.log("t")] == [0, 1, 2, 3]
         assert len(errors) == 1 and "gap" in str(errors[0])
         assert store.statistics().max_batch == 3
+
+
+class ThreadsSeen(SQLiteStore):
+    """A store that notes which thread commits each batch and which runs
+    each checkpoint."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.batch_threads: list[threading.Thread] = []
+        self.checkpoint_threads: list[threading.Thread] = []
+
+    def _apply_batch(self, batch: list) -> None:  # type: ignore[override]
+        self.batch_threads.append(threading.current_thread())
+        super()._apply_batch(batch)
+
+    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+        self.checkpoint_threads.append(threading.current_thread())
+        super()._checkpoint(conn)
+
+
+async def test_the_writes_of_one_pass_commit_on_trios_thread_in_one_batch(tmp_path: Path) -> None:
+    """Every write submitted while trio runs one pass of its tasks is
+    committed in one transaction, on trio's own thread (no thread hand-over,
+    no wait for the GIL): a store on a thread commits elsewhere."""
+    async with running(ThreadsSeen(str(tmp_path / "s.sqlite"))) as store:
+        for t in range(20):
+            await store.create_table(f"t{t}", "running", b"", now=0.0)
+        before = store.statistics()
+        async with trio.open_nursery() as nursery:
+            for t in range(20):
+                nursery.start_soon(partial(store.append, f"t{t}", [rec(0), rec(1)], now=1.0))
+        after = store.statistics()
+        assert (after.batches - before.batches, after.writes - before.writes, after.max_batch) == (1, 20, 20)
+        assert set(store.batch_threads) == {threading.current_thread()}
+        for t in range(20):
+            assert [r.pos for r in await store.log(f"t{t}")] == [0, 1]
+
+
+async def test_the_wal_is_checkpointed_on_the_stores_thread_never_inside_a_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's automatic checkpoint, which would flush the disk inside a
+    COMMIT on trio's thread, is off; the store queues a checkpoint to its
+    own thread after every CHECKPOINT_COMMITS commits."""
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_COMMITS", 5)
+    async with running(ThreadsSeen(str(tmp_path / "s.sqlite"))) as store:
+        assert await store._on_write_connection(
+            lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]) == 0
+        await store.create_table("t", "running", b"", now=0.0)
+        for pos in range(12):
+            await store.append("t", [rec(pos)], now=1.0)
+        await store._on_write_connection(lambda conn: None)  # after the checkpoints queued so far
+        assert store.checkpoints == 2
+        assert store.checkpoint_threads and threading.current_thread() not in store.checkpoint_threads
+        assert [r.pos for r in await store.log("t")] == list(range(12))
+
+
+class Uncommitted(SQLiteStore):
+    """A store whose committer never runs: what is submitted stays pending."""
+
+    async def _committer(self) -> None:
+        await trio.sleep_forever()
+
+
+async def test_writes_pending_on_trios_thread_are_committed_when_the_store_stops(tmp_path: Path) -> None:
+    """A write submitted and not yet committed when the store is cancelled
+    (or closed) is still committed: its caller was promised a commit."""
+    path = str(tmp_path / "s.sqlite")
+    store = Uncommitted(path)
+    done: list[int] = []
+
+    async def writer(t: int) -> None:
+        await store.append(f"t{t}", [rec(0)], now=1.0)
+        done.append(t)
+
+    async with trio.open_nursery() as outer, trio.open_nursery() as inner:
+        await inner.start(store.run)
+        async with trio.open_nursery() as setup:
+            for t in range(5):
+                store._pending_due = trio.Event()
+                setup.start_soon(partial(store.create_table, f"t{t}", "running", b"", now=0.0))
+                await trio.testing.wait_all_tasks_blocked()
+                store._commit_pending()  # the committer's work, for the set-up only
+        for t in range(5):
+            outer.start_soon(writer, t)
+        await trio.testing.wait_all_tasks_blocked()
+        assert store.statistics().queued == 5 and not done
+        inner.cancel_scope.cancel()
+    assert sorted(done) == list(range(5))
+    async with running(SQLiteStore(path)) as reopened:
+        for t in range(5):
+            assert await reopened.log(f"t{t}") == [rec(0)]
 
 
 async def test_many_concurrent_writers_are_batched(tmp_path: Path) -> None:
@@ -318,7 +408,7 @@ async def test_aclose_flushes_queued_writes(tmp_path: Path) -> None:
         for t in range(20):
             await store.create_table(f"t{t}", "running", b"", now=0.0)
         await store.create_table("plug", "running", b"", now=0.0)
-        async with plugged(store, nursery, "plug", 0):
+        async with plugged(store):
             for t in range(20):
                 nursery.start_soon(writer, t)
             await trio.testing.wait_all_tasks_blocked()
@@ -333,7 +423,6 @@ async def test_aclose_flushes_queued_writes(tmp_path: Path) -> None:
     async with running(SQLiteStore(path)) as reopened:
         for t in range(20):
             assert await reopened.log(f"t{t}") == [rec(0)]
-        assert await reopened.log("plug") == [rec(0)]
 
 
 async def test_cancelling_run_still_flushes_queued_writes(tmp_path: Path) -> None:
@@ -343,11 +432,11 @@ async def test_cancelling_run_still_flushes_queued_writes(tmp_path: Path) -> Non
         await inner.start(store.run)
         for t in range(5):
             await store.create_table(f"t{t}", "running", b"", now=0.0)
-        async with plugged(store, outer, "t0", 0):
-            for t in range(1, 5):
+        async with plugged(store):
+            for t in range(5):
                 outer.start_soon(partial(store.append, f"t{t}", [rec(0)], now=1.0))
             await trio.testing.wait_all_tasks_blocked()
-            assert store.statistics().queued == 4
+            assert store.statistics().queued == 5
             inner.cancel_scope.cancel()
     assert store.statistics().writes == 5 + 5
     with pytest.raises(StoreError, match="store is closed"):

@@ -33,6 +33,24 @@ not also wait for trio to schedule the writer.
   accepted only while running, and whatever was accepted when the store
   stops (`aclose` or cancellation) is still committed, under a shield.
 
+`A store whose commits cost no network round trip and no disk flush (SQLite
+in WAL mode with synchronous=NORMAL: a commit is a few writes into the
+operating system's cache, some 100 us) may commit on trio's thread instead
+(`_commits_on_trio`). Every write submitted while trio runs one pass of its
+tasks is committed in one batch by the `_committer` task early in the next
+pass. That saves the thread's CPU and, above all, the wait for the GIL: a
+writer thread needs the GIL again after each statement, and while trio's
+thread is busy it gets it only at trio's next blocking call or after the
+switch interval (5 ms). Under load a commit of one write took 3-7 ms at the
+99th percentile that way, against 0.5 ms on trio's thread, and a server
+frame cost 22-26 % less CPU. The connection is then shared by the two
+threads under `_connection_lock`: the thread takes it for the calls queued
+to it (reads, a backup, a checkpoint); when the committer finds it taken, or
+writes still queued for the thread, it hands its batch to the thread, in
+order behind them. The thread's calls, not the writes, are what may block
+for long (a WAL checkpoint flushes the disk), and trio's thread never waits
+for them.
+
 `SQLiteStore` and `PostgresStore` are subclasses: each says how to take its
 lock and open its connections, how to apply one batch, and how to close.
 """
@@ -139,6 +157,13 @@ class BatchingStore(Generic[C]):
         self._read_limiter = trio.CapacityLimiter(1)
         # A store whose reads use the write connection runs them on the writer thread.
         self._reads_on_writer = False
+        # A store whose commits are cheap enough commits on trio's thread
+        # (the module docstring); the write connection is then shared.
+        self._commits_on_trio = False
+        self._connection_lock = threading.Lock()  # held by the thread using the write connection
+        self._pending: list[Write[C]] = []  # submitted during this pass, for the committer
+        self._pending_due = trio.Event()  # the committer has writes to commit
+        self._on_thread = 0  # writes handed to the writer thread and not yet finished
         self._stopped = trio.Event()
         self._thread_done = trio.Event()
         self._failure: BaseException | None = None  # a bug in the writer: run() raises it
@@ -214,8 +239,12 @@ class BatchingStore(Generic[C]):
         threading.Thread(target=self._serve, args=(trio.lowlevel.current_trio_token(),),
                          name=f"store writer {self._place}", daemon=True).start()
         try:
-            task_status.started()
-            await self._thread_done.wait()  # aclose, or a bug in the writer
+            async with trio.open_nursery() as nursery:
+                if self._commits_on_trio:
+                    nursery.start_soon(self._committer)
+                task_status.started()
+                await self._thread_done.wait()  # aclose, or a bug in the writer
+                nursery.cancel_scope.cancel()
         finally:
             with trio.CancelScope(shield=True):
                 await self._shut_down()
@@ -230,6 +259,58 @@ class BatchingStore(Generic[C]):
             self._state = _CLOSING
             self._jobs.put(_STOP)  # before the thread starts, if run() is still opening: it ends at once
         await self._stopped.wait()
+
+    # -- the committer on trio's thread ----------------------------------------
+
+    async def _committer(self) -> None:
+        """Commit what was submitted since it last ran, each time there is
+        some (a store with `_commits_on_trio`; the module docstring)."""
+        while True:
+            await self._pending_due.wait()
+            self._pending_due = trio.Event()
+            self._commit_pending()
+
+    @trio.lowlevel.enable_ki_protection
+    def _commit_pending(self, *, last: bool = False) -> None:
+        """Commit the pending writes here, on trio's thread, unless the
+        writer thread holds the connection or still has writes of its own:
+        then they are queued behind those (`last`: the thread has ended,
+        at shutdown: commit here in any case)."""
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        if not last and (self._on_thread or not self._connection_lock.acquire(blocking=False)):
+            if self._state != _RUNNING:  # the thread may have taken its _STOP: they wait for the last commit
+                self._pending[:0] = batch
+                return
+            self._on_thread += len(batch)
+            for write in batch:
+                self._jobs.put(write)
+            return
+        if last:
+            self._connection_lock.acquire()
+        started = time.perf_counter()
+        failure: BaseException | None = None
+        try:
+            self._apply_batch(batch)
+        except Exception as exc:  # a bug in the writer itself
+            failure = exc
+        finally:
+            self._connection_lock.release()
+        ended = time.perf_counter()
+        for write in batch:
+            write.started, write.ended = started, ended
+        self._finish(batch, failure)
+
+    def _after_commit(self) -> None:
+        """On trio's thread, after each committed batch: a store's upkeep
+        (SQLite queues a checkpoint of its WAL now and then)."""
+
+    def _chore(self, fn: Callable[[C], None]) -> None:
+        """Queue `fn` to run on the writer thread with the write connection,
+        in order with what is queued there; nobody waits for it, so it
+        handles its own errors."""
+        self._jobs.put(_Call(fn))
 
     def statistics(self) -> StoreStatistics:
         """Counters since start and the queue as it is now."""
@@ -257,7 +338,9 @@ class BatchingStore(Generic[C]):
             if job is _STOP:
                 break
             if isinstance(job, _Call):
-                token.run_sync_soon(job.finish, outcome.capture(job.fn, self._write_conn))
+                with self._connection_lock:
+                    result = outcome.capture(job.fn, self._write_conn)
+                token.run_sync_soon(job.finish, result)
                 continue
             batch = [job]
             while len(batch) < MAX_BATCH:
@@ -272,15 +355,21 @@ class BatchingStore(Generic[C]):
             self._in_flight = batch
             started = time.perf_counter()
             try:
-                self._apply_batch(batch)
+                with self._connection_lock:
+                    self._apply_batch(batch)
                 failure: BaseException | None = None
             except BaseException as exc:  # a bug in the writer itself
                 failure = exc
             ended = time.perf_counter()
             for write in batch:
                 write.started, write.ended = started, ended
-            token.run_sync_soon(self._finish, batch, failure)
+            token.run_sync_soon(self._finish_on_thread, batch, failure)
         token.run_sync_soon(self._thread_done.set)
+
+    def _finish_on_thread(self, batch: list[Write[C]], failure: BaseException | None) -> None:
+        """On trio's thread, once the writer thread has committed a batch."""
+        self._on_thread -= len(batch)
+        self._finish(batch, failure)
 
     def _finish(self, batch: list[Write[C]], failure: BaseException | None) -> None:
         """On trio's thread, once a batch is committed: wake its callers."""
@@ -309,6 +398,7 @@ class BatchingStore(Generic[C]):
             self._batches += 1
             self._writes += committed
             self._max_batch = max(self._max_batch, len(batch))
+            self._after_commit()
 
     async def _shut_down(self) -> None:
         """Whatever was queued is committed (the thread ends only at _STOP,
@@ -318,6 +408,7 @@ class BatchingStore(Generic[C]):
             self._jobs.put(_STOP)
         try:
             await self._thread_done.wait()
+            self._commit_pending(last=True)  # submitted before the close, not yet committed
         finally:
             await trio.to_thread.run_sync(self._close_read, limiter=self._read_limiter)
             await trio.to_thread.run_sync(self._close_write, limiter=self._write_limiter)
@@ -352,7 +443,12 @@ class BatchingStore(Generic[C]):
         write = Write(apply, records, what, payload)
         queued = time.perf_counter()
         self._queued += 1
-        self._jobs.put(write)
+        if self._commits_on_trio:
+            self._pending.append(write)
+            self._pending_due.set()
+        else:
+            self._on_thread += 1
+            self._jobs.put(write)
         await write.done.wait()
         sink = SINK.get()
         if sink is not None and write.ended:

@@ -7,9 +7,17 @@ keeps those bytes and never interprets them.
 
 How it talks to SQLite, and why:
 
-- SQLite is never called on the trio thread (a WAL checkpoint can block a
-  commit for milliseconds), and every write queued so far is committed in
-  one transaction on the store's own writer thread (`batching.BatchingStore`).
+- Writes are committed on trio's thread, every write of one pass of the
+  run loop in one transaction (`batching.BatchingStore`, `_commits_on_trio`):
+  in WAL mode with synchronous=NORMAL a commit writes into the operating
+  system's cache and flushes nothing, some 100 us, far less than the GIL
+  hand-over a writer thread pays under load. What can block for long runs
+  on the store's own thread instead, never on trio's: reads, backups, and
+  the WAL's checkpoints, which flush the disk. SQLite's automatic
+  checkpoint would run inside a COMMIT (13 ms seen under load, more on a
+  slow disk), so it is off, and the store queues a passive checkpoint to
+  its thread after every CHECKPOINT_COMMITS commits. While the thread
+  holds the connection, writes are handed to it and wait their turn.
 - A request that fails (an unknown table, a gap in a log) must fail only its
   own caller. The batch is first tried as a plain transaction; if anything in
   it raises, it is rolled back and replayed in order with a savepoint around
@@ -52,6 +60,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import logging
 import os
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
@@ -63,6 +72,8 @@ from .batching import BatchingStore, StoreStatistics, Write
 from .contract import STATUSES, LogRecord, StoreConflict, StoreError, StoreLocked, TableRow, check_bytes, check_status
 
 __all__ = ["SQLiteStore", "StoreStatistics"]
+
+log = logging.getLogger("oriente.store")
 
 # 1: the first schema. 2: tables may be 'failed' (a wider CHECK constraint).
 # 3: accounts, credentials, ratings and results (new tables only).
@@ -225,6 +236,10 @@ _ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 param
 _EXACT_ROWS: Final = 16
 # SQLite's page cache for the one connection, in KiB (see the module docstring).
 CACHE_KIB: Final = 512
+# Commits between two checkpoints of the WAL, queued to the store's thread.
+# A step's commit adds some four pages to the WAL (a log row, its index, a
+# clock): about SQLite's own default of a checkpoint per thousand pages.
+CHECKPOINT_COMMITS: Final = 250
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -370,6 +385,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         self._lock_fd: int | None = None
         # One connection: a read takes the writer's turn, between two batches.
         self._reads_on_writer = True
+        self._commits_on_trio = True  # see the module docstring
+        self._commits_since_checkpoint = 0
+        self._checkpointing = False  # a checkpoint is queued to the thread or running there
+        self.checkpoints = 0  # checkpoints done (tests, statistics)
 
     # -- hooks of BatchingStore ------------------------------------------------
 
@@ -382,7 +401,30 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             self._lock_fd = None
 
     def _open(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
-        return _open(self._path)
+        write, read = _open(self._path)
+        # Never inside a COMMIT on trio's thread: `_after_commit` queues them to the store's thread.
+        write.execute("PRAGMA wal_autocheckpoint = 0")
+        return write, read
+
+    def _after_commit(self) -> None:
+        self._commits_since_checkpoint += 1
+        if self._commits_since_checkpoint >= CHECKPOINT_COMMITS and not self._checkpointing:
+            self._commits_since_checkpoint = 0
+            self._checkpointing = True
+            self._chore(self._checkpoint)
+
+    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+        """*thread*: copy the WAL's committed pages into the database
+        (PASSIVE: it waits for nothing). A failure is logged, not raised:
+        nobody waits for a checkpoint, and a disk that fails it fails the
+        next commit too, which pauses the tables (docs/table.md T4.4)."""
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            self.checkpoints += 1
+        except sqlite3.Error as exc:
+            log.warning("store %s: a checkpoint of the WAL failed: %s", self._path, exc)
+        finally:
+            self._checkpointing = False
 
     def _close_connection(self, conn: sqlite3.Connection) -> None:
         conn.close()
