@@ -9,7 +9,9 @@ shuts down gracefully. With ORIENTE_BENCH_PROFILE=FILE set, the trio thread
 runs under cProfile and the statistics are written to FILE on exit. With
 ORIENTE_BENCH_GCLOG=FILE set, the pauses of the cyclic garbage collector are
 tallied per generation and written to FILE (JSON) on exit. With
-ORIENTE_BENCH_LOG=FILE set, SIGHUP runs a full collection and malloc_trim,
+ORIENTE_BENCH_TRACE=FILE set, trio's run loop is traced (`LoopTrace`) and
+its tallies written to FILE.PID (JSON) on exit. With ORIENTE_BENCH_LOG=FILE
+set, SIGHUP runs a full collection and malloc_trim,
 then writes FILE.settled (what bench/server.py reads RSS after).
 """
 
@@ -101,6 +103,97 @@ class GcLog:
             json.dump({"generations": self.gens, "objects": len(gc.get_objects())}, f)
 
 
+def _summary(xs: list[float], scale: float = 1e3) -> dict[str, float]:
+    """Count, total, median, 90th and 99th percentiles and maximum of `xs`,
+    times `scale` (seconds to milliseconds by default), rounded."""
+    xs = sorted(xs)
+    if not xs:
+        return {"n": 0}
+
+    def q(p: float) -> float:
+        return round(xs[min(len(xs) - 1, int(p * len(xs)))] * scale, 3)
+    return {"n": len(xs), "total": round(sum(xs) * scale, 1), "p50": q(0.5), "p90": q(0.9), "p99": q(0.99),
+            "max": round(xs[-1] * scale, 3)}
+
+
+class LoopTrace(trio.abc.Instrument):
+    """Where a command's time goes between trio's passes, for work on the
+    tail (docs/benchmarks.md). A command crosses several passes of the run
+    loop (its frame read, its session, its table's step, the commit, the
+    step again), and waits in each for every task runnable before it.
+    Tallied, in milliseconds: each pass (from the end of one I/O wait to
+    the start of the next) and the tasks it stepped; each woken task's wait
+    until it ran, in all and per second of the run (the measured window is
+    the last `--seconds` before the end); each task step by the task's
+    coroutine; and the passes over LONG_PASS_S with their CPU time (less
+    than their length: the thread waited for the GIL or the processor) and
+    the tasks that took them. Costs a few microseconds a step: read it for
+    shares and tails, not for absolute figures."""
+
+    LONG_PASS_S = 0.004
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.passes: list[float] = []
+        self.pass_steps: list[float] = []
+        self.waits: list[tuple[float, float]] = []  # (when it ran, how long it waited)
+        self.steps: dict[str, list[float]] = {}
+        self.long_passes: list[tuple[float, float, int, list[tuple[str, float]]]] = []
+        self._pass_began = self._pass_cpu = self._step_began = 0.0
+        self._in_pass: dict[str, float] = {}
+        self._steps = 0
+        self._scheduled: dict[int, float] = {}
+
+    def after_io_wait(self, timeout: float) -> None:
+        self._pass_began = time.perf_counter()
+        self._pass_cpu = time.thread_time()
+        self._in_pass = {}
+        self._steps = 0
+
+    def before_io_wait(self, timeout: float) -> None:
+        if not self._pass_began:
+            return
+        took = time.perf_counter() - self._pass_began
+        self.passes.append(took)
+        self.pass_steps.append(float(self._steps))
+        if took > self.LONG_PASS_S:
+            top = sorted(self._in_pass.items(), key=lambda kv: -kv[1])[:4]
+            self.long_passes.append((round(took * 1e3, 2), round((time.thread_time() - self._pass_cpu) * 1e3, 2),
+                                     self._steps, [(k, round(v * 1e3, 2)) for k, v in top]))
+
+    def task_scheduled(self, task: trio.lowlevel.Task) -> None:
+        self._scheduled.setdefault(id(task), time.perf_counter())
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        now = time.perf_counter()
+        at = self._scheduled.pop(id(task), None)
+        if at is not None:
+            self.waits.append((now, now - at))
+        self._step_began = now
+        self._steps += 1
+
+    def after_task_step(self, task: trio.lowlevel.Task) -> None:
+        took = time.perf_counter() - self._step_began
+        name = getattr(task.coro, "__qualname__", task.name)
+        self.steps.setdefault(name, []).append(took)
+        self._in_pass[name] = self._in_pass.get(name, 0.0) + took
+
+    def write(self, path: str) -> None:
+        per_second: dict[int, list[float]] = {}
+        t0 = self.waits[0][0] if self.waits else 0.0
+        for at, waited in self.waits:
+            per_second.setdefault(int(at - t0), []).append(waited)
+        steps = sorted(self.steps.items(), key=lambda kv: -sum(kv[1]))[:25]
+        with open(path, "w") as f:
+            json.dump({"passes_ms": _summary(self.passes), "tasks_per_pass": _summary(self.pass_steps, 1.0),
+                       "waits_ms": _summary([w for _, w in self.waits]),
+                       "waits_ms_per_second": {sec: _summary(ws) for sec, ws in sorted(per_second.items())},
+                       "steps_ms": {name: _summary(xs) for name, xs in steps},
+                       "long_passes": self.long_passes}, f, indent=1)
+
+
 def settle(marker: str) -> None:
     """SIGHUP (bench/server.py, to measure what the process keeps): a full
     collection of everything, what the server froze included (a deep one,
@@ -129,12 +222,16 @@ def main() -> int:
         signal.signal(signal.SIGHUP, lambda signum, frame: settle(log_path + ".settled"))
     gc_log_to = os.environ.get("ORIENTE_BENCH_GCLOG")
     gc_log = GcLog() if gc_log_to else None
+    trace_to = os.environ.get("ORIENTE_BENCH_TRACE")
+    trace = LoopTrace() if trace_to else None
 
     def ready(app: App) -> None:
         # The pauses counted are those of a listening server: the start-up
         # collection that precedes the freeze pauses no table.
         if gc_log is not None:
             gc_log.reset()
+        if trace is not None:
+            trace.reset()
         print(app.port, app.metrics_port, flush=True)
 
     if gc_log is not None:
@@ -144,7 +241,7 @@ def main() -> int:
     if profiler is not None:
         profiler.enable()
     try:
-        trio.run(serve_until_signalled, app, ready)
+        trio.run(serve_until_signalled, app, ready, instruments=[trace] if trace is not None else [])
     finally:
         if profiler is not None and profile_to:
             profiler.disable()
@@ -152,6 +249,8 @@ def main() -> int:
         if gc_log is not None and gc_log_to:
             gc.callbacks.remove(gc_log)
             gc_log.write(gc_log_to)
+        if trace is not None and trace_to:
+            trace.write(f"{trace_to}.{os.getpid()}")
     return 0
 
 

@@ -50,3 +50,40 @@ def test_no_benchmark_reads_the_servers_first_line_its_own_way() -> None:
         uses_start = "_server_main.start(" in text
         assert uses_start or path.name == "server.py", f"{path.name} starts _server_main.py without _server_main.start"
         assert not re.search(r"int\(\s*\w+\.stdout\.readline\(\)\s*\)", text), path.name
+
+
+def test_the_loop_trace_tallies_passes_waits_and_steps(tmp_path: Path) -> None:
+    """LoopTrace, on a real trio run: a task woken by another waits for its
+    pass and is tallied under its coroutine's name, and a pass made long by
+    one task's busy step is listed with the task that took it."""
+    import json
+    import time
+
+    import trio
+
+    trace = _server_main.LoopTrace()
+
+    async def busy() -> None:
+        await trio.sleep(0.01)
+        end = time.perf_counter() + 2 * trace.LONG_PASS_S
+        while time.perf_counter() < end:
+            pass
+
+    async def sleeper(event: trio.Event) -> None:
+        await event.wait()
+
+    async def main() -> None:
+        event = trio.Event()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(sleeper, event)
+            nursery.start_soon(busy)
+            await trio.sleep(0.05)
+            event.set()
+
+    trio.run(main, instruments=[trace])
+    trace.write(str(tmp_path / "trace"))
+    tallies = json.loads((tmp_path / "trace").read_text())
+    assert tallies["passes_ms"]["n"] > 0 and tallies["waits_ms"]["n"] > 0
+    assert tallies["steps_ms"]["test_the_loop_trace_tallies_passes_waits_and_steps.<locals>.sleeper"]["n"] == 2
+    assert any(top[0][0].endswith("busy") and took >= 2 * trace.LONG_PASS_S * 1e3
+               for took, _, _, top in tallies["long_passes"])
