@@ -18,6 +18,10 @@ How it talks to SQLite, and why:
   slow disk), so it is off, and the store queues a passive checkpoint to
   its thread after every CHECKPOINT_COMMITS commits. While the thread
   holds the connection, writes are handed to it and wait their turn.
+  The price: a disk that stops taking writes without an error (a hung
+  network file system) stops the whole server in a commit, rather than
+  only its tables, which would all be waiting for their commits anyway.
+  Keep the store on a local disk (docs/deploy.md).
 - A request that fails (an unknown table, a gap in a log) must fail only its
   own caller. The batch is first tried as a plain transaction; if anything in
   it raises, it is rolled back and replayed in order with a savepoint around
