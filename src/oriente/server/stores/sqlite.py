@@ -50,7 +50,12 @@ How it talks to SQLite, and why:
   comes back to memory, so few pages are worth keeping; the operating
   system's file cache serves the others. The default cache filled up in
   minutes of play and stayed full, some 40 KiB for each of fifty live
-  tables (`bench/memory.py`, `sqlite_cache_kib_per_table`).
+  tables (`bench/memory.py`, `sqlite_cache_kib_per_table`). 512 KiB cost
+  nothing measurable either; since commits run on trio's thread the
+  cache's pages are allocated among the Python objects of the main heap,
+  where they showed as 5-10 KiB more per table at fifty tables at play
+  (`bench/server.py`, paced phase). 128 KiB gave that back for about 2 %
+  of `bench/store.py`'s throughput.
 - One server per file: `run` takes an exclusive flock on ``PATH.lock``
   before opening the database. SQLite's own locks only serialise
   transactions; two servers would both append to the same logs. A lock
@@ -239,7 +244,7 @@ _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.
 _ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 parameters a row, well under 32766
 _EXACT_ROWS: Final = 16
 # SQLite's page cache for the one connection, in KiB (see the module docstring).
-CACHE_KIB: Final = 512
+CACHE_KIB: Final = 128
 # Commits between two checkpoints of the WAL, queued to the store's thread.
 # A step's commit adds some four pages to the WAL (a log row, its index, a
 # clock): about SQLite's own default of a checkpoint per thousand pages.
