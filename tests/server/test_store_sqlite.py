@@ -209,7 +209,6 @@ async def test_one_batch_applies_requests_in_submission_order(tmp_path: Path) ->
     be replayed request by request."""
     store = GatedStore(str(tmp_path / "s.sqlite"))
     async with running(store):
-        await store.create_table("plug", "running", b"", now=0.0)
         await store.create_table("t", "running", b"", now=0.0)
         errors: list[StoreError] = []
 
@@ -305,7 +304,6 @@ async def test_writes_pending_on_trios_thread_are_committed_when_the_store_stops
         await inner.start(store.run)
         async with trio.open_nursery() as setup:
             for t in range(5):
-                store._pending_due = trio.Event()
                 setup.start_soon(partial(store.create_table, f"t{t}", "running", b"", now=0.0))
                 await trio.testing.wait_all_tasks_blocked()
                 store._commit_pending()  # the committer's work, for the set-up only
@@ -407,7 +405,6 @@ async def test_aclose_flushes_queued_writes(tmp_path: Path) -> None:
         await nursery.start(store.run)
         for t in range(20):
             await store.create_table(f"t{t}", "running", b"", now=0.0)
-        await store.create_table("plug", "running", b"", now=0.0)
         async with plugged(store):
             for t in range(20):
                 nursery.start_soon(writer, t)

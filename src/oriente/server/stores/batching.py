@@ -1,7 +1,8 @@
 """What every store on a real database shares: one writer that batches.
 
-A database driver blocks, so it is never called on the trio thread (a slow
-commit would freeze every table at once). A thread hop costs about 90 us,
+A database driver blocks, so it is not called on the trio thread (a slow
+commit would freeze every table at once), except for a store whose commits
+cannot be slow (below). A thread hop costs about 90 us,
 and a commit costs a disk flush or a network round trip; one hop and one
 commit per write would cap the server at a few thousand writes a second.
 Instead a single writer owns the write connection, takes every write
@@ -33,7 +34,7 @@ not also wait for trio to schedule the writer.
   accepted only while running, and whatever was accepted when the store
   stops (`aclose` or cancellation) is still committed, under a shield.
 
-`A store whose commits cost no network round trip and no disk flush (SQLite
+A store whose commits cost no network round trip and no disk flush (SQLite
 in WAL mode with synchronous=NORMAL: a commit is a few writes into the
 operating system's cache, some 100 us) may commit on trio's thread instead
 (`_commits_on_trio`). Every write submitted while trio runs one pass of its
@@ -43,7 +44,7 @@ writer thread needs the GIL again after each statement, and while trio's
 thread is busy it gets it only at trio's next blocking call or after the
 switch interval (5 ms). Under load a commit of one write took 3-7 ms at the
 99th percentile that way, against 0.5 ms on trio's thread, and a server
-frame cost 22-26 % less CPU. The connection is then shared by the two
+frame cost about 12 % less CPU (bench/server.py, docs/benchmarks.md). The connection is then shared by the two
 threads under `_connection_lock`: the thread takes it for the calls queued
 to it (reads, a backup, a checkpoint); when the committer finds it taken, or
 writes still queued for the thread, it hands its batch to the thread, in

@@ -54,8 +54,8 @@ How it talks to SQLite, and why:
   nothing measurable either; since commits run on trio's thread the
   cache's pages are allocated among the Python objects of the main heap,
   where they showed as 5-10 KiB more per table at fifty tables at play
-  (`bench/server.py`, paced phase). 128 KiB gave that back for about 2 %
-  of `bench/store.py`'s throughput.
+  (`bench/server.py`, paced phase). 128 KiB gave about 5 KiB of it back,
+  for about 2 % of `bench/store.py`'s throughput.
 - One server per file: `run` takes an exclusive flock on ``PATH.lock``
   before opening the database. SQLite's own locks only serialise
   transactions; two servers would both append to the same logs. A lock
