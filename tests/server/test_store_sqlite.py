@@ -241,9 +241,9 @@ class ThreadsSeen(SQLiteStore):
         self.batch_threads.append(threading.current_thread())
         super()._apply_batch(batch)
 
-    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+    def _checkpoint(self) -> None:
         self.checkpoint_threads.append(threading.current_thread())
-        super()._checkpoint(conn)
+        super()._checkpoint()
 
 
 async def test_the_writes_of_one_pass_commit_on_trios_thread_in_one_batch(tmp_path: Path) -> None:
@@ -268,18 +268,65 @@ async def test_the_wal_is_checkpointed_on_the_stores_thread_never_inside_a_commi
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's automatic checkpoint, which would flush the disk inside a
     COMMIT on trio's thread, is off; the store queues a checkpoint to its
-    own thread after every CHECKPOINT_COMMITS commits."""
+    own thread after every CHECKPOINT_COMMITS commits, and that checkpoint,
+    on a connection of its own, copies what the writer committed."""
     monkeypatch.setattr(sqlite_store, "CHECKPOINT_COMMITS", 5)
     async with running(ThreadsSeen(str(tmp_path / "s.sqlite"))) as store:
         assert await store._on_write_connection(
             lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]) == 0
         await store.create_table("t", "running", b"", now=0.0)
-        for pos in range(12):
+        for pos in range(14):
             await store.append("t", [rec(pos)], now=1.0)
-        await store._on_write_connection(lambda conn: None)  # after the checkpoints queued so far
-        assert store.checkpoints == 2
+            if pos in (3, 8):  # the 5th and 10th commits
+                await store._on_write_connection(lambda conn: None)  # after the checkpoint just queued
+                assert store.checkpoints == (1 if pos == 3 else 2)
+        assert store.checkpointed_frames > 0
         assert store.checkpoint_threads and threading.current_thread() not in store.checkpoint_threads
-        assert [r.pos for r in await store.log("t")] == list(range(12))
+        assert [r.pos for r in await store.log("t")] == list(range(14))
+
+
+class SlowCheckpoint(SQLiteStore):
+    """A store whose checkpoint waits at a gate, as one flushing a slow
+    disk does."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+
+    def _checkpoint(self) -> None:
+        self.entered.set()
+        assert self.gate.wait(timeout=20), "test left the gate closed"
+        super()._checkpoint()
+
+
+async def test_commits_go_on_while_the_wal_is_checkpointed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint flushes the disk (4-8 ms under load, far more on a slow
+    disk). It runs on a connection of its own, so a step's commit never
+    waits for it: it used to hold the writer's connection, and the writes
+    of every step meanwhile queued behind it."""
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_COMMITS", 2)
+    async with running(SlowCheckpoint(str(tmp_path / "s.sqlite"))) as store:
+        try:
+            await store.create_table("t", "running", b"", now=0.0)
+            await store.append("t", [rec(0)], now=1.0)  # the second commit queues a checkpoint
+            assert await trio.to_thread.run_sync(store.entered.wait, 20), "no checkpoint began"
+            committed: list[int] = []
+
+            async def writer(pos: int) -> None:
+                await store.append("t", [rec(pos)], now=1.0)
+                committed.append(pos)
+
+            async with trio.open_nursery() as nursery:
+                for pos in (1, 2, 3):
+                    nursery.start_soon(writer, pos)  # one at a time, in order: positions must follow
+                    await trio.testing.wait_all_tasks_blocked()
+                    assert committed == list(range(1, pos + 1)), "a commit waited for the checkpoint"
+            assert store.checkpoints == 0  # still at its gate
+        finally:
+            store.gate.set()
+        assert [r.pos for r in await store.log("t")] == [0, 1, 2, 3]
 
 
 class Uncommitted(SQLiteStore):

@@ -46,11 +46,13 @@ switch interval (5 ms). Under load a commit of one write took 3-7 ms at the
 99th percentile that way, against 0.5 ms on trio's thread, and a server
 frame cost about 12 % less CPU (bench/server.py, docs/benchmarks.md). The connection is then shared by the two
 threads under `_connection_lock`: the thread takes it for the calls queued
-to it (reads, a backup, a checkpoint); when the committer finds it taken, or
-writes still queued for the thread, it hands its batch to the thread, in
-order behind them. The thread's calls, not the writes, are what may block
-for long (a WAL checkpoint flushes the disk), and trio's thread never waits
-for them.
+to it (reads, a backup); when the committer finds it taken, or writes
+still queued for the thread, it hands its batch to the thread, in order
+behind them. The thread's calls, not the writes, are what may block for
+long, and trio's thread never waits for them. An errand (`_errand`) runs on
+the thread without the write connection: SQLite's checkpoint of its WAL,
+which flushes the disk, runs on a connection of its own, and commits go on
+meanwhile.
 
 `SQLiteStore` and `PostgresStore` are subclasses: each says how to take its
 lock and open its connections, how to apply one batch, and how to close.
@@ -58,6 +60,7 @@ lock and open its connections, how to apply one batch, and how to close.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -122,12 +125,15 @@ class Write(Generic[C]):
 
 
 class _Call(Generic[C, T]):
-    """A function to run on the write connection between two batches."""
+    """A function to run on the writer thread between two batches, with the
+    write connection (``holds_connection``, under `_connection_lock`) or
+    without it (an errand that uses a connection of its own)."""
 
-    __slots__ = ("done", "fn", "result")
+    __slots__ = ("done", "fn", "holds_connection", "result")
 
-    def __init__(self, fn: Callable[[C], T]) -> None:
+    def __init__(self, fn: Callable[[C], T], *, holds_connection: bool = True) -> None:
         self.fn = fn
+        self.holds_connection = holds_connection
         self.done = trio.Event()
         self.result: outcome.Outcome[T] | None = None
 
@@ -313,6 +319,13 @@ class BatchingStore(Generic[C]):
         handles its own errors."""
         self._jobs.put(_Call(fn))
 
+    def _errand(self, fn: Callable[[], None]) -> None:
+        """Queue `fn` to run on the writer thread, in order with what is
+        queued there, without the write connection: trio's thread goes on
+        committing while it runs (SQLite's checkpoint, on a connection of
+        its own). Nobody waits for it, so it handles its own errors."""
+        self._jobs.put(_Call(lambda _conn: fn(), holds_connection=False))
+
     def statistics(self) -> StoreStatistics:
         """Counters since start and the queue as it is now."""
         return StoreStatistics(
@@ -339,7 +352,7 @@ class BatchingStore(Generic[C]):
             if job is _STOP:
                 break
             if isinstance(job, _Call):
-                with self._connection_lock:
+                with self._connection_lock if job.holds_connection else contextlib.nullcontext():
                     result = outcome.capture(job.fn, self._write_conn)
                 token.run_sync_soon(job.finish, result)
                 continue
