@@ -9,7 +9,7 @@ shuts down gracefully. With ORIENTE_BENCH_PROFILE=FILE set, the trio thread
 runs under cProfile and the statistics are written to FILE on exit. With
 ORIENTE_BENCH_GCLOG=FILE set, the pauses of the cyclic garbage collector are
 tallied per generation and written to FILE (JSON) on exit. With
-ORIENTE_BENCH_TRACE=FILE set, trio's run loop is traced (`LoopTrace`) and
+ORIENTE_BENCH_LOOP_TRACE=FILE set, trio's run loop is traced (`LoopTrace`) and
 its tallies written to FILE.PID (JSON) on exit. With ORIENTE_BENCH_LOG=FILE
 set, SIGHUP runs a full collection and malloc_trim,
 then writes FILE.settled (what bench/server.py reads RSS after).
@@ -222,7 +222,7 @@ def main() -> int:
         signal.signal(signal.SIGHUP, lambda signum, frame: settle(log_path + ".settled"))
     gc_log_to = os.environ.get("ORIENTE_BENCH_GCLOG")
     gc_log = GcLog() if gc_log_to else None
-    trace_to = os.environ.get("ORIENTE_BENCH_TRACE")
+    trace_to = os.environ.get("ORIENTE_BENCH_LOOP_TRACE")
     trace = LoopTrace() if trace_to else None
 
     def ready(app: App) -> None:

@@ -67,7 +67,7 @@ phase, server CPU per frame sent for both servers (their quotient is
     python bench/server.py --quick      # about 20 seconds
     python bench/server.py --profile    # also cProfile the server in phase 1
     python bench/server.py --latency-only --seconds 10   # phases 1, 3 and 4 only, for work on the latency
-    ORIENTE_BENCH_TRACE=trace python bench/server.py --latency-only   # and trace.PID: each server's
+    ORIENTE_BENCH_LOOP_TRACE=trace python bench/server.py --latency-only   # and trace.PID: each server's
         # run loop, pass by pass (bench/_server_main.py, LoopTrace)
 
 The last line printed is one line of JSON with the figures.
