@@ -49,14 +49,10 @@ class GatedStore(SQLiteStore):
         self.gate = threading.Event()
         self.gate.set()
         self.entered = threading.Event()  # the writer thread reached the gate
-        self.left = threading.Event()  # and went on
 
     def hold(self, conn: object) -> None:
         self.entered.set()
-        try:
-            assert self.gate.wait(timeout=20), "test left the gate closed"
-        finally:
-            self.left.set()
+        assert self.gate.wait(timeout=20), "test left the gate closed"
 
 
 @asynccontextmanager
@@ -66,7 +62,6 @@ async def plugged(store: GatedStore) -> AsyncIterator[None]:
     store.gate.clear()
     try:
         store.entered.clear()
-        store.left.clear()
         store._chore(store.hold)
         # The writer is a thread: wait for it to take the call, not for trio's tasks.
         assert await trio.to_thread.run_sync(store.entered.wait, 20), "the writer never took the call"
@@ -288,20 +283,6 @@ async def test_the_wal_is_checkpointed_on_the_stores_thread_never_inside_a_commi
         assert store.checkpointed_frames > 0
         assert store.checkpoint_threads and threading.current_thread() not in store.checkpoint_threads
         assert [r.pos for r in await store.log("t")] == list(range(14))
-
-
-async def test_a_read_does_not_wait_for_the_writers_connection(tmp_path: Path) -> None:
-    """Reads have a connection of their own: one sent while the store's
-    thread holds the writer's connection (a backup, a long call) is
-    answered meanwhile, and sees every write committed before it. On the
-    writer's connection it queued behind the call (the gate's time-out
-    then fails the test)."""
-    async with running(GatedStore(str(tmp_path / "s.sqlite"))) as store:
-        await store.create_table("t", "running", b"", now=0.0)
-        await store.append("t", [rec(0), rec(1)], now=1.0)
-        async with plugged(store):
-            assert [r.pos for r in await store.log("t")] == [0, 1]
-            assert not store.left.is_set(), "the read waited for the writer's connection"
 
 
 class SlowCheckpoint(SQLiteStore):

@@ -46,7 +46,7 @@ switch interval (5 ms). Under load a commit of one write took 3-7 ms at the
 99th percentile that way, against 0.5 ms on trio's thread, and a server
 frame cost about 12 % less CPU (bench/server.py, docs/benchmarks.md). The connection is then shared by the two
 threads under `_connection_lock`: the thread takes it for the calls queued
-to it (a backup; the reads of a store that shares it); when the committer finds it taken, or writes
+to it (reads, a backup); when the committer finds it taken, or writes
 still queued for the thread, it hands its batch to the thread, in order
 behind them. The thread's calls, not the writes, are what may block for
 long, and trio's thread never waits for them. An errand (`_errand`) runs on

@@ -40,18 +40,15 @@ How it talks to SQLite, and why:
   while the server runs, no other process can open the store, not even to
   read it (`sqlite3` says "database is locked"): back it up through the
   server (`backup`, `oriente backup`) or after a stop (docs/deploy.md).
-- Three connections, which share the WAL's index. The writer's commits on
-  trio's thread; backups and other calls that need it run on the store's
-  thread, between two batches. Reads have their own, on a thread of their
-  own: a read (a replay, a table coming back to memory) never holds up a
-  commit, and sees only whole transactions (WAL snapshots). The third
-  only checkpoints the WAL, on the store's thread, while commits go on: a
-  checkpoint on the writer's connection
+- Two connections. One commits on trio's thread and reads on the store's
+  thread: reads wait for the batch in progress (milliseconds), and never
+  see one half done. The other only checkpoints the WAL, on the store's
+  thread, while commits go on: a checkpoint on the writer's connection
   held it for 4-8 ms three or four times a second at fifty tables at play,
   and every step that committed meanwhile waited for it, which was most of
   the tail of a command's latency (`bench/server.py`: p99 5.2-5.8 ms
   against 3.3-4.0 without checkpoints). SQLite's exclusive locking mode
-  allowed only one connection; the VFS keeps what it was for.
+  would not allow a second connection; the VFS keeps what it was for.
 - synchronous=NORMAL in WAL mode: a commit survives the process being killed
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
@@ -255,7 +252,7 @@ _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
 _ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 parameters a row, well under 32766
 _EXACT_ROWS: Final = 16
-# SQLite's page cache for each connection, in KiB (see the module docstring).
+# SQLite's page cache for the one connection, in KiB (see the module docstring).
 CACHE_KIB: Final = 128
 # Commits between two checkpoints of the WAL, queued to the store's thread.
 # A step's commit adds some four pages to the WAL (a log row, its index, a
@@ -333,9 +330,9 @@ def _add_credential_columns(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE credentials ADD COLUMN {name} {definition}")
 
 
-def _open(path: str) -> sqlite3.Connection:
-    """Open the writer's connection and bring the schema up to date (in a
-    thread)."""
+def _open(path: str) -> tuple[sqlite3.Connection, sqlite3.Connection]:
+    """Open the connection and bring the schema up to date (in a thread);
+    the same connection writes and reads."""
     try:
         write = _connect(path)
     except sqlite3.Error as exc:
@@ -371,7 +368,7 @@ def _open(path: str) -> sqlite3.Connection:
     except BaseException:
         write.close()
         raise
-    return write
+    return write, write
 
 
 def _lock(path: str) -> int:
@@ -408,8 +405,8 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         self._tails: dict[str, int] = {}
         self._path = path
         self._lock_fd: int | None = None
-        # Reads have a connection of their own, on a thread of their own (see the module docstring).
-        self._reads_on_writer = False
+        # One connection: a read takes the writer's turn, between two batches.
+        self._reads_on_writer = True
         self._commits_on_trio = True  # see the module docstring
         self._commits_since_checkpoint = 0
         self._checkpointing = False  # a checkpoint is queued to the thread or running there
@@ -429,17 +426,12 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             self._lock_fd = None
 
     def _open(self) -> tuple[sqlite3.Connection, sqlite3.Connection]:
-        write = _open(self._path)
-        read: sqlite3.Connection | None = None
+        write, read = _open(self._path)
         try:
             # Never inside a COMMIT on trio's thread: `_after_commit` queues them to the store's thread.
             write.execute("PRAGMA wal_autocheckpoint = 0")
-            read = _connect(self._path)
-            read.execute("PRAGMA query_only = ON")
             self._checkpoint_conn = _connect(self._path)
         except BaseException:
-            if read is not None:
-                read.close()
             write.close()
             raise
         return write, read
@@ -470,8 +462,8 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         conn.close()
 
     def _close_read(self) -> None:
-        # Both before the writer's: the last connection to close checkpoints the WAL and removes it.
-        super()._close_read()
+        self._read_conn = None  # the writer's connection: closed once, last, with it
+        # Before the writer's: the last connection to close checkpoints the WAL and removes it.
         if self._checkpoint_conn is not None:
             conn, self._checkpoint_conn = self._checkpoint_conn, None
             conn.close()
@@ -814,7 +806,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
     async def backup(self, dest: str) -> int:
         """A consistent copy of the store at `dest`, which it replaces at once
         when complete (never a half-written file there); its size in bytes.
-        Taken between two batches, on the writer's connection, since no
+        Taken between two batches, on the store's own connection, since no
         other process may open the file while the server runs: writes wait
         meanwhile (SQLite copies about 100 MB a second). The copy is a
         plain SQLite file (rollback journal), ready to be copied away or
