@@ -280,9 +280,48 @@ async def test_the_wal_is_checkpointed_on_the_stores_thread_never_inside_a_commi
             if pos in (3, 8):  # the 5th and 10th commits
                 await store._on_write_connection(lambda conn: None)  # after the checkpoint just queued
                 assert store.checkpoints == (1 if pos == 3 else 2)
-        assert store.checkpointed_frames > 0
+        assert store.wal_frames_copied == store.wal_frames > 0  # nothing committed meanwhile: all of it
+        assert store.catch_ups == 0
         assert store.checkpoint_threads and threading.current_thread() not in store.checkpoint_threads
         assert [r.pos for r in await store.log("t")] == list(range(14))
+
+
+class LockSeen(SQLiteStore):
+    """A store that notes, for each passive checkpoint, whether it held the
+    writer's connection."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.held: list[bool] = []
+
+    def _passive(self) -> tuple[int, int]:
+        self.held.append(self._connection_lock.locked())
+        return super()._passive()
+
+
+async def test_a_long_wal_is_caught_up_holding_the_writer_so_that_it_starts_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checkpoints beside the commits rarely copy the frames committed
+    meanwhile, and the WAL starts over only once all of it is copied: left
+    alone it grew without end. Once it is WAL_RESTART_FRAMES long, the
+    checkpoint copies the rest holding the writer's connection, and the
+    next commit starts the WAL from its beginning again."""
+    monkeypatch.setattr(sqlite_store, "CHECKPOINT_COMMITS", 10)
+    monkeypatch.setattr(sqlite_store, "WAL_RESTART_FRAMES", 1)
+    async with running(LockSeen(str(tmp_path / "s.sqlite"))) as store:
+        await store.create_table("t", "running", b"", now=0.0)
+        for pos in range(9):
+            await store.append("t", [rec(pos)], now=1.0)
+        await store._on_write_connection(lambda conn: None)  # after the checkpoint just queued
+        assert (store.checkpoints, store.catch_ups, store.held) == (1, 1, [False, True])
+        first = store.wal_frames
+        assert store.wal_frames_copied == first > 0
+        for pos in range(9, 12):
+            await store.append("t", [rec(pos)], now=1.0)
+        # Three commits on an empty WAL make it shorter than ten did.
+        await trio.to_thread.run_sync(store._checkpoint)
+        assert 0 < store.wal_frames < first, "the WAL did not start over"
+        assert [r.pos for r in await store.log("t")] == list(range(12))
 
 
 class SlowCheckpoint(SQLiteStore):

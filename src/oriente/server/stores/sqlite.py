@@ -49,6 +49,14 @@ How it talks to SQLite, and why:
   the tail of a command's latency (`bench/server.py`: p99 5.2-5.8 ms
   against 3.3-4.0 without checkpoints). SQLite's exclusive locking mode
   would not allow a second connection; the VFS keeps what it was for.
+  The WAL starts over from its beginning only at a commit that finds all
+  of it copied, which a checkpoint beside the commits rarely leaves it:
+  once it is WAL_RESTART_FRAMES long, a checkpoint catches up holding the
+  writer's connection (`SQLiteStore._checkpoint`). Reads stay on the
+  writer's connection: a read on a third one held a snapshot that kept the
+  catch-up from copying everything, and wakes of sleeping tables were no
+  faster for it (`bench/sleep.py --quick`, one pair: wake p99 13.2 ms on
+  one connection, 16.6 on two).
 - synchronous=NORMAL in WAL mode: a commit survives the process being killed
   (the WAL is in the operating system's hands when COMMIT returns); only a
   power cut can lose the last few commits. That is the trade SQLite
@@ -258,6 +266,12 @@ CACHE_KIB: Final = 128
 # A step's commit adds some four pages to the WAL (a log row, its index, a
 # clock): about SQLite's own default of a checkpoint per thousand pages.
 CHECKPOINT_COMMITS: Final = 250
+# A WAL this many frames long (pages, 4 KiB each) after a checkpoint has not
+# started over for some time: the next checkpoint catches up holding the
+# writer's connection, so that the WAL can start again from its beginning
+# (`SQLiteStore._checkpoint`). At fifty tables at play a WAL reaches about
+# 1,000 frames between two checkpoints.
+WAL_RESTART_FRAMES: Final = 4096
 
 
 def _uri(path: str) -> str:
@@ -413,7 +427,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         # The connection that checkpoints the WAL, on the store's thread, while commits go on.
         self._checkpoint_conn: sqlite3.Connection | None = None
         self.checkpoints = 0  # checkpoints done (tests, statistics)
-        self.checkpointed_frames = 0  # WAL frames they copied into the database (tests, statistics)
+        self.catch_ups = 0  # checkpoints that held the writer's connection (tests, statistics)
+        # The WAL's length in frames after the last checkpoint, and how many
+        # of them were in the database (tests, statistics).
+        self.wal_frames = self.wal_frames_copied = 0
 
     # -- hooks of BatchingStore ------------------------------------------------
 
@@ -443,16 +460,38 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
             self._checkpointing = True
             self._errand(self._checkpoint)
 
+    def _passive(self) -> tuple[int, int]:
+        """*thread*: one passive checkpoint on the checkpoint's connection:
+        the WAL's length in frames, and how many of them are now in the
+        database."""
+        assert self._checkpoint_conn is not None  # closed only after the thread ends
+        _busy, frames, copied = self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return frames, copied
+
     def _checkpoint(self) -> None:
         """*thread*: copy the WAL's committed pages into the database
-        (PASSIVE: it waits for nothing). A failure is logged, not raised:
-        nobody waits for a checkpoint, and a disk that fails it fails the
-        next commit too, which pauses the tables (docs/table.md T4.4)."""
+        (PASSIVE: it waits for nothing), while commits go on.
+
+        The WAL starts over from its beginning only at a commit that finds
+        every frame of it copied, and a checkpoint that runs beside the
+        commits rarely copies the ones committed meanwhile: left alone the
+        WAL grew without end (170 MB in 30,000 commits). So once it is
+        WAL_RESTART_FRAMES long, the checkpoint copies the rest holding the
+        writer's connection (the frames committed since it began, and two
+        flushes): commits queue behind it, as all of them did behind every
+        checkpoint before it had a connection of its own.
+
+        A failure is logged, not raised: nobody waits for a checkpoint, and
+        a disk that fails it fails the next commit too, which pauses the
+        tables (docs/table.md T4.4)."""
         try:
-            assert self._checkpoint_conn is not None  # closed only after the thread ends
-            _busy, _frames, copied = self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            frames, copied = self._passive()
+            if frames >= WAL_RESTART_FRAMES:
+                with self._connection_lock:
+                    frames, copied = self._passive()
+                self.catch_ups += 1
+            self.wal_frames, self.wal_frames_copied = frames, copied
             self.checkpoints += 1
-            self.checkpointed_frames += max(copied, 0)
         except sqlite3.Error as exc:
             log.warning("store %s: a checkpoint of the WAL failed: %s", self._path, exc)
         finally:
