@@ -43,13 +43,19 @@ function route() {
   window.scrollTo(0, 0);
 }
 
+let langAsked = 0; // the latest setLang: an earlier one whose words arrive later is dropped
+
 async function setLang(lang) {
+  // Kept at once: a person who picks a language and goes on before its
+  // words have loaded (a link, a reload) still finds it chosen.
+  localStorage.setItem("oriente.lang", lang);
+  const asked = ++langAsked;
   // The words of every game the server plays (once it has said which).
   const games = servedGames();
   const [cat, en] = await Promise.all([loadCatalogue(lang, games), loadCatalogue("en", games)]);
+  if (asked !== langAsked) return;
   dispatch({ type: "lang", lang, cat, en, t: translator(cat, en) });
   document.documentElement.lang = lang;
-  localStorage.setItem("oriente.lang", lang);
 }
 
 function setSound(on) {
