@@ -41,7 +41,7 @@ async def running(store: SQLiteStore) -> AsyncIterator[SQLiteStore]:
 
 class GatedStore(SQLiteStore):
     """A store whose writer thread can be held at a gate with the connection
-    (as a long read or a checkpoint holds it), so that a test can line
+    (as a long read or a backup holds it), so that a test can line
     requests up behind it: writes then go to the thread and wait there."""
 
     def __init__(self, path: str) -> None:
@@ -324,18 +324,12 @@ async def test_a_long_wal_is_caught_up_holding_the_writer_so_that_it_starts_over
         assert [r.pos for r in await store.log("t")] == list(range(12))
 
 
-class SlowCheckpoint(SQLiteStore):
-    """A store whose checkpoint waits at a gate, as one flushing a slow
-    disk does."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__(path)
-        self.gate = threading.Event()
-        self.entered = threading.Event()
+class SlowCheckpoint(GatedStore):
+    """A store whose checkpoint waits at the gate, as one flushing a slow
+    disk does (it holds no connection of the writer's meanwhile)."""
 
     def _checkpoint(self) -> None:
-        self.entered.set()
-        assert self.gate.wait(timeout=20), "test left the gate closed"
+        self.hold(None)
         super()._checkpoint()
 
 
@@ -347,6 +341,7 @@ async def test_commits_go_on_while_the_wal_is_checkpointed(
     of every step meanwhile queued behind it."""
     monkeypatch.setattr(sqlite_store, "CHECKPOINT_COMMITS", 2)
     async with running(SlowCheckpoint(str(tmp_path / "s.sqlite"))) as store:
+        store.gate.clear()
         try:
             await store.create_table("t", "running", b"", now=0.0)
             await store.append("t", [rec(0)], now=1.0)  # the second commit queues a checkpoint

@@ -475,7 +475,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         The WAL starts over from its beginning only at a commit that finds
         every frame of it copied, and a checkpoint that runs beside the
         commits rarely copies the ones committed meanwhile: left alone the
-        WAL grew without end (170 MB in 30,000 commits). So once it is
+        WAL grew without end (168 MB in 30,000 appends). So once it is
         WAL_RESTART_FRAMES long, the checkpoint copies the rest holding the
         writer's connection (the frames committed since it began, and two
         flushes): commits queue behind it, as all of them did behind every
