@@ -115,3 +115,28 @@ def test_catalogues_parse_and_keep_their_layout() -> None:
     paths = [*(ROOT / "src/oriente/clients/i18n").glob("*.json"), *(ROOT / "src/oriente/games").glob("*/words/*.json")]
     for path in paths:
         json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_language_chosen_before_the_connection_is_up_survives_it(server: Any, page: Any) -> None:
+    """The connection coming up re-asks the language (the server has said
+    which games' words to load). It must ask for the language chosen, not
+    app.lang, which is still the page's first language while the chosen
+    one's words are on their way: that put a German reader who picked
+    German at once back in English, and stored English as the choice."""
+    sockets: list[Any] = []
+    page.route_web_socket(re.compile(r"^ws"), lambda ws: sockets.append(ws))
+    german = re.compile(r"/i18n/de\.json$")
+    held: list[Any] = []
+    page.route(german, lambda route: held.append(route))
+    page.goto(server.url)
+    with page.expect_request(german):
+        page.select_option("#lang", "de")
+    assert len(sockets) == 1, "the page did not try to connect"
+    sockets[0].connect_to_server()
+    expect(page.locator(".conn.up")).to_be_visible()
+    for r in held:
+        r.continue_()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#lang")).to_have_value("de")
+    assert page.evaluate("localStorage.getItem('oriente.lang')") == "de"
+    assert page.errors == []

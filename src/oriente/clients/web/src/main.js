@@ -44,11 +44,13 @@ function route() {
 }
 
 let langAsked = 0; // the latest setLang: an earlier one whose words arrive later is dropped
+let langChosen = null; // the language last asked for, which app.lang becomes once its words arrive
 
 async function setLang(lang) {
   // Kept at once: a person who picks a language and goes on before its
   // words have loaded (a link, a reload) still finds it chosen.
   localStorage.setItem("oriente.lang", lang);
+  langChosen = lang;
   const asked = ++langAsked;
   // The words of every game the server plays (once it has said which).
   const games = servedGames();
@@ -187,7 +189,9 @@ async function boot() {
     if (up) {
       // The server says which games it plays: their words join the catalogue, their folders the page.
       const games = servedGames().join(" ");
-      if (games !== wordsFor) { wordsFor = games; setLang(app.lang); loadGames(servedGames()); }
+      // The language asked for, not app.lang: that is still the first
+      // default while the chosen language's words are on their way.
+      if (games !== wordsFor) { wordsFor = games; setLang(langChosen || app.lang); loadGames(servedGames()); }
       for (const ts of app.tables.values()) if (!ts.loaded) { dispatch({ type: "tables/forget", table: ts.id }); net.unsubscribe(ts.id); }
       if (app.route.page === "table") route();
     }
