@@ -923,6 +923,11 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
         "p90_ms": percentile(lat, 0.9) * 1000,
         "p99_ms": percentile(lat, 0.99) * 1000,
         "max_ms": (lat[-1] if lat else math.nan) * 1000,
+        # The store in the window: its commits, the WAL's checkpoints and the
+        # ones that caught up holding the writer (SQLite; zero elsewhere).
+        "store_batches_per_s": w.server.get("oriente_store_batches_total", 0.0) / w.seconds,
+        "checkpoints_per_s": w.server.get("oriente_store_checkpoints_total", 0.0) / w.seconds,
+        "catch_ups_per_s": w.server.get("oriente_store_wal_catch_ups_total", 0.0) / w.seconds,
         "rss_before_kib": rss_before,
         "rss_connected_kib": rss_connected,
         "rss_end_kib": samples[-1][2] if samples else math.nan,
@@ -1109,6 +1114,8 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
           f"CPU server {fmt(pc['server_cpu'] * 100, 0)}%, bots {fmt(pc['bot_cpu'] * 100, 0)}%")
     print(f"  latency to the last seat over {pc['latency_samples']} commands: p50 {fmt(pc['p50_ms'], 2)} ms, "
           f"p90 {fmt(pc['p90_ms'], 2)} ms, p99 {fmt(pc['p99_ms'], 2)} ms, max {fmt(pc['max_ms'], 1)} ms")
+    print(f"  store: {fmt(pc['store_batches_per_s'], 0)} commits/s, {fmt(pc['checkpoints_per_s'], 2)} "
+          f"checkpoints/s of which {fmt(pc['catch_ups_per_s'], 2)}/s caught up holding the writer")
     print(f"  RSS: {pc['rss_before_kib']} KiB before tables, {pc['rss_connected_kib']} KiB with "
           f"{args.latency_tables * SEATS} idle connections, {fmt(pc['rss_live_kib'], 0)} KiB with "
           f"{args.latency_tables} live tables (mean over the window, less what finished tables keep), "
@@ -1262,6 +1269,9 @@ def main(argv: list[str] | None = None) -> int:
         "p90_ms": r(med(lambda x: x["pc"]["p90_ms"]), 3),
         "latency_samples": sum(x["pc"]["latency_samples"] for x in rounds),
         "server_us_per_frame": r(cpu_us, 1),
+        "store_batches_per_s": r(med(lambda x: x["pc"]["store_batches_per_s"]), 1),
+        "checkpoints_per_s": r(med(lambda x: x["pc"]["checkpoints_per_s"]), 2),
+        "catch_ups_per_s": r(med(lambda x: x["pc"]["catch_ups_per_s"]), 2),
         "paced_gc_gen2_max_ms": r(med(lambda x: x["pc"]["gc"]["gen2"]["max_ms"] if x["pc"]["gc"] else None), 1),
         "seconds": seconds,
         "client": args.client,

@@ -240,6 +240,8 @@ async def test_health_and_metrics_over_plain_http(server_process):
     assert srv.metrics_port not in (0, srv.port)
     status, body = await http_get(srv.metrics_port, "/metrics")
     assert status == 200 and "oriente_frames_out_total" in body and 'oriente_tables{status="open"} 0' in body
+    # The store's own (SQLite here): the writer's counters and the WAL's checkpoints.
+    assert "oriente_store_batches_total" in body and "oriente_store_wal_catch_ups_total" in body
     status, body = await http_get(srv.port, "/metrics")
     assert status == 404 and "oriente_" not in body and "--metrics-port" in body
     assert (await http_get(srv.metrics_port, "/"))[0] == 404

@@ -322,6 +322,11 @@ async def test_a_long_wal_is_caught_up_holding_the_writer_so_that_it_starts_over
         await trio.to_thread.run_sync(store._checkpoint)
         assert 0 < store.wal_frames < first, "the WAL did not start over"
         assert [r.pos for r in await store.log("t")] == list(range(12))
+        # An operator sees the same on /metrics.
+        seen = dict(line.split() for line in store.metrics() if not line.startswith("#"))
+        assert seen["oriente_store_checkpoints_total"] == "2" and seen["oriente_store_wal_catch_ups_total"] == "2"
+        assert seen["oriente_store_wal_frames"] == str(store.wal_frames)
+        assert seen["oriente_store_records_total"] == "12" and seen["oriente_store_failed_writes_total"] == "0"
 
 
 class SlowCheckpoint(GatedStore):

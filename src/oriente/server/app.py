@@ -177,6 +177,9 @@ class App:
 
     async def run(self, *, task_status: trio.TaskStatus[App] = trio.TASK_STATUS_IGNORED) -> None:
         store = self.store = open_store(self.store_path, cluster=self.cluster is not None)
+        store_metrics = getattr(store, "metrics", None)  # the in-memory store has nothing to say
+        if store_metrics is not None:
+            self.metrics.sources.append(store_metrics)
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             try:

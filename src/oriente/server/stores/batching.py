@@ -338,6 +338,18 @@ class BatchingStore(Generic[C]):
             in_flight=len(self._in_flight),
         )
 
+    def metrics(self) -> list[str]:
+        """For /metrics: what the writer has committed (transactions, the
+        writes and log records in them, the writes that failed) and the
+        queue before it now; a queue that keeps growing says the store is
+        the tables' bottleneck."""
+        s = self.statistics()
+        lines: list[str] = []
+        for name, value in (("batches", s.batches), ("writes", s.writes), ("records", s.records),
+                            ("failed_writes", s.failed_writes)):
+            lines += [f"# TYPE oriente_store_{name}_total counter", f"oriente_store_{name}_total {value}"]
+        return [*lines, "# TYPE oriente_store_queued gauge", f"oriente_store_queued {s.queued + s.in_flight}"]
+
     # -- the writer thread -------------------------------------------------------
 
     def _serve(self, token: trio.lowlevel.TrioToken) -> None:

@@ -497,6 +497,19 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         finally:
             self._checkpointing = False
 
+    def metrics(self) -> list[str]:
+        """For /metrics, besides the writer's counters: the WAL's
+        checkpoints, those that had to catch up holding the writer (many
+        of them: the disk falls behind the commits), and the WAL's length
+        after the last one (a length that keeps growing: it never starts
+        over, and every read walks it)."""
+        return [
+            *super().metrics(),
+            "# TYPE oriente_store_checkpoints_total counter", f"oriente_store_checkpoints_total {self.checkpoints}",
+            "# TYPE oriente_store_wal_catch_ups_total counter", f"oriente_store_wal_catch_ups_total {self.catch_ups}",
+            "# TYPE oriente_store_wal_frames gauge", f"oriente_store_wal_frames {self.wal_frames}",
+        ]
+
     def _close_connection(self, conn: sqlite3.Connection) -> None:
         conn.close()
 
