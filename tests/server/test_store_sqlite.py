@@ -286,6 +286,38 @@ async def test_the_wal_is_checkpointed_on_the_stores_thread_never_inside_a_commi
         assert [r.pos for r in await store.log("t")] == list(range(14))
 
 
+class GatedThreadsSeen(GatedStore, ThreadsSeen):
+    """A gated store that notes which thread commits each batch."""
+
+
+async def test_writes_wait_on_trios_thread_for_a_call_holding_the_connection(tmp_path: Path) -> None:
+    """While a call on the store's thread holds the connection (a checkpoint
+    catching up, a backup), the writes submitted meanwhile wait for it on
+    trio's thread and are committed there in one batch once it lets go. They
+    used to queue behind it on the thread, where each statement waited for
+    the GIL (up to 5 ms while trio's thread is busy) and the tables' commits
+    stayed slow long after the call had ended."""
+    store = GatedThreadsSeen(str(tmp_path / "s.sqlite"))
+    async with running(store):
+        for t in range(5):
+            await store.create_table(f"t{t}", "running", b"", now=0.0)
+        store.batch_threads.clear()
+        before = store.statistics()
+        with trio.fail_after(20):  # a guard against a lost wake-up, not a time limit
+            async with trio.open_nursery() as nursery, plugged(store):
+                for t in range(5):
+                    nursery.start_soon(partial(store.append, f"t{t}", [rec(0)], now=1.0))
+                    await trio.testing.wait_all_tasks_blocked()
+                assert store.statistics().writes == before.writes  # none committed while it holds
+            # The gate opened at the block's end: the thread let go and woke the
+            # committer, with nothing else submitted, and the writes committed.
+        after = store.statistics()
+        assert (after.batches - before.batches, after.writes - before.writes) == (1, 5)
+        assert store.batch_threads == [threading.current_thread()]
+        for t in range(5):
+            assert await store.log(f"t{t}") == [rec(0)]
+
+
 class LockSeen(SQLiteStore):
     """A store that notes, for each passive checkpoint, whether it held the
     writer's connection."""

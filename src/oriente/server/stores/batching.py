@@ -46,10 +46,11 @@ switch interval (5 ms). Under load a commit of one write took 3-7 ms at the
 99th percentile that way, against 0.5 ms on trio's thread, and a server
 frame cost about 12 % less CPU (bench/server.py, docs/benchmarks.md). The connection is then shared by the two
 threads under `_connection_lock`: the thread takes it for the calls queued
-to it (reads, a backup); when the committer finds it taken, or writes
-still queued for the thread, it hands its batch to the thread, in order
-behind them. The thread's calls, not the writes, are what may block for
-long, and trio's thread never waits for them. An errand (`_errand`) runs on
+to it (reads, a backup, a checkpoint catching up). When the committer finds
+it taken by such a call, its batch waits on trio's thread, and the thread
+wakes the committer when it lets go (`_holding_connection`): on the thread,
+every statement of the batch, and of every batch after it, would wait for
+the GIL. Trio's thread never blocks on the connection. An errand (`_errand`) runs on
 the thread without the write connection: SQLite's checkpoint of its WAL,
 which flushes the disk, runs on a connection of its own, and commits go on
 meanwhile.
@@ -64,7 +65,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
@@ -168,6 +169,10 @@ class BatchingStore(Generic[C]):
         # (the module docstring); the write connection is then shared.
         self._commits_on_trio = False
         self._connection_lock = threading.Lock()  # held by the thread using the write connection
+        # The committer found the connection held by a call on the thread and
+        # waits for it (`_commit_pending`); the thread wakes it on release.
+        self._committer_waits = False
+        self._token: trio.lowlevel.TrioToken | None = None
         self._pending: list[Write[C]] = []  # submitted during this pass, for the committer
         self._pending_due = trio.Event()  # the committer has writes to commit
         self._on_thread = 0  # writes handed to the writer thread and not yet finished
@@ -243,7 +248,8 @@ class BatchingStore(Generic[C]):
             raise
         if self._state == _STARTING:
             self._state = _RUNNING
-        threading.Thread(target=self._serve, args=(trio.lowlevel.current_trio_token(),),
+        self._token = trio.lowlevel.current_trio_token()
+        threading.Thread(target=self._serve, args=(self._token,),
                          name=f"store writer {self._place}", daemon=True).start()
         try:
             async with trio.open_nursery() as nursery:
@@ -279,23 +285,31 @@ class BatchingStore(Generic[C]):
 
     @trio.lowlevel.enable_ki_protection
     def _commit_pending(self, *, last: bool = False) -> None:
-        """Commit the pending writes here, on trio's thread, unless the
-        writer thread holds the connection or still has writes of its own:
-        then they are queued behind those (`last`: the thread has ended,
-        at shutdown: commit here in any case)."""
+        """Commit the pending writes here, on trio's thread, unless a call
+        on the writer thread holds the connection: then they wait for it
+        (`last`: the thread has ended, at shutdown: commit here in any
+        case)."""
         batch, self._pending = self._pending, []
         if not batch:
             return
-        if not last and (self._on_thread or not self._connection_lock.acquire(blocking=False)):
-            if self._state != _RUNNING:  # the thread may have taken its _STOP: they wait for the last commit
-                self._pending[:0] = batch
-                return
-            self._on_thread += len(batch)
-            for write in batch:
-                self._jobs.put(write)
-            return
         if last:
             self._connection_lock.acquire()
+        elif not self._connection_lock.acquire(blocking=False):
+            # A call on the thread holds the connection (a checkpoint
+            # catching up, a backup). The batch waits here rather than
+            # behind the call on the thread: there every statement of it,
+            # and of every batch after it, waited for the GIL (up to 5 ms
+            # each while trio's thread is busy), and the tables' commits
+            # stayed slow long after the call had ended. The thread wakes
+            # the committer when it lets go (`_holding_connection`); if it
+            # let go before it could see the flag, this second try takes
+            # the connection. (Stopping, the batch waits for the last
+            # commit, `_shut_down`.)
+            self._committer_waits = self._state == _RUNNING
+            if not self._committer_waits or not self._connection_lock.acquire(blocking=False):
+                self._pending[:0] = batch
+                return
+            self._committer_waits = False
         started = time.perf_counter()
         failure: BaseException | None = None
         try:
@@ -308,6 +322,22 @@ class BatchingStore(Generic[C]):
         for write in batch:
             write.started, write.ended = started, ended
         self._finish(batch, failure)
+
+    @contextlib.contextmanager
+    def _holding_connection(self) -> Iterator[None]:
+        """*thread*: hold the write connection; on release, wake the
+        committer if it waits for it (`_commit_pending`)."""
+        try:
+            with self._connection_lock:
+                yield
+        finally:
+            if self._committer_waits:
+                self._committer_waits = False
+                assert self._token is not None
+                self._token.run_sync_soon(self._wake_committer)
+
+    def _wake_committer(self) -> None:
+        self._pending_due.set()
 
     def _after_commit(self) -> None:
         """On trio's thread, after each committed batch: a store's upkeep
@@ -364,7 +394,7 @@ class BatchingStore(Generic[C]):
             if job is _STOP:
                 break
             if isinstance(job, _Call):
-                with self._connection_lock if job.holds_connection else contextlib.nullcontext():
+                with self._holding_connection() if job.holds_connection else contextlib.nullcontext():
                     result = outcome.capture(job.fn, self._write_conn)
                 token.run_sync_soon(job.finish, result)
                 continue
@@ -381,7 +411,7 @@ class BatchingStore(Generic[C]):
             self._in_flight = batch
             started = time.perf_counter()
             try:
-                with self._connection_lock:
+                with self._holding_connection():
                     self._apply_batch(batch)
                 failure: BaseException | None = None
             except BaseException as exc:  # a bug in the writer itself

@@ -487,7 +487,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         try:
             frames, copied = self._passive()
             if frames >= WAL_RESTART_FRAMES:
-                with self._connection_lock:
+                with self._holding_connection():
                     frames, copied = self._passive()
                 self.catch_ups += 1
             self.wal_frames, self.wal_frames_copied = frames, copied
