@@ -67,6 +67,8 @@ phase, server CPU per frame sent for both servers (their quotient is
     python bench/server.py --quick      # about 20 seconds
     python bench/server.py --profile    # also cProfile the server in phase 1
     python bench/server.py --latency-only --seconds 10   # phases 1, 3 and 4 only, for work on the latency
+    python bench/server.py --latency-only --pace 6000    # the paced phase at 6,000 frames/s: two trees
+        # compared at one pace (the measured throughput, which sets it otherwise, moves between runs)
     ORIENTE_BENCH_LOOP_TRACE=trace python bench/server.py --latency-only   # and trace.PID: each server's
         # run loop, pass by pass (bench/_server_main.py, LoopTrace)
 
@@ -1120,7 +1122,7 @@ def one_round(args: argparse.Namespace, tmp: str, n: int, seconds: float, warmup
     server = start_server(tmp, tag + "paced")
     try:
         pc = trio.run(paced_phase, server, args.client, args.latency_tables, seconds, warmup,
-                      tp["frames_per_s"] * PACED_FRACTION, tp["frames_per_command"],
+                      args.pace or tp["frames_per_s"] * PACED_FRACTION, tp["frames_per_command"],
                       tp["rss_per_finished_table_kib"], rng)
     finally:
         stop_checked(server)
@@ -1194,6 +1196,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--same-load", action="store_true",
                    help="a fifth phase per round: the bare relay paced at the same share of its own throughput "
                         "as the server's paced phase (`p99_ratio_same_load`); about 25 s more per round")
+    p.add_argument("--pace", type=float, default=None, metavar="FRAMES_PER_S",
+                   help="pace the paced phase at this many frames/s, not at half the throughput just measured: "
+                        "for an A/B of the tail, whose p99 grows with the pace, which that measure moves by "
+                        "a quarter between runs")
     p.add_argument("--rounds", type=int, default=None,
                    help="interleaved rounds of the four phases, figures are their medians (default 3; --quick 1)")
     args = p.parse_args(argv)
@@ -1283,6 +1289,7 @@ def main(argv: list[str] | None = None) -> int:
         "frames_per_command": r(tp["frames_per_command"], 3),
         "saturated_p99_ms": r(med(lambda x: x["tp"]["saturated_p99_ms"]), 3),
         "paced_frames_per_s": r(med(lambda x: x["pc"]["frames_per_s"]), 1),
+        "pace": args.pace,  # the paced phase's asked rate (--pace), or null: half the throughput
         "p90_ms": r(med(lambda x: x["pc"]["p90_ms"]), 3),
         "latency_samples": sum(x["pc"]["latency_samples"] for x in rounds),
         "server_us_per_frame": r(cpu_us, 1),
