@@ -10,7 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -316,6 +316,48 @@ async def test_writes_wait_on_trios_thread_for_a_call_holding_the_connection(tmp
         assert store.batch_threads == [threading.current_thread()]
         for t in range(5):
             assert await store.log(f"t{t}") == [rec(0)]
+
+
+async def test_writes_that_waited_for_one_call_go_behind_the_next_in_order(tmp_path: Path) -> None:
+    """Writes wait on trio's thread for one call, not for a stream of
+    them: if the thread has gone on to another call when it lets go of the
+    first, the writes go behind its queue, so a call submitted after that
+    sees them committed. Waiting again and again, they could have waited for
+    ever behind a stream of reads."""
+    store = GatedThreadsSeen(str(tmp_path / "s.sqlite"))
+    gates = {name: (threading.Event(), threading.Event()) for name in ("first", "next")}
+
+    def hold(name: str) -> Callable[[object], None]:
+        entered, gate = gates[name]
+
+        def held(conn: object) -> None:
+            entered.set()
+            assert gate.wait(20), "test left the gate closed"
+        return held
+
+    async with running(store):
+        await store.create_table("t", "running", b"", now=0.0)
+        with trio.fail_after(20):  # a guard against a lost wake-up, not a time limit
+            async with trio.open_nursery() as nursery:
+                store._chore(hold("first"))
+                assert await trio.to_thread.run_sync(gates["first"][0].wait, 20)
+                nursery.start_soon(partial(store.append, "t", [rec(0)], now=1.0))
+                await trio.testing.wait_all_tasks_blocked()  # the write waits for the first call
+                store._chore(hold("next"))
+                gates["first"][1].set()
+                assert await trio.to_thread.run_sync(gates["next"][0].wait, 20)
+                await trio.testing.wait_all_tasks_blocked()  # woken: the connection is the next call's
+                seen: list[int] = []
+
+                async def count() -> None:
+                    seen.append(await store._on_write_connection(
+                        lambda conn: conn.execute("SELECT count(*) FROM log WHERE table_id = 't'").fetchone()[0]))
+
+                nursery.start_soon(count)
+                await trio.testing.wait_all_tasks_blocked()
+                gates["next"][1].set()
+        assert seen == [1], "a call submitted after the write ran before it"
+        assert [r.pos for r in await store.log("t")] == [0]
 
 
 class LockSeen(SQLiteStore):

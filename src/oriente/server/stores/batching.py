@@ -50,7 +50,10 @@ to it (reads, a backup, a checkpoint catching up). When the committer finds
 it taken by such a call, its batch waits on trio's thread, and the thread
 wakes the committer when it lets go (`_holding_connection`): on the thread,
 every statement of the batch, and of every batch after it, would wait for
-the GIL. Trio's thread never blocks on the connection. An errand (`_errand`) runs on
+the GIL. If the thread has gone on to another call by then, the batch goes
+behind the thread's queue, in order, as do all writes while some are
+queued there: it waits for one call, never for a stream of them. Trio's
+thread never blocks on the connection. An errand (`_errand`) runs on
 the thread without the write connection: SQLite's checkpoint of its WAL,
 which flushes the disk, runs on a connection of its own, and commits go on
 meanwhile.
@@ -172,6 +175,7 @@ class BatchingStore(Generic[C]):
         # The committer found the connection held by a call on the thread and
         # waits for it (`_commit_pending`); the thread wakes it on release.
         self._committer_waits = False
+        self._woken = False  # the thread let go of the connection the committer waited for
         self._token: trio.lowlevel.TrioToken | None = None
         self._pending: list[Write[C]] = []  # submitted during this pass, for the committer
         self._pending_due = trio.Event()  # the committer has writes to commit
@@ -286,30 +290,44 @@ class BatchingStore(Generic[C]):
     @trio.lowlevel.enable_ki_protection
     def _commit_pending(self, *, last: bool = False) -> None:
         """Commit the pending writes here, on trio's thread, unless a call
-        on the writer thread holds the connection: then they wait for it
-        (`last`: the thread has ended, at shutdown: commit here in any
-        case)."""
+        on the writer thread holds the connection: then they wait for that
+        call, once, and go behind the thread's queue if another call holds
+        it by then (`last`: the thread has ended, at shutdown: commit here
+        in any case)."""
+        woken, self._woken = self._woken, False
         batch, self._pending = self._pending, []
         if not batch:
             return
         if last:
             self._connection_lock.acquire()
-        elif not self._connection_lock.acquire(blocking=False):
-            # A call on the thread holds the connection (a checkpoint
-            # catching up, a backup). The batch waits here rather than
-            # behind the call on the thread: there every statement of it,
-            # and of every batch after it, waited for the GIL (up to 5 ms
-            # each while trio's thread is busy), and the tables' commits
-            # stayed slow long after the call had ended. The thread wakes
-            # the committer when it lets go (`_holding_connection`); if it
-            # let go before it could see the flag, this second try takes
-            # the connection. (Stopping, the batch waits for the last
-            # commit, `_shut_down`.)
-            self._committer_waits = self._state == _RUNNING
-            if not self._committer_waits or not self._connection_lock.acquire(blocking=False):
+        elif self._on_thread or not self._connection_lock.acquire(blocking=False):
+            if self._state != _RUNNING:  # the thread may have taken its _STOP: they wait for the last commit
                 self._pending[:0] = batch
                 return
-            self._committer_waits = False
+            if not self._on_thread and not woken:
+                # A call on the thread holds the connection (a checkpoint
+                # catching up, a read, a backup). The batch waits here for it
+                # rather than behind it on the thread: there every statement
+                # of it, and of every batch after it, waited for the GIL (up
+                # to 5 ms each while trio's thread is busy), and the tables'
+                # commits stayed slow long after the call had ended. The
+                # thread wakes the committer when it lets go
+                # (`_holding_connection`); if it let go before it could see
+                # the flag, this second try takes the connection.
+                self._committer_waits = True
+                if not self._connection_lock.acquire(blocking=False):
+                    self._pending[:0] = batch
+                    return
+                self._committer_waits = False
+            else:
+                # Woken, and another call holds the connection already (the
+                # thread went on to the next in its queue), or writes are
+                # still queued there: behind them, in order. Waiting again
+                # could wait for ever behind a stream of reads.
+                self._on_thread += len(batch)
+                for write in batch:
+                    self._jobs.put(write)
+                return
         started = time.perf_counter()
         failure: BaseException | None = None
         try:
@@ -337,6 +355,7 @@ class BatchingStore(Generic[C]):
                 self._token.run_sync_soon(self._wake_committer)
 
     def _wake_committer(self) -> None:
+        self._woken = True
         self._pending_due.set()
 
     def _after_commit(self) -> None:
