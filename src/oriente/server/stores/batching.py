@@ -177,7 +177,9 @@ class BatchingStore(Generic[C]):
         self._committer_waits = False
         self._woken = False  # the thread let go of the connection the committer waited for
         self._token: trio.lowlevel.TrioToken | None = None
-        self._pending: list[Write[C]] = []  # submitted during this pass, for the committer
+        # Submitted since the committer last ran, or waiting with it for a call
+        # that holds the connection: the committer's next batch.
+        self._pending: list[Write[C]] = []
         self._pending_due = trio.Event()  # the committer has writes to commit
         self._on_thread = 0  # writes handed to the writer thread and not yet finished
         self._stopped = trio.Event()
