@@ -6,6 +6,7 @@ before its 1008. Real websockets on 127.0.0.1."""
 from __future__ import annotations
 
 import functools
+import gc
 from types import SimpleNamespace
 from typing import Any
 
@@ -92,3 +93,40 @@ async def test_an_abuser_gets_its_last_frames_then_1008():
             assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_ABUSE
         assert not _writers()
         nursery.cancel_scope.cancel()
+
+
+class _ForgetfulSession(_Session):
+    """Keeps no outbox of its own: what holds one is the transport's."""
+
+    def connect(self, outbox: Outbox, **kw: Any) -> SimpleNamespace:
+        return SimpleNamespace(outbox=outbox)
+
+
+async def test_a_closed_connection_leaves_no_cycle_through_its_outbox() -> None:
+    """A connection's outbox holds its hooks (`Outbox.direct`, the writer's
+    and the evictor's starters), and they hold the outbox: once the
+    connection is gone that cycle must be broken, or every closed connection
+    would wait for the cyclic collector, which the server runs only now and
+    then (server/collector.py)."""
+    session = _ForgetfulSession()
+    leaked: list[object] = []
+    async with trio.open_nursery() as nursery:
+        transport, port = await _serve(nursery, session)
+        gc.collect()
+        gc.disable()
+        try:
+            async with connect(f"ws://127.0.0.1:{port}") as ws:
+                await ws.recv()  # the welcome
+            with trio.fail_after(20):  # a guard, not a time limit: the server's side ends soon after
+                while transport.metrics.connections_open:
+                    await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # the handler has returned
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            gc.collect()
+            leaked = [o for o in gc.garbage if type(o) is Outbox]  # isinstance would ask dead weak proxies
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+        nursery.cancel_scope.cancel()
+    assert leaked == [], "a closed connection's outbox was left to the cyclic collector"

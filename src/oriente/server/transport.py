@@ -16,7 +16,6 @@ is closed, and only that client. A client that stops reading is evicted
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import math
 import os
@@ -285,6 +284,31 @@ class BatchConnection(ServerConnection):
         await stream.send_all(data)
 
 
+class _Hooks:
+    """One connection's callbacks for its outbox (`Outbox.direct`,
+    `start_writer`, `on_evict`), as methods of one small object. Three
+    functools.partial objects, each with its tuple of arguments and a bound
+    method inside, held about 0.8 KiB per connection (bench/memory.py
+    --trace); these are three bound methods and four slots."""
+
+    __slots__ = ("nursery", "outbox", "transport", "ws")
+
+    def __init__(self, transport: Transport, ws: ServerConnection, outbox: Outbox, nursery: trio.Nursery) -> None:
+        self.transport = transport
+        self.ws = ws
+        self.outbox = outbox
+        self.nursery = nursery
+
+    def direct(self, batch: list[bytes]) -> bool:
+        return self.transport._send_now(self.ws, batch)  # type: ignore[arg-type]  # set for a BatchConnection only
+
+    def start_writer(self) -> None:
+        self.nursery.start_soon(self.transport._writer, self.ws, self.outbox)
+
+    def on_evict(self) -> None:
+        self.nursery.start_soon(self.transport._evictor, self.ws, self.outbox, self.nursery.cancel_scope)
+
+
 class Transport:
     def __init__(self, session: Session, metrics: Metrics, limits: Limits = Limits(), *,
                  routes: Routes | None = None, origins: OriginPolicy | None = None,
@@ -362,7 +386,6 @@ class Transport:
         if isinstance(ws, BatchConnection):
             ws.forget_handshake()
             self._pinged.add(ws)
-            outbox.direct = functools.partial(self._send_now, ws)
         request = None
         self.metrics.connections_total += 1
         self.metrics.connections_open += 1
@@ -370,10 +393,12 @@ class Transport:
             async with trio.open_nursery() as nursery:
                 # The writer and the evictor run only when needed: a task
                 # waiting on every idle connection cost its memory for nothing.
-                outbox.start_writer = functools.partial(nursery.start_soon, self._writer, ws, outbox)
+                hooks = _Hooks(self, ws, outbox, nursery)
+                if isinstance(ws, BatchConnection):
+                    outbox.direct = hooks.direct
+                outbox.start_writer = hooks.start_writer
                 self.track(outbox)
-                outbox.on_evict = functools.partial(nursery.start_soon, self._evictor, ws, outbox,
-                                                    nursery.cancel_scope)
+                outbox.on_evict = hooks.on_evict
                 outbox.put(encode(self.session.welcome()))
                 try:
                     await self._reader(ws, conn)
@@ -393,6 +418,9 @@ class Transport:
                 self._pinged.discard(ws)
             self.metrics.connections_open -= 1
             outbox.evict("client/gone")
+            # Evicted, the outbox sends nothing more; its hooks held it (a
+            # cycle that only the collector would free).
+            outbox.direct = None
             self.untrack(outbox)
             await self.session.closed(conn)
 
