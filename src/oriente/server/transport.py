@@ -300,7 +300,10 @@ class _Hooks:
         self.nursery = nursery
 
     def direct(self, batch: list[bytes]) -> bool:
-        return self.transport._send_now(self.ws, batch)  # type: ignore[arg-type]  # set for a BatchConnection only
+        """The outbox's fast path, set for a BatchConnection only
+        (`BatchConnection.send_now`): its frames counted as sent here."""
+        self.transport.metrics.frames_out += len(batch)
+        return self.ws.send_now(batch)  # type: ignore[attr-defined]
 
     def start_writer(self) -> None:
         self.nursery.start_soon(self.transport._writer, self.ws, self.outbox)
@@ -464,11 +467,6 @@ class Transport:
         holds (the outbox is evicted: nothing more is queued)."""
         if outbox.writing is not None:
             await outbox.writing.wait()
-
-    def _send_now(self, ws: BatchConnection, batch: list[bytes]) -> bool:
-        """The outbox's fast path (`Outbox.direct`): its frames counted as sent here."""
-        self.metrics.frames_out += len(batch)
-        return ws.send_now(batch)
 
     def track(self, outbox: Outbox) -> None:
         """Watch a connection's sends (`watchdog`) while it is open."""

@@ -18,7 +18,8 @@ How it talks to SQLite, and why:
   slow disk), so it is off, and the store queues a passive checkpoint to
   its thread after every CHECKPOINT_COMMITS commits, on a connection of
   its own (below). While the thread holds the writer's connection (a
-  read, a backup), writes are handed to it and wait their turn.
+  read, a backup), writes wait for it on trio's thread
+  (`stores/batching.py`).
   The price: a disk that stops taking writes without an error (a hung
   network file system) stops the whole server in a commit, rather than
   only its tables, which would all be waiting for their commits anyway.
