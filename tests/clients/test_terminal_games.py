@@ -5,6 +5,7 @@ game port) to lines, labels, found moves and built commands."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -67,6 +68,48 @@ def test_words_find_the_one_move_or_list_several() -> None:
     assert len(screen.match("build", prompt, view, seat, NAMES)) == len(builds)
     assert screen.match("nosuchisland", prompt, view, seat, NAMES) == []
     assert all(c.label.startswith("draw") for c in screen.match("dr", prompt, view, seat, NAMES))
+
+
+@pytest.mark.parametrize(("game", "options"), [("oro", {"gods": True}), ("oro", {}), ("samurai", {})])
+def test_the_example_words_under_a_summary_find_its_first_move_alone(game: str, options: dict[str, Any]) -> None:
+    """The summary's "e.g." is what a person types: it must play that move,
+    not list it with another that has the same words ("build guma limu
+    guma" is the bridge paid with GUMA, not the one paid with LIMU)."""
+    screen = screen_for(game)
+    assert screen is not None
+    checked = 0
+    for seed in (3, 11, 29):
+        for seat, view, prompt in _positions(game, 3, seed, 120, options):
+            choices = screen.choices(prompt, view, seat, NAMES)
+            if not choices:
+                continue
+            example = screen._example(choices)
+            found = screen.find(example, prompt, view, seat, NAMES)
+            assert [c.label for c in found] == [choices[0].label], (example, [c.label for c in found])
+            checked += 1
+    assert checked > 50
+
+
+def test_a_word_typed_twice_needs_two_words_of_the_move() -> None:
+    screen = screen_for("oro")
+    assert screen is not None
+    for seat, view, prompt in _positions("oro", 2, 3, 80):
+        choices = screen.choices(prompt, view, seat, NAMES)
+        paid: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+        for c in choices:
+            m = re.fullmatch(r"build (\w+)-(\w+) with (\w+)", c.label)
+            if m:
+                paid.setdefault((m.group(1), m.group(2)), []).append((m.group(3), c))
+        both = next((ways for ways in paid.values() if len({card for card, _ in ways}) == 2), None)
+        if both is None:
+            continue
+        card, choice = both[0]
+        a, b = choice.label.split()[1].split("-")
+        found = screen.find(f"build {a} {b} {card}", prompt, view, seat, NAMES)
+        assert [c.label for c in found] == [choice.label]
+        assert len(screen.find(f"build {a} {b}", prompt, view, seat, NAMES)) == 2
+        return
+    pytest.fail("no bridge payable with either of its islands' cards in these games")
 
 
 def test_samurai_tiles_are_chosen_as_five_numbers_checked_before_sending() -> None:

@@ -60,8 +60,46 @@ class Choice:
     label: str
 
 
+_FILLER = frozenset({"on", "the", "a", "with", "from", "to", "in"})
+"""Short words a label has that nobody types: left out of the summary's example."""
+
+
 def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _covers(wanted: Sequence[str], have: Sequence[str]) -> bool:
+    """Each typed word finds a word of its own among `have` (itself or a
+    word it starts): a word typed twice needs two, so "build guma limu
+    guma" is the bridge paid with GUMA and not the one paid with LIMU.
+    A matching of typed words to words (augmenting paths): a greedy pass
+    could give a short word the only word a longer one fits."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        for j, word in enumerate(have):
+            if j in seen or not word.startswith(wanted[i]):
+                continue
+            seen.add(j)
+            if j not in owner or place(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(wanted)))
+
+
+def _names_whole(wanted: Sequence[str], have: Sequence[str]) -> bool:
+    """The typed words are the label's words, short words aside (each
+    typed word the start of one of them)."""
+    content = [w for w in have if w not in _FILLER]
+    return len(wanted) == len(content) and _covers(wanted, content)
+
+
+def _in_order(wanted: Sequence[str], have: Sequence[str]) -> bool:
+    """The typed words appear in the label's order (each the start of a word)."""
+    rest = iter(have)
+    return all(any(word.startswith(w) for word in rest) for w in wanted)
 
 
 class GameScreen:
@@ -170,7 +208,7 @@ class GameScreen:
         found = []
         for choice in self.choices(prompt, view, you, names):
             have = _tokens(choice.label + " " + self.keywords(choice.command, view))
-            if wanted and all(any(h.startswith(w) for h in have) for w in wanted):
+            if wanted and _covers(wanted, have):
                 found.append(choice)
         return found
 
@@ -178,8 +216,18 @@ class GameScreen:
              names: Names) -> list[Choice]:
         """What typed words mean: one move to play, or several to list (none:
         no such move). Choices in the same words are one move: two identical
-        tiles placed on the same hex, say."""
+        tiles placed on the same hex, say. Of moves with the same words, the
+        one that has them in the order typed is meant: "swap rice field b18
+        helmet e13" is not the swap told the other way round. And a move
+        named whole is meant over longer ones with the same words: "draw
+        deck" is drawing from the deck, not a god's power that draws too;
+        "draw" alone names no move whole and lists them all."""
         found = self.match(words, prompt, view, you, names)
+        wanted = _tokens(words)
+        for narrower in (lambda c: _names_whole(wanted, _tokens(c.label)),
+                         lambda c: _in_order(wanted, _tokens(c.label))):
+            if len({c.label for c in found}) > 1:
+                found = [c for c in found if narrower(c)] or found
         return found[:1] if len({c.label for c in found}) == 1 else found
 
     def title(self, prompt: dict[str, Any]) -> str:
@@ -252,7 +300,7 @@ class GameScreen:
     def _example(self, choices: Sequence[Choice]) -> str:
         if not choices:
             return "end"
-        return " ".join(w for w in _tokens(choices[0].label) if w not in ("on", "the", "a", "with", "from", "to", "in"))
+        return " ".join(w for w in _tokens(choices[0].label) if w not in _FILLER)
 
 
 def render_overlay(lines: Sequence[str], width: int, height: int) -> list[str]:
