@@ -222,10 +222,14 @@ async def play_over_days(clock: Any, path: str, rnd: random.Random, sink: Sink) 
 
         async def falls_asleep(a: App) -> None:
             assert a.lobby is not None and a.store is not None
+            ticked = ticks[0]
             clock.jump(31)  # the sleeper looks over the tables every 30 s
             await settle(lambda: table not in a.lobby.tables, "the table left memory")
             await settle(lambda: a.store.sleeping(), "its wake-up indexed")
             assert await a.store.sleeping() == 1
+            # The notifier's tick the jump woke has ended too: no mail is on its way while
+            # the test counts mails (the clock stands still until the next jump).
+            await settle(lambda: ticks[0] > ticked, "the notifier's tick")
 
         async def awaited() -> list[int]:
             """The seats the table awaits, as the index of seats by account says."""
