@@ -78,8 +78,8 @@ def test_the_example_words_under_a_summary_find_its_first_move_alone(game: str, 
     screen = screen_for(game)
     assert screen is not None
     checked = 0
-    for seed in (3, 11, 29):
-        for seat, view, prompt in _positions(game, 3, seed, 120, options):
+    for seed in (3, 11):
+        for seat, view, prompt in _positions(game, 3, seed, 60, options):
             choices = screen.choices(prompt, view, seat, NAMES)
             if not choices:
                 continue
@@ -87,7 +87,7 @@ def test_the_example_words_under_a_summary_find_its_first_move_alone(game: str, 
             found = screen.find(example, prompt, view, seat, NAMES)
             assert [c.label for c in found] == [choices[0].label], (example, [c.label for c in found])
             checked += 1
-    assert checked > 50
+    assert checked > 40
 
 
 def test_a_word_typed_twice_needs_two_words_of_the_move() -> None:
@@ -233,3 +233,27 @@ def test_another_seats_turn_is_not_called_yours() -> None:
     assert not screen.wants_answer({**prompt, "pivot": other}, seat)
     assert lines[0].startswith(f"Waiting for seat {other}") and "to play its turn: build" in lines[0], lines
     assert "your turn" not in " ".join(lines)
+
+
+def test_of_moves_with_the_same_words_the_one_named_whole_then_in_order_is_meant() -> None:
+    from oriente.clients.terminal.games import GameScreen
+
+    class Labelled(GameScreen):
+        def label(self, cmd: dict[str, Any], prompt: dict[str, Any], view: Any, you: Any, names: Any) -> str:
+            return str(cmd["says"])
+
+    says = ["swap: the rice field in B18 with the helmet in E13", "swap: the helmet in E13 with the rice field in B18",
+            "draw from the deck", "Lono: draw from the deck, and play on", "draw ORO from the display"]
+    prompt = {"id": 1, "pivot": 0, "legal": [{"type": "X", "says": s} for s in says]}
+    screen = Labelled()
+
+    def found(words: str) -> list[str]:
+        return [c.label for c in screen.find(words, prompt, None, 0, NAMES)]
+
+    assert found("swap helmet e13 rice field b18") == [says[1]]
+    assert found("swap rice b18 helm e13") == [says[0]]
+    assert found("draw deck") == [says[2]]
+    assert found("lono draw") == [says[3]]
+    assert found("draw") == says[2:]  # names none of them whole: all listed
+    assert found("swap rice helmet") == [says[0]]  # named whole by neither: the order decides
+    assert found("swap") == says[:2]
