@@ -20,16 +20,19 @@ import logging
 import math
 import os
 import struct
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import Any
 
 import trio
 from websockets.datastructures import Headers
-from websockets.exceptions import ConcurrencyError, ConnectionClosed
-from websockets.frames import CloseCode
+from websockets.exceptions import ConcurrencyError, ConnectionClosed, TooManyFragments
+from websockets.frames import DATA_OPCODES, CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import Event, State
 from websockets.trio.connection import Connection
+from websockets.trio.messages import MAX_FRAGMENTS
 from websockets.trio.server import ServerConnection
+from websockets.typing import Data
 
 from ..protocol import messages as M
 from ..protocol.codec import encode
@@ -198,11 +201,157 @@ class BatchConnection(ServerConnection):
         """The library's server connection takes any event that comes while
         `request` is None for the handshake's request; the transport drops
         the request once read (`Transport.handler`), so once it came every
-        event is a frame, for the library's connection."""
-        if self.request_rcvd.is_set():
-            Connection.process_event(self, event)
-        else:
+        event is a frame, for the library's connection, or, read directly
+        (`read_directly`), a data frame for the transport's handler."""
+        if not self.request_rcvd.is_set():
             super().process_event(event)
+        elif self.reads_directly and isinstance(event, Frame) and event.opcode in DATA_OPCODES:
+            self._take(event)
+        else:
+            Connection.process_event(self, event)
+
+    # -- reading in the library's task -------------------------------------------------
+
+    # Set by `read_directly` (all of this is None or False otherwise, and
+    # while no message waits: an idle connection holds none of it): whole
+    # messages read and not yet handled, in order; the fragments of a
+    # message still coming; the transport's handler of a message and its
+    # first argument, once given (`handle_messages`), and what a message
+    # that came sooner waits on; a failure of the connection due (too many
+    # fragments, a text frame not UTF-8).
+    reads_directly = False
+    _inbox: list[Data] | None = None
+    _fragments: list[Frame] | None = None
+    _on_message: Callable[[Any, Data], Awaitable[bool]] | None = None
+    _on_message_of: Any = None
+    _handler_given: trio.Event | None = None
+    _failure: tuple[Exception, CloseCode, str] | None = None
+    _stopped = False
+    # What the handler raised, for the handler's task to raise again.
+    handler_exc: Exception | None = None
+
+    def read_directly(self) -> None:
+        """From the accepted handshake on, handle each whole message in the
+        library's reading task (`recv_events`) instead of queueing it for
+        another task's `recv`: a command read costs one task switch, one
+        pass of trio's run loop and the library's queue less. Messages that
+        come before the transport gives its handler (`handle_messages`)
+        wait for it, in order. `recv` gets nothing from then on.
+
+        The library's loop waits on `recv_flow_control` before each read
+        (its way to pause reading while its queue is full, which it never
+        is here): while messages wait, that is `_HandleRead`, which handles
+        them in order before the next read. A message taking long to handle
+        holds back reading from this client, as a full queue did."""
+        self.reads_directly = True
+
+    def _take(self, frame: Frame) -> None:
+        """A data frame read: a whole message joins the inbox (the
+        library's assembler's checks: the number of fragments, and UTF-8 for
+        text); a message after the handler stopped is dropped unread."""
+        if self._stopped or self._failure is not None:
+            return
+        if frame.opcode is not Opcode.CONT:
+            if frame.fin:  # nearly always: a message in one frame
+                self._queue(frame.opcode, bytes(frame.data))
+            else:
+                self._fragments = [frame]
+            return
+        fragments = self._fragments
+        if fragments is None:  # the protocol lets a CONT come only within a message
+            return
+        if len(fragments) >= MAX_FRAGMENTS:
+            self._fragments = None
+            self._fail_soon(TooManyFragments(MAX_FRAGMENTS), CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+            return
+        fragments.append(frame)
+        if frame.fin:
+            self._fragments = None
+            self._queue(fragments[0].opcode, b"".join(f.data for f in fragments))
+
+    def _queue(self, opcode: Opcode, data: bytes) -> None:
+        message: Data = data
+        if opcode is Opcode.TEXT:
+            try:
+                message = data.decode()
+            except UnicodeDecodeError as exc:
+                self._fail_soon(exc, CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+                return
+        if self._inbox is None:
+            self._inbox = []
+        self._inbox.append(message)
+        self.recv_flow_control = _HandleRead(self)  # type: ignore[assignment]
+
+    def _fail_soon(self, exc: Exception, code: CloseCode, reason: str) -> None:
+        self._failure = (exc, code, reason)
+        self.recv_flow_control = _HandleRead(self)  # type: ignore[assignment]
+
+    async def _handle_inbox(self) -> None:
+        """What waits, before the library reads again: the messages, in order,
+        each handled to its end. A failure due, or a handler that raised,
+        stops reading (what comes after is dropped) and wakes the handler's
+        task (`handle_messages`), which closes the connection as the
+        library's `recv` would have: from here, waiting for the client's
+        close would wait on this very task."""
+        self.recv_flow_control = None
+        if self._inbox and self._on_message is None:
+            self._handler_given = trio.Event()
+            await self._handler_given.wait()
+            self._handler_given = None
+        while self._inbox and not self._stopped:
+            message = self._inbox.pop(0)
+            if not self._inbox:
+                self._inbox = None
+            handle = self._on_message
+            assert handle is not None
+            try:
+                go_on = await handle(self._on_message_of, message)
+            except Exception as exc:
+                self.handler_exc = exc
+                go_on = False
+            if not go_on:
+                self._stop()
+        if self._failure is not None:
+            self._stop()
+
+    def _stop(self) -> None:
+        self._stopped = True
+        self._inbox = self._fragments = None
+        if self._woken is not None:
+            self._woken.set()
+
+    # Set while the handler's task waits (`handle_messages`): reading stopped, or the stream closed.
+    _woken: trio.Event | None = None
+
+    async def handle_messages(self, handle: Callable[[Any, Data], Awaitable[bool]], of: Any) -> None:
+        """Handle each message read with `handle(of, message)` (after
+        `read_directly`) until the stream closes or `handle` returns False
+        (what comes after is dropped unread). A failure of the connection
+        (too many fragments, a text frame not UTF-8) closes it here with the
+        library's code; what `handle` raised is raised here (the library
+        then closes the connection with 1011)."""
+        self._on_message, self._on_message_of = handle, of
+        if self._handler_given is not None:
+            self._handler_given.set()
+        if not self._stopped and not self.stream_closed.is_set():
+            self._woken = trio.Event()
+            await self._woken.wait()
+            self._woken = None
+        if self.handler_exc is not None:
+            raise self.handler_exc
+        if self._failure is not None and not self.stream_closed.is_set():
+            cause, code, reason = self._failure
+            self.set_connection_exc(cause)
+            with contextlib.suppress(ConnectionClosed):
+                async with self.send_context():
+                    self.protocol.fail(code, reason)
+        # Stopped by `handle` (an eviction): the transport closes the connection.
+
+    async def close_stream(self) -> None:
+        await super().close_stream()
+        if self._woken is not None:
+            self._woken.set()
+
 
     async def send_many(self, messages: Sequence[bytes]) -> None:
         """Send each of `messages` as a binary message, in order, in one
@@ -284,6 +433,20 @@ class BatchConnection(ServerConnection):
         await stream.send_all(data)
 
 
+class _HandleRead:
+    """What a connection read directly puts in the library's
+    `recv_flow_control` while messages wait (`BatchConnection.read_directly`):
+    the library awaits its `wait()` before reading again."""
+
+    __slots__ = ("ws",)
+
+    def __init__(self, ws: BatchConnection) -> None:
+        self.ws = ws
+
+    async def wait(self) -> None:
+        await self.ws._handle_inbox()
+
+
 class _Hooks:
     """One connection's callbacks for its outbox (`Outbox.direct`,
     `start_writer`, `on_evict`), as methods of one small object. Three
@@ -346,7 +509,10 @@ class Transport:
         handshake. Every answer says `nosniff`: a browser takes each body
         for the type it is sent as, and never sniffs JSON into a page."""
         response = await self._http(connection, request)
-        if response is not None and "X-Content-Type-Options" not in response.headers:
+        if response is None:
+            if isinstance(connection, BatchConnection):
+                connection.read_directly()  # before the handshake's answer: no message comes sooner
+        elif "X-Content-Type-Options" not in response.headers:
             response.headers["X-Content-Type-Options"] = "nosniff"
         return response
 
@@ -404,7 +570,10 @@ class Transport:
                 outbox.on_evict = hooks.on_evict
                 outbox.put(encode(self.session.welcome()))
                 try:
-                    await self._reader(ws, conn)
+                    if isinstance(ws, BatchConnection) and ws.reads_directly:
+                        await ws.handle_messages(self._read_one, conn)
+                    else:
+                        await self._reader(ws, conn)
                     if outbox.evicted is not None:
                         # The evictor sends what is still owed (the errors, a
                         # goodbye), closes with the code the reason calls for,
@@ -512,7 +681,8 @@ class Transport:
                 # fill the library's receive queue, which then stops reading,
                 # never reaches the client's close frame and holds the close
                 # (and the server's shutdown) until its timeout.
-                if reason == "abuse/closed":  # the reader has stopped: nobody else receives
+                # (A connection read directly drops them itself: `handle_messages`.)
+                if reason == "abuse/closed" and not (isinstance(ws, BatchConnection) and ws.reads_directly):
                     closing.start_soon(self._discard, ws)
                 if reason == "client/too_slow":
                     self.metrics.evictions += 1
@@ -532,6 +702,13 @@ class Transport:
         with contextlib.suppress(ConnectionClosed, ConcurrencyError):
             async for _ in ws:
                 pass
+
+    async def _read_one(self, conn: Conn, frame: Data) -> bool:
+        """Answer one frame read directly (`BatchConnection.handle_messages`);
+        False once the client is evicted: nothing more is read from it."""
+        self.metrics.frames_in += 1
+        await self.session.frame(conn, frame)
+        return conn.outbox.evicted is None
 
     async def _reader(self, ws: ServerConnection, conn: Conn) -> None:
         """Read and answer frames until the client goes or is evicted. Every
