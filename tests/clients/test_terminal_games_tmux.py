@@ -111,7 +111,8 @@ def test_samurai_secret_tiles_figures_by_words_and_the_map(fast_server: str, tmp
         # chosen it goes, and the story's line says it.
         await tmux.wait_for(r"You chose: helmet 2, Buddha 2, rice field 2, samurai 1, ronin 1"
                             r"|\(you\) has chosen", 10)
-        text = await tmux.wait_for(r"place a figure in a settlement", 20)
+        # Seat 1 (the bot) may begin: "Waiting for seat 1 ...: place a figure" is not this seat's turn.
+        text = await tmux.wait_for(r">>> YOUR DECISION #\d+: place a figure in a settlement", 20)
         first = re.search(r"1\) a (helmet|Buddha|rice field) in ([^\n]+?\(([A-Z]\d+)\))", text)
         if first is not None:
             figure, square = first.group(1), first.group(3)
