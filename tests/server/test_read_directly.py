@@ -141,3 +141,31 @@ async def test_a_handler_that_stops_drops_what_follows_and_one_that_fails_fails_
         nursery.cancel_scope.cancel()
     assert [str(e) for e in raised] == ["a bug"]
     assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.INTERNAL_ERROR
+
+
+async def test_a_connection_read_directly_keeps_no_assembler_and_recv_says_it_closed() -> None:
+    """The library's assembler (2.2 KiB a connection) is dropped: every
+    connection read directly shares one stand-in, and `recv` on one waits
+    for the connection to close and raises ConnectionClosed, as on a
+    connection whose messages have ended."""
+    seen: list[Any] = []
+    raised: list[BaseException] = []
+
+    async def handler(ws: BatchConnection) -> None:
+        seen.append(ws.recv_messages)
+        try:
+            await ws.recv()
+        except ConnectionClosed as exc:
+            raised.append(exc)
+
+    async with trio.open_nursery() as nursery:
+        port = await _serve(nursery, handler)
+        for _ in range(2):
+            async with connect(f"ws://127.0.0.1:{port}", compression=None):
+                pass  # (a message would wait for a handler this test never gives)
+            with trio.fail_after(10):
+                while len(raised) < len(seen) or not seen:
+                    await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert len(seen) == 2 and seen[0] is seen[1], "one stand-in for every connection"
+    assert len(raised) == 2
