@@ -21,7 +21,7 @@ import math
 import os
 import struct
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import trio
 from websockets.datastructures import Headers
@@ -437,6 +437,12 @@ class BatchConnection(ServerConnection):
         await stream.send_all(data)
 
 
+def _reads_directly(ws: ServerConnection) -> TypeGuard[BatchConnection]:
+    """Whether `ws` hands its messages to the transport from its reading
+    task (`BatchConnection.read_directly`), not to `recv`."""
+    return isinstance(ws, BatchConnection) and ws.reads_directly
+
+
 class _NoMessages:
     """Where a connection read directly (`BatchConnection.read_directly`)
     had the library's assembler: nothing is ever put in it, the library
@@ -600,7 +606,7 @@ class Transport:
                 outbox.on_evict = hooks.on_evict
                 outbox.put(encode(self.session.welcome()))
                 try:
-                    if isinstance(ws, BatchConnection) and ws.reads_directly:
+                    if _reads_directly(ws):
                         await ws.handle_messages(self._read_one, conn)
                     else:
                         await self._reader(ws, conn)
@@ -712,7 +718,7 @@ class Transport:
                 # never reaches the client's close frame and holds the close
                 # (and the server's shutdown) until its timeout.
                 # (A connection read directly drops them itself: `handle_messages`.)
-                if reason == "abuse/closed" and not (isinstance(ws, BatchConnection) and ws.reads_directly):
+                if reason == "abuse/closed" and not _reads_directly(ws):
                     closing.start_soon(self._discard, ws)
                 if reason == "client/too_slow":
                     self.metrics.evictions += 1
