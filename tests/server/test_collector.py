@@ -1,4 +1,4 @@
-"""The garbage collector's schedule (server/collector.py): young collections
+"""The garbage collector's schedule (server/collector.py): young freezes
 come on a timer, a full collection waits until one is due and the process is
 quiet, and comes anyway after `max_wait_s` when it never is. Time is trio's MockClock; what "due" means
 and what "collect" does are the test's own, so nothing here depends on what
@@ -153,7 +153,7 @@ def test_a_server_never_quiet_is_collected_deeply_once_its_frozen_heap_grew_by_h
 
 
 @pytest.mark.trio
-async def test_young_collections_come_every_young_s(autojump_clock: trio.testing.MockClock) -> None:
+async def test_young_freezes_come_every_young_s(autojump_clock: trio.testing.MockClock) -> None:
     fake = Fake()
     p = policy(fake, young_s=0.02)
     async with trio.open_nursery() as nursery:
@@ -233,6 +233,69 @@ def test_what_a_full_collection_leaves_is_frozen_and_only_a_deep_one_walks_it() 
         assert old_ref() is None, "a deep collection walks the frozen heap too"
         assert gc.get_freeze_count() > 0, "and freezes what survives"
     finally:
+        gc.unfreeze()
+        gc.enable()
+        gc.set_threshold(*before)
+
+
+@pytest.mark.trio
+async def test_a_full_collection_is_due_after_due_after_young_freezes(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Without a `pending` of the test's own, the policy counts its own young
+    freezes since the last full collection (CPython's count of young
+    collections no longer moves: nothing collects generation 0)."""
+    fake = Fake()
+    p = GcPolicy(due_after=110, young_s=0.02, check_s=1.0, quiet_s=0.001, max_wait_s=30.0,
+                 collect=fake.collect, collect_shallow=fake.shallow, collect_young=fake.young,
+                 frozen=fake.frozen)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(p.run)
+        await trio.sleep(1.91)  # 95 young freezes, a check at 1 s: not due
+        assert fake.at == [] and p.young_since_full == 95
+        await trio.sleep(0.6)  # due at 2.2 s, after the check of 2 s
+        assert fake.at == []
+        await trio.sleep(0.6)  # the check of 3 s collects
+        assert len(fake.at) == 1 and fake.at[0] == pytest.approx(3.0)
+        assert p.young_since_full < 10, "the count starts again after a full collection"
+        nursery.cancel_scope.cancel()
+
+
+def test_a_young_freeze_walks_nothing_and_leaves_cycles_to_a_deep_collection() -> None:
+    """The real interpreter: a young freeze starts no collection (no
+    callback), empties generation 0 without walking it, and a cycle it froze
+    is found by a deep collection only; what it froze and then lost its last
+    reference is freed at once, as before."""
+    from oriente.server import collector
+
+    before = gc.get_threshold()
+    started: list[int] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    try:
+        gc.disable()
+        cycle = _Cycle()
+        cycle_ref = weakref.ref(cycle)
+        plain = _Cycle()
+        plain.me = None  # type: ignore[assignment]
+        plain_ref = weakref.ref(plain)
+        gc.callbacks.append(on_gc)
+        collector._freeze_young()
+        gc.callbacks.remove(on_gc)
+        assert started == [], "a young freeze walks nothing"
+        assert gc.get_count()[0] == 0 and not any(o is cycle for o in gc.get_objects(0))
+        del plain
+        assert plain_ref() is None, "reference counting frees a frozen object"
+        del cycle
+        collector._collect_shallow()
+        assert cycle_ref() is not None, "a shallow collection does not walk what a young freeze froze"
+        collector._collect_deep()
+        assert cycle_ref() is None, "a deep collection does"
+    finally:
+        if on_gc in gc.callbacks:
+            gc.callbacks.remove(on_gc)
         gc.unfreeze()
         gc.enable()
         gc.set_threshold(*before)

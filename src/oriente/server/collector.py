@@ -16,50 +16,43 @@ counts allocations less deallocations, so the old chains freed as the new
 ones are made keep the count low while the young list grows: at a
 threshold of 10,000, or of 2,000, the young list held 10,000-30,000 objects
 (a quarter of them coroutines, the dearest to walk) at 50 tables at play,
-up to 7 ms of CPU per collection, and a collection of generation 1 walks
-the survivors of many of them at once. A threshold cannot bound that list;
-time can.
+up to 7 ms of CPU per collection. Collected every 20 ms instead, each walked
+4,000-5,000 objects, up to 2-3 ms, some 5 % of the server's CPU at full
+speed, and freed nothing: 0 objects in 1,100 young collections of a bench
+run (bench/server.py, throughput and paced phases). Play makes no cyclic
+garbage while it plays; what reference counting does not free is made when
+connections close and tables end, and it is old by then.
 
 The server takes these decisions itself instead (`GcPolicy`):
 
 - what exists after start-up (modules, classes, the rules' tables) is frozen
   (`gc.freeze`) and never walked again;
-- `GcPolicy.run` collects generation 0 every `young_s` seconds (20 ms),
-  so a young collection walks only what the tasks made in that time: at 50
-  tables at play some 4,000-5,000 objects, under a millisecond of CPU, 2-3
-  ms at most. That costs more in all than rare long collections (the same
-  await chain is walked once in 20 ms rather than seldom ever), about 1.5 %
-  of a core at that load. The automatic generation-0 threshold (`young`
-  allocations) stays as a backstop for a burst between two of these;
-- generation 1 is never collected on its own: what survives a young
-  collection is an await chain that reference counting frees soon after,
-  or state that lives on. Play makes no cyclic garbage that a young or a
-  middle collection finds: 0 objects freed by 570 young collections of a
-  paced run, and by eleven generation-1 collections, once a second, that
-  walked 14,000-62,000 objects for 7-20 ms each;
+- every `young_s` seconds (20 ms) `GcPolicy.run` freezes what was made
+  since (a *young freeze*): `gc.freeze` splices the young list onto the
+  frozen one without walking it, so it costs nothing however much was
+  made, and generation 0's count starts again from zero. What is frozen is
+  still freed by reference counting as before; only a cycle among frozen
+  objects waits for a deep collection (below). The automatic generation-0
+  threshold (`young` allocations) stays as a backstop for a burst of more
+  than that within 20 ms;
+- generation 1 is never collected on its own: a young freeze leaves it
+  empty;
 - the automatic full collection is switched off, and `GcPolicy.run` does it
-  when it is due (`due_after` young collections since the last full one),
-  preferably when the process is quiet: every task blocked for `quiet_s`
-  seconds of real time, no frame to send, no message waiting;
-- what survives a full collection is frozen (`gc.freeze`), so the next one
-  walks only what was made since and still lives. Play makes no cyclic
-  garbage among long-lived objects: a full collection after 60 s of fifty
-  tables at full speed freed nothing, nor did one over 50 connections
-  opened and closed (a table's parts reach back to it weakly for this
-  reason, tests/server/test_table_gc.py). Measured at fifty tables at full
-  speed, a collection of everything walked 52,800 objects in 46 ms; one of
-  what the last 60 s made walked 24,400 in 13 ms. At a real game's pace
-  (an hour or more per game) what five minutes make is a small part of the
-  live tables;
-- a *deep* collection (unfreeze everything, collect, freeze again) finds
-  cycles among frozen objects, if any ever form. It runs at a quiet moment,
-  and otherwise only once the frozen heap has grown by `deep_growth` (half)
-  since the last deep one: cyclic garbage among frozen objects can never
-  grow past half of what the last deep collection left, the same kind of
-  bound CPython's own rule keeps (a quarter). A server never quiet for 5 ms gets its due collection anyway
-  after `max_wait_s`: a shallow one, over what it made since the last, as a
-  pause of every table; on a site of steady size a deep one never comes
-  without a quiet moment.
+  when it is due (`due_after` young freezes since the last full one, about
+  five minutes), preferably when the process is quiet: every task blocked
+  for `quiet_s` seconds of real time, no frame to send, no message waiting;
+- a collection at a quiet moment is a *deep* one: unfreeze everything,
+  collect, freeze again. It finds every cycle, the frozen ones included: at
+  fifty tables at full speed it walked 52,800 objects in 46 ms, a pause
+  nobody waits on when the process is quiet;
+- a server never quiet for 5 ms gets its due collection anyway after
+  `max_wait_s`, as a pause of every table: a *shallow* one, over what was
+  made since the last young freeze (next to nothing), unless the frozen
+  heap has grown by `deep_growth` (half) since the last deep collection,
+  when it is deep. Cyclic garbage among frozen objects can thus never grow
+  past half of what the last deep collection left, the same kind of bound
+  CPython's own rule keeps (a quarter). On a site of steady size a deep
+  collection never comes without a quiet moment.
 
 The policy's tasks are trio tasks, so a collection they start always falls
 between two steps of the run loop, never inside a table's step.
@@ -76,16 +69,16 @@ import trio
 from trio.testing import wait_all_tasks_blocked
 
 # Automatic threshold of generation 0 (allocations less deallocations of
-# containers): a backstop for bursts; `young_s` is what bounds its pauses.
+# containers): a backstop for bursts; the young freezes every `young_s`
+# start its count again.
 YOUNG = 10_000
 # Generations 1 and 2's automatic thresholds: never reached (a C int).
 NEVER = 2**31 - 1
 MIDDLE = NEVER
-# Seconds between two collections of generation 0. A young collection costs
-# 0.2-0.4 us per object walked (coroutines are the dearest).
+# Seconds between two young freezes.
 YOUNG_S = 0.02
-# A full collection is due after this many collections of generation 0
-# (about five minutes at one every YOUNG_S).
+# A full collection is due after this many young freezes (about five
+# minutes at one every YOUNG_S).
 DUE_AFTER = 15_000
 CHECK_S = 1.0
 QUIET_S = 0.005
@@ -95,14 +88,10 @@ MAX_WAIT_S = 60.0
 DEEP_GROWTH = 0.5
 
 
-def _pending() -> int:
-    """Collections of generation 0 since the last full collection (generation
-    1 is never collected on its own)."""
-    return gc.get_count()[1]
-
-
-def _collect_young() -> None:
-    gc.collect(0)
+def _freeze_young() -> None:
+    """What was made since the last young freeze joins the frozen heap,
+    unwalked (see the module docstring)."""
+    gc.freeze()
 
 
 def _collect_deep() -> None:
@@ -123,8 +112,10 @@ def _collect_shallow() -> None:
 @dataclass
 class GcPolicy:
     """The server's schedule for the garbage collector (see the module's
-    docstring). `pending` and `collect` are CPython's by default; a test
-    gives its own to see when the policy would collect."""
+    docstring). `collect`, `collect_shallow`, `collect_young` and `frozen`
+    are CPython's by default, `pending` the young freezes since the last
+    full collection; a test gives its own to see when the policy would
+    collect."""
 
     young: int = YOUNG
     middle: int = MIDDLE
@@ -134,10 +125,10 @@ class GcPolicy:
     quiet_s: float = QUIET_S
     max_wait_s: float = MAX_WAIT_S
     deep_growth: float = DEEP_GROWTH
-    pending: Callable[[], int] = _pending
+    pending: Callable[[], int] | None = None
     collect: Callable[[], None] = _collect_deep
     collect_shallow: Callable[[], None] = _collect_shallow
-    collect_young: Callable[[], None] = _collect_young
+    collect_young: Callable[[], None] = _freeze_young
     frozen: Callable[[], int] = gc.get_freeze_count
     # How many full collections ran, how many of them found no quiet moment,
     # and how many of those were deep.
@@ -146,6 +137,8 @@ class GcPolicy:
     forced_deep: int = field(default=0, init=False)
     # The frozen heap's size after the last deep collection (or start-up).
     frozen_after_deep: int = field(default=0, init=False)
+    # Young freezes since the last full collection (`pending` by default).
+    young_since_full: int = field(default=0, init=False)
     # How late each young collection's sleep ended (the run loop's lag: a
     # step, a collection or the GIL held elsewhere), and each full
     # collection's time, in seconds, for /metrics.
@@ -178,6 +171,10 @@ class GcPolicy:
             await trio.sleep(self.young_s)
             self.lag.append(trio.current_time() - asleep - self.young_s)
             self.collect_young()
+            self.young_since_full += 1
+
+    def _pending(self) -> int:
+        return self.pending() if self.pending is not None else self.young_since_full
 
     def metrics(self) -> list[str]:
         """For /metrics: the run loop's lag over the last ten minutes or
@@ -196,7 +193,7 @@ class GcPolicy:
     async def _full(self) -> None:
         while True:
             await trio.sleep(self.check_s)
-            if self.pending() < self.due_after:
+            if self._pending() < self.due_after:
                 continue
             quiet = False
             with trio.move_on_after(self.max_wait_s):
@@ -211,6 +208,7 @@ class GcPolicy:
                 self.collect_shallow()
             self.pauses.append(time.perf_counter() - began)
             self.full += 1
+            self.young_since_full = 0
             if not quiet:
                 self.forced += 1
                 self.forced_deep += deep
