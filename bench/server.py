@@ -102,6 +102,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import _installed  # noqa: F401  (first: says how to run it without the project installed)
+import _server_main
 import _wsclient
 import msgspec
 import trio
@@ -186,12 +187,14 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
 class Child:
     """A server process that prints its port on stdout once it listens, and
     after it the port of its /metrics if that is another (the Oriente
-    server serves them on an operator's port of their own)."""
+    server serves them on an operator's port of their own). Every server
+    starts from bytecode, as a deployed one does (`_server_main.compile_once`)."""
 
     live: ClassVar[list[Child]] = []
 
     def __init__(self, name: str, argv: list[str], log_path: str, env: dict[str, str] | None = None,
                  start_timeout: float = 30.0) -> None:
+        _server_main.compile_once()
         self.name = name
         self.log_path = log_path
         self._log = open(log_path, "wb")  # noqa: SIM115 -- the child writes to it until stop() closes it
