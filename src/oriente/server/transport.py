@@ -106,9 +106,41 @@ class BatchConnection(ServerConnection):
     goes on the wire is byte for byte what `send` would have written, message
     after message."""
 
-    # Messages `send_now` left to the writer unframed (a fragmented send of
-    # the library's own was in progress, or the connection was not open).
-    _left: list[bytes] | None = None
+    # The connection's own attributes are slots, initialised in `__init__`:
+    # the library's instance dict holds some 25 keys, and CPython shares the
+    # keys of an instance dict among instances only up to 30 of them; past
+    # that each connection's dict became a whole dict of its own, 1,584
+    # bytes instead of 296.
+    __slots__ = ("_failure", "_fragments", "_handler_given", "_inbox", "_left", "_on_message",
+                 "_on_message_of", "_stopped", "_woken", "handler_exc", "next_ping", "reads_directly")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Messages `send_now` left to the writer unframed (a fragmented send of
+        # the library's own was in progress, or the connection was not open).
+        self._left: list[bytes] | None = None
+        # When the transport's keepalive (`Transport.keepalive`) pings this
+        # connection next; infinity while a ping is in flight or none is due.
+        self.next_ping = math.inf
+        # Set by `read_directly` (all of this is None or False otherwise, and
+        # while no message waits: an idle connection holds none of it): whole
+        # messages read and not yet handled, in order; the fragments of a
+        # message still coming; the transport's handler of a message and its
+        # first argument, once given (`handle_messages`), and what a message
+        # that came sooner waits on; a failure of the connection due (too many
+        # fragments, a text frame not UTF-8).
+        self.reads_directly = False
+        self._inbox: list[Data] | None = None
+        self._fragments: list[Frame] | None = None
+        self._on_message: Callable[[Any, Data], Awaitable[bool]] | None = None
+        self._on_message_of: Any = None
+        self._handler_given: trio.Event | None = None
+        self._failure: tuple[Exception, CloseCode, str] | None = None
+        self._stopped = False
+        # What the handler raised, for the handler's task to raise again.
+        self.handler_exc: Exception | None = None
+        # Set while the handler's task waits (`handle_messages`): reading stopped, or the stream closed.
+        self._woken: trio.Event | None = None
 
     def send_now(self, messages: list[bytes]) -> bool:
         """Send `messages` now, from the caller's task, without waiting: the
@@ -151,10 +183,6 @@ class BatchConnection(ServerConnection):
             return True
         protocol.writes[:0] = [data[sent:]]  # first in line for the writer's `send_data`
         return False
-
-    # When the transport's keepalive (`Transport.keepalive`) pings this
-    # connection next; infinity while a ping is in flight or none is due.
-    next_ping = math.inf
 
     def start_keepalive(self) -> None:
         """Start no task of the connection's own: the library's keepalive
@@ -211,24 +239,6 @@ class BatchConnection(ServerConnection):
             Connection.process_event(self, event)
 
     # -- reading in the library's task -------------------------------------------------
-
-    # Set by `read_directly` (all of this is None or False otherwise, and
-    # while no message waits: an idle connection holds none of it): whole
-    # messages read and not yet handled, in order; the fragments of a
-    # message still coming; the transport's handler of a message and its
-    # first argument, once given (`handle_messages`), and what a message
-    # that came sooner waits on; a failure of the connection due (too many
-    # fragments, a text frame not UTF-8).
-    reads_directly = False
-    _inbox: list[Data] | None = None
-    _fragments: list[Frame] | None = None
-    _on_message: Callable[[Any, Data], Awaitable[bool]] | None = None
-    _on_message_of: Any = None
-    _handler_given: trio.Event | None = None
-    _failure: tuple[Exception, CloseCode, str] | None = None
-    _stopped = False
-    # What the handler raised, for the handler's task to raise again.
-    handler_exc: Exception | None = None
 
     def read_directly(self) -> None:
         """From the accepted handshake on, handle each whole message in the
@@ -323,9 +333,6 @@ class BatchConnection(ServerConnection):
         self._inbox = self._fragments = None
         if self._woken is not None:
             self._woken.set()
-
-    # Set while the handler's task waits (`handle_messages`): reading stopped, or the stream closed.
-    _woken: trio.Event | None = None
 
     async def handle_messages(self, handle: Callable[[Any, Data], Awaitable[bool]], of: Any) -> None:
         """Handle each message read with `handle(of, message)` (after
