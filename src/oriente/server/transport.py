@@ -139,8 +139,11 @@ class BatchConnection(ServerConnection):
         self._stopped = False
         # What the handler raised, for the handler's task to raise again.
         self.handler_exc: Exception | None = None
-        # Set while the handler's task waits (`handle_messages`): reading stopped, or the stream closed.
-        self._woken: trio.Event | None = None
+        # The handler's task while it waits in `handle_messages` for reading
+        # to stop or the stream to close (`_wake`). A bare task, not an
+        # Event: an Event is an object, a parking lot and its ordered dict,
+        # and its waiting two coroutines more, on every idle connection.
+        self._woken: trio.lowlevel.Task | None = None
 
     def send_now(self, messages: list[bytes]) -> bool:
         """Send `messages` now, from the caller's task, without waiting: the
@@ -331,8 +334,17 @@ class BatchConnection(ServerConnection):
     def _stop(self) -> None:
         self._stopped = True
         self._inbox = self._fragments = None
-        if self._woken is not None:
-            self._woken.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        """The handler's task goes on from `handle_messages`, once."""
+        task, self._woken = self._woken, None
+        if task is not None:
+            trio.lowlevel.reschedule(task)
+
+    def _abort_wait(self, raise_cancel: Any) -> trio.lowlevel.Abort:
+        self._woken = None
+        return trio.lowlevel.Abort.SUCCEEDED
 
     async def handle_messages(self, handle: Callable[[Any, Data], Awaitable[bool]], of: Any) -> None:
         """Handle each message read with `handle(of, message)` (after
@@ -345,9 +357,8 @@ class BatchConnection(ServerConnection):
         if self._handler_given is not None:
             self._handler_given.set()
         if not self._stopped and not self.stream_closed.is_set():
-            self._woken = trio.Event()
-            await self._woken.wait()
-            self._woken = None
+            self._woken = trio.lowlevel.current_task()
+            await trio.lowlevel.wait_task_rescheduled(self._abort_wait)
         if self.handler_exc is not None:
             raise self.handler_exc
         if self._failure is not None and not self.stream_closed.is_set():
@@ -360,8 +371,7 @@ class BatchConnection(ServerConnection):
 
     async def close_stream(self) -> None:
         await super().close_stream()
-        if self._woken is not None:
-            self._woken.set()
+        self._wake()
 
 
     async def send_many(self, messages: Sequence[bytes]) -> None:
