@@ -9,7 +9,7 @@ from typing import Any
 
 from oriente.protocol.codec import decode_any, encode
 from oriente.server.stores import LogRecord
-from oriente.server.table.journal import Journal
+from oriente.server.table.journal import Journal, Records
 
 
 def _play(journal: Journal, steps: int) -> tuple[list[bytes], list[list[Any]]]:
@@ -34,6 +34,7 @@ def test_every_event_and_command_reads_back_as_stored() -> None:
     assert [journal.raw_events[i] for i in range(journal.seq)] == events
     assert journal.raw_events[-1] == events[-1]
     assert list(journal.raw_events.between(17, 45)) == events[17:45]
+    assert list(journal.raw_events.between(60, 200)) == events[60:200]  # across sealed chunks
     assert list(journal.raw_events.between(40, 10_000)) == events[40:]
     assert journal.events == [decode_any(b) for b in events]
     assert journal.commands == commands
@@ -66,8 +67,23 @@ def test_the_log_holds_no_object_per_record() -> None:
     objects with the log."""
     journal = Journal(3)
     _play(journal, 300)
-    assert len(gc.get_referents(journal.raw_events)) <= 3  # the buffer, the ends, the class
-    assert len(gc.get_referents(journal.raw_commands)) <= 3
+    for records in (journal.raw_events, journal.raw_commands):
+        # the open buffer, the ends, the list of sealed chunks, the class
+        assert len(gc.get_referents(records)) <= 4
+        assert len(records._sealed) == len(records) // Records.CHUNK
+
+
+def test_every_chunk_of_records_is_held_compressed() -> None:
+    """The log is most of a table's own memory; every Records.CHUNK records
+    are held compressed, and a log of 450 events takes far less than its
+    bytes."""
+    journal = Journal(3)
+    events, _ = _play(journal, 300)
+    raw = sum(len(b) for b in events)
+    records = journal.raw_events
+    held = sum(len(c) for c in records._sealed) + len(records._data)
+    assert len(records._sealed) >= 5
+    assert held < raw / 3, (held, raw)
 
 
 def test_a_seats_command_ids_are_a_short_list_until_there_are_many() -> None:

@@ -8,11 +8,13 @@ written to the store: thousands of live dicts per table would survive into
 the garbage collector's young generation and lengthen every pause. Those
 bytes sit end to end in one buffer per kind (`Records`), not one bytes
 object each: a record of a game is some 70 bytes, and a bytes object of its
-own, with its slot in a list, would add some 50 more to every one of them.
+own, with its slot in a list, would add some 50 more to every one of them;
+every 64 records are then compressed together.
 """
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from collections.abc import Iterator
 from typing import Any
@@ -36,34 +38,61 @@ LOG_SOFT_CAP = 4 * 1024 * 1024
 
 
 class Records:
-    """Encoded records end to end in one buffer, with where each one ends:
-    a list of bytes objects without the per-object cost. Items are read
-    back as bytes equal to the ones appended."""
+    """Encoded records end to end, with where each one ends: a list of bytes
+    objects without the per-object cost. Items are read back as bytes equal
+    to the ones appended.
 
-    __slots__ = ("_data", "_ends")
+    Every CHUNK records are compressed together (zlib, level 1) once the
+    last of them is appended: the log is most of what a table holds of its
+    own (a random game of six, 320 events, is 19.6 KiB of msgpack; a chunk
+    of 64 of its records compresses to about a quarter), and it is read
+    only when a viewer catches up, a record is written or the table is
+    replayed. Sealing a chunk costs some 30 us, once per 64 records; a read
+    decompresses each chunk it touches once (`between`)."""
+
+    __slots__ = ("_data", "_ends", "_sealed")
+    CHUNK = 64
 
     def __init__(self) -> None:
-        self._data = bytearray()
-        self._ends = array("I")  # offset past each record; a log is capped far below 4 GiB
+        self._data = bytearray()  # the records of the chunk not yet sealed
+        self._ends = array("I")  # offset past each record in all the bytes; a log is capped far below 4 GiB
+        self._sealed: list[bytes] = []  # chunk k: records k*CHUNK .. (k+1)*CHUNK - 1, compressed
 
     def __len__(self) -> int:
         return len(self._ends)
 
     def append(self, body: bytes) -> None:
         self._data += body
-        self._ends.append(len(self._data))
+        self._ends.append(self._start(len(self._sealed)) + len(self._data))
+        if len(self._ends) % self.CHUNK == 0:
+            self._sealed.append(zlib.compress(self._data, 1))
+            self._data = bytearray()
+
+    def _start(self, chunk: int) -> int:
+        """Where chunk `chunk`'s bytes begin in all the bytes."""
+        return self._ends[chunk * self.CHUNK - 1] if chunk else 0
+
+    def _chunk(self, chunk: int) -> bytes | bytearray:
+        return zlib.decompress(self._sealed[chunk]) if chunk < len(self._sealed) else self._data
 
     def __getitem__(self, i: int) -> bytes:
         if i < 0:
             i += len(self._ends)
         if not 0 <= i < len(self._ends):
             raise IndexError("record index out of range")
-        return bytes(self._data[self._ends[i - 1] if i else 0:self._ends[i]])
+        return next(self.between(i, i + 1))
 
     def between(self, start: int, stop: int) -> Iterator[bytes]:
         """The records start..stop-1 (clipped like a slice of a list)."""
-        for i in range(*slice(start, stop).indices(len(self._ends))):
-            yield self[i]
+        start, stop, _ = slice(start, stop).indices(len(self._ends))
+        ends = self._ends
+        chunk, base = -1, 0
+        data: bytes | bytearray = b""
+        for i in range(start, stop):
+            if i // self.CHUNK != chunk:
+                chunk = i // self.CHUNK
+                data, base = self._chunk(chunk), self._start(chunk)
+            yield bytes(data[(ends[i - 1] if i else 0) - base:ends[i] - base])
 
     def __iter__(self) -> Iterator[bytes]:
         return self.between(0, len(self._ends))
