@@ -31,6 +31,7 @@ from .budget import AddressBudget
 from .collector import GcPolicy
 from .director import Director
 from .emails import Emails
+from .heap import HeapTrimmer
 from .limits import Limits
 from .lobby import MAX_TABLES, Lobby
 from .lograte import RareWarning
@@ -374,8 +375,11 @@ async def serve_until_signalled(app: App, ready: Any = None, *, admin: bool = Fa
             await nursery.start(app.run)
             collector = tune_runtime()
             app.metrics.sources.append(collector.metrics)
+            trimmer = HeapTrimmer()
+            app.metrics.sources.append(trimmer.metrics)
             async with trio.open_nursery() as helpers:
                 helpers.start_soon(collector.run)
+                helpers.start_soon(trimmer.run)
                 if admin:
                     await _start_admin(app, helpers)
                 if ready is not None:
