@@ -17,9 +17,7 @@ then writes FILE.settled (what bench/server.py reads RSS after).
 
 from __future__ import annotations
 
-import contextlib
 import cProfile
-import ctypes
 import gc
 import json
 import logging
@@ -34,6 +32,7 @@ from collections.abc import Sequence
 import trio
 
 from oriente.server.app import App, serve_until_signalled
+from oriente.server.heap import malloc_trim
 from oriente.server.transport import Limits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -228,8 +227,9 @@ def settle(marker: str) -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).malloc_trim(0)
+    trim = malloc_trim()
+    if trim is not None:
+        trim()
     with open(marker, "w") as f:
         f.write("settled\n")
 

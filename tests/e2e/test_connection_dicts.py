@@ -1,13 +1,13 @@
 """What a connection at a table costs in its instance dict.
 
 CPython shares the keys of an instance's dict among the instances of a
-class (a "split" dict: each instance holds only its values) while every
-instance adds the same attributes in the same order, and up to 30 of them.
-The library's server connection has some 25; the attributes the transport
-added for reading directly, batching writes and the keepalive, set in
-whatever order a connection's life set them, made each connection's dict a
-whole dict of its own: 1,584 bytes instead of 296, some 8 KiB a table of
-six. They are slots of `BatchConnection` now. Measured on the server's own
+class (a "split" dict: each instance holds only its values) up to 30
+distinct keys, counted over every instance the class ever had. The
+library's server connection has some 25; the attributes the transport
+added for reading directly, batching writes and the keepalive filled the
+shared keys, after which a connection that set one more got a whole dict
+of its own: 1,584 bytes instead of 296, some 8 KiB a table of six. They
+are slots of `BatchConnection` now. Measured on the server's own
 connections, while a real game plays."""
 
 from __future__ import annotations

@@ -6,14 +6,32 @@ the interpreter happens to hold."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
+from collections.abc import Iterator
 
 import pytest
 import trio
 import trio.testing
 
 from oriente.server.collector import NEVER, GcPolicy
+
+
+@contextlib.contextmanager
+def collections_started() -> Iterator[list[int]]:
+    """The generation of every collection the interpreter starts meanwhile."""
+    started: list[int] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    gc.callbacks.append(on_gc)
+    try:
+        yield started
+    finally:
+        gc.callbacks.remove(on_gc)
 
 
 class Fake:
@@ -171,22 +189,13 @@ def test_installed_thresholds_leave_generations_1_and_2_to_the_policy() -> None:
     generation 0 only: a collection of generation 1 would walk ten young
     generations' survivors at once."""
     before = gc.get_threshold()
-    seen: list[int] = []
-
-    def on_gc(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
-
     try:
         GcPolicy().install()
-        gc.callbacks.append(on_gc)
-        kept = [[i] for i in range(300_000)]  # 30 times the generation-0 threshold, all alive
-        gc.callbacks.remove(on_gc)
+        with collections_started() as seen:
+            kept = [[i] for i in range(300_000)]  # 30 times the generation-0 threshold, all alive
         assert len(kept) == 300_000
         assert seen and set(seen) == {0}
     finally:
-        if on_gc in gc.callbacks:
-            gc.callbacks.remove(on_gc)
         gc.unfreeze()
         gc.set_threshold(*before)
 
@@ -268,12 +277,6 @@ def test_a_young_freeze_walks_nothing_and_leaves_cycles_to_a_deep_collection() -
     from oriente.server import collector
 
     before = gc.get_threshold()
-    started: list[int] = []
-
-    def on_gc(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            started.append(info["generation"])
-
     try:
         gc.disable()
         cycle = _Cycle()
@@ -281,9 +284,8 @@ def test_a_young_freeze_walks_nothing_and_leaves_cycles_to_a_deep_collection() -
         plain = _Cycle()
         plain.me = None  # type: ignore[assignment]
         plain_ref = weakref.ref(plain)
-        gc.callbacks.append(on_gc)
-        collector._freeze_young()
-        gc.callbacks.remove(on_gc)
+        with collections_started() as started:
+            collector._freeze_young()
         assert started == [], "a young freeze walks nothing"
         assert gc.get_count()[0] == 0 and not any(o is cycle for o in gc.get_objects(0))
         del plain
@@ -294,8 +296,6 @@ def test_a_young_freeze_walks_nothing_and_leaves_cycles_to_a_deep_collection() -
         collector._collect_deep()
         assert cycle_ref() is None, "a deep collection does"
     finally:
-        if on_gc in gc.callbacks:
-            gc.callbacks.remove(on_gc)
         gc.unfreeze()
         gc.enable()
         gc.set_threshold(*before)

@@ -63,7 +63,7 @@ class Records:
 
     def append(self, body: bytes) -> None:
         self._data += body
-        self._ends.append(self._start(len(self._sealed)) + len(self._data))
+        self._ends.append((self._ends[-1] if self._ends else 0) + len(body))
         if len(self._ends) % self.CHUNK == 0:
             self._sealed.append(zlib.compress(self._data, 1))
             self._data = bytearray()
