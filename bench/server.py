@@ -69,6 +69,8 @@ phase, server CPU per frame sent for both servers (their quotient is
     python bench/server.py --latency-only --seconds 10   # phases 1, 3 and 4 only, for work on the latency
     python bench/server.py --latency-only --pace 6000    # the paced phase at 6,000 frames/s: two trees
         # compared at one pace (the measured throughput, which sets it otherwise, moves between runs)
+    python bench/server.py --accounts    # every bot signed in with an account of its own, as people at a
+        # site are: their tables also keep the index of seats by account (store/seat_index)
     ORIENTE_BENCH_LOOP_TRACE=trace python bench/server.py --latency-only   # and trace.PID: each server's
         # run loop, pass by pass (bench/_server_main.py, LoopTrace)
 
@@ -131,6 +133,10 @@ TARGET_US_PER_FRAME = 70.0
 TARGET_TABLE_KIB = 200.0
 TARGET_FINISHED_KIB = 5.0
 TARGET_GC_MS = 5.0
+# --accounts: every bot signs in with a bot account of its own before it joins (`seed_accounts`),
+# enough of them for this many tables.
+SIGNED_IN = False
+ACCOUNT_GROUPS = 0
 GAME_GUARD_S = 120.0  # a game that has not ended by then is abandoned by its bots
 CLOSE_GRACE_S = 10.0
 MIN_FINISHED_FOR_RSS = 10  # for the bots' close handshakes at the end of a phase
@@ -440,6 +446,7 @@ class Bot:
         self.answered: set[tuple[int, int | None]] = set()
         self.cid = 0
         self.waiters: dict[Any, list[Any]] = {}
+        self.signed_in = False
 
     def reset(self) -> None:
         self.seat = None
@@ -466,6 +473,11 @@ class Bot:
         return slot[1]
 
     async def join(self, table: str) -> None:
+        if SIGNED_IN and not self.signed_in:
+            reply = await self.request({"t": "sign_in", "token": account_token(self.group.index, self.index)})
+            if reply.t != "ok":
+                raise RuntimeError(f"sign_in refused: {reply.code}")
+            self.signed_in = True
         reply = await self.request({"t": "join", "table": table, "name": f"bot{self.index}"})
         if reply.t != "ok":
             raise RuntimeError(f"join refused: {reply.code}")
@@ -978,6 +990,36 @@ async def paced_phase(server: Child, client: str, tables: int, seconds: float, w
 
 # -- the run -------------------------------------------------------------------------------------------
 
+def account_token(group: int, seat: int) -> str:
+    """The API token of the bench's bot account at seat `seat` of group `group` (`--accounts`)."""
+    return f"b_bench-{group}-{seat}"
+
+
+def seed_accounts(path: str, groups: int) -> None:
+    """Store, before the server starts on `path`, a person and a bot
+    account of theirs with an API token for every bot of `groups` tables
+    (`--accounts`): signing up over the protocol would hash a password
+    per bot and meet the per-address limit on new accounts."""
+    from oriente.server.accounts import token_hash
+    from oriente.server.stores import AccountRow, CredentialRow, SQLiteStore
+
+    async def seed() -> None:
+        store = SQLiteStore(path)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(store.run)
+            await store.create_account(AccountRow("bench-owner", "bench-owner", "bench-owner", "person", None,
+                                                  None, 0.0))
+            for g in range(groups):
+                for seat in range(SEATS):
+                    name = f"bench-{g}-{seat}"
+                    await store.create_account(AccountRow(name, name, name, "bot", "bench-owner", None, 0.0))
+                    await store.add_credential(CredentialRow(f"c-{name}", name, "api",
+                                                             token_hash(account_token(g, seat)), "bench", 0.0))
+            await store.aclose()
+
+    trio.run(seed)
+
+
 def start_server(tmp: str, tag: str, profile_to: str | None = None) -> Child:
     env = dict(os.environ)
     env.pop("ORIENTE_BENCH_PROFILE", None)
@@ -986,6 +1028,8 @@ def start_server(tmp: str, tag: str, profile_to: str | None = None) -> Child:
     env["ORIENTE_BENCH_GCLOG"] = os.path.join(tmp, f"{tag}.gc.json")
     env["ORIENTE_BENCH_LOG"] = os.path.join(tmp, f"{tag}.log")
     store = os.path.join(tmp, f"{tag}.sqlite")
+    if SIGNED_IN:
+        seed_accounts(store, ACCOUNT_GROUPS)
     return Child(f"server ({tag})", [sys.executable, os.path.join(HERE, "_server_main.py"), store],
                  os.path.join(tmp, f"{tag}.log"), env=env)
 
@@ -1213,7 +1257,12 @@ def main(argv: list[str] | None = None) -> int:
                         "a quarter between runs")
     p.add_argument("--rounds", type=int, default=None,
                    help="interleaved rounds of the four phases, figures are their medians (default 3; --quick 1)")
+    p.add_argument("--accounts", action="store_true",
+                   help="every bot signs in with an account of its own before it joins, as people at a site "
+                        "do (their tables keep the index of seats by account); the relay phases are unchanged")
     args = p.parse_args(argv)
+    global SIGNED_IN, ACCOUNT_GROUPS
+    SIGNED_IN, ACCOUNT_GROUPS = args.accounts, max(args.tables, args.latency_tables)
 
     seconds = args.seconds if args.seconds is not None else (3.0 if args.quick else 15.0)
     args.rounds = args.rounds if args.rounds is not None else (1 if args.quick else 3)
@@ -1310,6 +1359,7 @@ def main(argv: list[str] | None = None) -> int:
         "paced_gc_gen2_max_ms": r(med(lambda x: x["pc"]["gc"]["gen2"]["max_ms"] if x["pc"]["gc"] else None), 1),
         "seconds": seconds,
         "client": args.client,
+        "accounts": args.accounts,
         "loadavg": [round(x, 2) for x in os.getloadavg()],
         "seed": seed,
         "python": platform.python_version(),

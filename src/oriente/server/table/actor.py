@@ -221,6 +221,7 @@ class Table:
                         else:
                             await self._handle(outbox, message)
                         await self._settle_dropped()
+                        await self._save_index()
                     except Stopped:
                         return
                     except StoreFenced:
@@ -390,7 +391,16 @@ class Table:
         self.journal.took(command, records)
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
-        await self.durable.write(lambda: self.play.index.save(self))  # the seats by account, as the step left them
+
+    async def _save_index(self) -> None:
+        """Write the seats by account as the message just handled left them
+        (`seat_index`), once its frames are put: `Durable.write` sends them
+        before it waits, so a step's viewers never wait for this second
+        commit, which a table with signed-in seats makes at nearly every
+        step. The index is not the truth (the log is); a server that stops
+        between the two writes has a table that writes its rows again at
+        its next step."""
+        await self.durable.write(lambda: self.play.index.save(self))
 
     async def _save_meta(self, **fields: Any) -> None:
         """Store the table's meta as it is now (with `fields`, a status)."""
@@ -659,6 +669,7 @@ class Table:
             self.journal.end = self.seq
             await self.store.update_table(self.id, status="failed", now=self.wall())
             await self.store.save_record(self.id, encode(self.record()))
+            await self.play.index.save(self)
         except Exception:
             log.exception("table %s: the store did not take all of its failure", self.id)
             event.setdefault("seq", self.seq + 1)
