@@ -20,7 +20,7 @@ from oriente.server.table import AccountJoin, AccountResume, SeatBot, Stop, Tabl
 from oriente.server.table.seat_index import SeatIndex
 from tests.toy_game import ToyPort
 
-from .actor_harness import WALL, Harness, open_table
+from .actor_harness import WALL, Harness, events_of, open_table
 
 pytestmark = pytest.mark.trio
 
@@ -222,3 +222,39 @@ async def test_a_window_awaits_its_seats_until_it_closes_and_an_offer_alone_has_
     got = index.rows("t1", slots, pivot, "running", 100.0, WALL, frozenset({0}))  # type: ignore[arg-type]
     assert got is not None
     assert [(r.seat, r.awaits, r.until) for r in got] == [(0, True, None), (1, False, None), (2, True, WALL + 3600)]
+
+
+class _SlowIndex(MemoryStore):
+    """A store whose writes to the seat index wait for `gate` once it is shut."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = trio.Event()
+        self.gate.set()
+        self.waiting = 0
+
+    async def save_seats(self, table_id: str, rows: list[SeatRow]) -> None:  # type: ignore[override]
+        self.waiting += 1
+        await self.gate.wait()
+        self.waiting -= 1
+        await super().save_seats(table_id, rows)
+
+
+async def test_a_steps_frames_go_out_before_the_seat_index_is_written(autojump_clock: object) -> None:
+    """The index is a second write after the log's, made at nearly every
+    step of a table with signed-in seats: the step's viewers get its
+    events while that write still waits, not after it."""
+    store = _SlowIndex()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        h = await table_of_accounts(nursery, store, TimerSettings(), bot=False)
+        store.gate = trio.Event()
+        waited = h.pivot
+        await h.answer(waited)
+        assert store.waiting == 1, "the step changed whom the table awaits: its rows are being written"
+        seen = h.drain_all()
+        assert all(events_of(frames) for frames in seen), "a seat did not get the step's events yet"
+        store.gate.set()
+        await wait_all_tasks_blocked()
+        assert store.waiting == 0 and rows(store)[f"A{waited}"].awaits is False
+        nursery.cancel_scope.cancel()
