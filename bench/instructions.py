@@ -11,6 +11,7 @@ sent (its /metrics counter). Instructions leave out the kernel.
 
     python bench/instructions.py                 # about a minute or two
     python bench/instructions.py --quick         # one table
+    python bench/instructions.py --accounts      # every bot signed in (bench/server.py --accounts)
 
 The last line printed is one line of JSON with the figures.
 """
@@ -85,8 +86,11 @@ def _dumped_instructions(out_prefix: str) -> int:
 
 def one_run(tmp: str, tag: str, tables: int, seed: int) -> dict[str, float]:
     out = os.path.join(tmp, f"{tag}.callgrind")
+    store = os.path.join(tmp, f"{tag}.sqlite")
+    if bench.SIGNED_IN:
+        bench.seed_accounts(store, tables)
     proc, port, metrics_port = _server_main.start(
-        os.path.join(tmp, f"{tag}.sqlite"), os.path.join(tmp, f"{tag}.log"), timeout=600.0,
+        store, os.path.join(tmp, f"{tag}.log"), timeout=600.0,
         wrapper=["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"])
     try:
         got = trio.run(_games, proc.pid, port, metrics_port, tables, seed)
@@ -109,7 +113,10 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=4, help="tables, one game each")
     p.add_argument("--seed", type=int, default=1, help="seed of the games and the bots")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--accounts", action="store_true",
+                   help="every bot signs in with an account of its own before it joins (bench/server.py --accounts)")
     args = p.parse_args()
+    bench.SIGNED_IN = args.accounts
     if args.quick:
         args.tables = 1
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
@@ -122,7 +129,7 @@ def main() -> int:
             print(f"round {n + 1}: {r['instructions']:,} instructions, {r['frames']:g} frames, "
                   f"{r['commands']} commands: {r['per_frame']:,.0f} instructions per frame")
             runs.append(r)
-    print(json.dumps({"tables": args.tables, "seed": args.seed, "rounds": runs,
+    print(json.dumps({"tables": args.tables, "seed": args.seed, "accounts": args.accounts, "rounds": runs,
                       "per_frame": sorted(r["per_frame"] for r in runs)[len(runs) // 2]}))
     return 0
 

@@ -651,7 +651,10 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                     cur.execute(_TOURNAMENT_TABLE, (table_id, tournament_id, held))
             case "sql":
                 for statement, params in op.args[0]:
-                    cur.execute(statement, params)
+                    if isinstance(params, list):
+                        cur.executemany(statement, params)
+                    else:
+                        cur.execute(statement, params)
             case "append":
                 now, clock = op.args
                 first, nxt = (op.rows[0][0], op.rows[-1][0] + 1) if op.rows else (None, None)

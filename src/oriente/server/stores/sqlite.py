@@ -259,6 +259,14 @@ def _insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: list[tup
 _LOG_HEAD: Final = "INSERT INTO log (table_id, pos, kind, seq, body) VALUES "
 _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
+@functools.lru_cache(maxsize=256)
+def _qmarks(sql: str) -> str:
+    """The accounts' statements (accounts_sql, written for psycopg's
+    `%s`) with SQLite's placeholders; the statements are a fixed few,
+    so each is rewritten once."""
+    return sql.replace("%s", "?")
+
+
 _ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 parameters a row, well under 32766
 _EXACT_ROWS: Final = 16
 # SQLite's page cache for the one connection, in KiB (see the module docstring).
@@ -789,7 +797,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         def apply(conn: sqlite3.Connection) -> None:
             try:
                 for sql, params in statements:
-                    conn.execute(sql.replace("%s", "?"), params)
+                    if isinstance(params, list):
+                        conn.executemany(_qmarks(sql), params)
+                    else:
+                        conn.execute(_qmarks(sql), params)
             except sqlite3.IntegrityError as exc:
                 if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
                     raise StoreConflict(what) from exc
@@ -799,7 +810,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
 
     async def _sql_read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         def query(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
-            return conn.execute(sql.replace("%s", "?"), params).fetchall()
+            return conn.execute(_qmarks(sql), params).fetchall()
 
         return await self._read(query)
 
