@@ -221,7 +221,8 @@ class Table:
                         else:
                             await self._handle(outbox, message)
                         await self._settle_dropped()
-                        await self._save_index()
+                        # The seats by account (not the truth) once the frames are put: `write` sends them first.
+                        await self.durable.write(lambda: self.play.index.save(self))
                     except Stopped:
                         return
                     except StoreFenced:
@@ -362,10 +363,8 @@ class Table:
 
     @property
     def settled(self) -> bool:
-        """Whether the table has ended and its end is stored whole. The
-        status says `finished` from the moment the last step is decided, so
-        that nothing more is taken; the record is whole only once that step
-        is written, which a loaded store may take a while to do."""
+        """Whether the table has ended and its end is stored whole (the status says `finished`
+        once the last step is decided, so that nothing more is taken, before it is written)."""
         return self.ended.is_set()
 
     def record(self) -> dict[str, Any]:
@@ -391,16 +390,6 @@ class Table:
         self.journal.took(command, records)
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
-
-    async def _save_index(self) -> None:
-        """Write the seats by account as the message just handled left them
-        (`seat_index`), once its frames are put: `Durable.write` sends them
-        before it waits, so a step's viewers never wait for this second
-        commit, which a table with signed-in seats makes at nearly every
-        step. The index is not the truth (the log is); a server that stops
-        between the two writes has a table that writes its rows again at
-        its next step."""
-        await self.durable.write(lambda: self.play.index.save(self))
 
     async def _save_meta(self, **fields: Any) -> None:
         """Store the table's meta as it is now (with `fields`, a status)."""
