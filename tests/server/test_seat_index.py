@@ -20,7 +20,7 @@ from oriente.server.table import AccountJoin, AccountResume, SeatBot, Stop, Tabl
 from oriente.server.table.seat_index import SeatIndex
 from tests.toy_game import ToyPort
 
-from .actor_harness import WALL, Harness, events_of, open_table
+from .actor_harness import WALL, Harness, open_table
 
 pytestmark = pytest.mark.trio
 
@@ -224,37 +224,40 @@ async def test_a_window_awaits_its_seats_until_it_closes_and_an_offer_alone_has_
     assert [(r.seat, r.awaits, r.until) for r in got] == [(0, True, None), (1, False, None), (2, True, WALL + 3600)]
 
 
-class _SlowIndex(MemoryStore):
-    """A store whose writes to the seat index wait for `gate` once it is shut."""
+class _Writes(MemoryStore):
+    """A store that counts the writes a table makes, by kind."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.gate = trio.Event()
-        self.gate.set()
-        self.waiting = 0
+        self.seat_saves = 0
+        self.appends_with_seats = 0
 
     async def save_seats(self, table_id: str, rows: list[SeatRow]) -> None:  # type: ignore[override]
-        self.waiting += 1
-        await self.gate.wait()
-        self.waiting -= 1
+        self.seat_saves += 1
         await super().save_seats(table_id, rows)
 
+    async def append(self, table_id: str, records: object, **kw: object) -> None:  # type: ignore[override]
+        self.appends_with_seats += kw.get("seats") is not None
+        await super().append(table_id, records, **kw)  # type: ignore[arg-type]
 
-async def test_a_steps_frames_go_out_before_the_seat_index_is_written(autojump_clock: object) -> None:
-    """The index is a second write after the log's, made at nearly every
-    step of a table with signed-in seats: the step's viewers get its
-    events while that write still waits, not after it."""
-    store = _SlowIndex()
+
+async def test_a_steps_seat_rows_go_in_its_own_append(autojump_clock: object) -> None:
+    """A table with signed-in seats changes its rows at nearly every step:
+    they go in the step's own append (one commit), never as a write of
+    their own that the step's frames would wait for."""
+    store = _Writes()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         h = await table_of_accounts(nursery, store, TimerSettings(), bot=False)
-        store.gate = trio.Event()
-        waited = h.pivot
-        await h.answer(waited)
-        assert store.waiting == 1, "the step changed whom the table awaits: its rows are being written"
-        seen = h.drain_all()
-        assert all(events_of(frames) for frames in seen), "a seat did not get the step's events yet"
-        store.gate.set()
-        await wait_all_tasks_blocked()
-        assert store.waiting == 0 and rows(store)[f"A{waited}"].awaits is False
+        before = store.appends_with_seats
+        moved = 0
+        for _ in range(6):
+            waited = h.pivot
+            await h.answer(waited)
+            if h.table.status != "running":
+                break
+            moved += h.pivot != waited
+            assert rows(store)[f"A{h.pivot}"].awaits, "the index says whom the table awaits after the step"
+        assert moved and store.appends_with_seats - before >= moved
+        assert store.seat_saves == 0, "the rows were written apart from the step's append"
         nursery.cancel_scope.cancel()

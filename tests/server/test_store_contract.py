@@ -359,6 +359,38 @@ async def test_seats_by_account_awaiting_first_and_replaced_per_table(make_store
         assert await store.table_seats("t-late") == [] and await store.table_seats("none") == []
 
 
+async def test_an_append_carries_its_tables_seat_rows_in_its_commit(make_store: StoreFactory) -> None:
+    """`append(seats=...)` replaces the table's rows in the index as
+    `save_seats` does, appends made together batched with it; an append
+    refused (a gap) leaves its rows as they were, and None leaves them be."""
+    async with running(make_store()) as store:
+        for t in ("t1", "t2"):
+            await store.create_table(t, "running", b"", now=0.0)
+            await store.append(t, [rec(0)], now=1.0, seats=[_seat("a1", t), _seat("a2", t, awaits=True)])
+        assert {r.account_id: r.awaits for r in await store.table_seats("t1")} == {"a1": False, "a2": True}
+        outcomes: dict[str, BaseException | None] = {}
+
+        async def submit(name: str, table_id: str, records: list[LogRecord], seats: list[SeatRow]) -> None:
+            try:
+                await store.append(table_id, records, now=2.0, seats=seats)
+            except StoreError as exc:
+                outcomes[name] = exc
+            else:
+                outcomes[name] = None
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(submit, "moved", "t1", [rec(1)], [_seat("a1", "t1", awaits=True, at=2.0)])
+            nursery.start_soon(submit, "gap", "t2", [rec(5)], [])
+        assert outcomes.pop("moved") is None and "gap" in str(outcomes.pop("gap"))
+        assert await store.table_seats("t1") == [_seat("a1", "t1", awaits=True, at=2.0)], "a2 left, a1 awaited"
+        assert sorted(r.account_id for r in await store.table_seats("t2")) == ["a1", "a2"], "refused: none written"
+        await store.append("t2", [rec(1)], now=3.0)
+        assert sorted(r.account_id for r in await store.table_seats("t2")) == ["a1", "a2"]
+        await store.append("t2", [rec(2)], now=4.0, seats=[])
+        assert await store.table_seats("t2") == []
+        assert [r.pos for r in await store.log("t1")] == [0, 1]
+
+
 async def test_mail_is_due_once_per_interval_for_turn_based_waits(make_store: StoreFactory) -> None:
     async with running(make_store()) as store:
         for i, name in (("a1", "Alice"), ("a2", "Bob"), ("a3", "Carol"), ("a4", "Dan")):

@@ -19,12 +19,25 @@ from typing import Any, Final
 
 from .contract import AccountRow, CredentialRow, EmailRow, RatingRow, ResultRow, SeatRow, ThrottleRow
 
-__all__ = ["AccountsSQL", "Statement", "credential_additions", "schema", "seats_schema", "throttles_schema"]
+__all__ = ["INSERT_SEAT", "AccountsSQL", "Statement", "credential_additions", "schema", "seat_statements",
+           "seats_schema", "throttles_schema"]
 
 # A statement and its parameters; a list of parameter tuples runs it once for each, in one
 # call of the driver (executemany: one loop in C for SQLite, one pipelined round trip for
 # psycopg, where one call per row cost a round trip each).
 Statement = tuple[str, tuple[Any, ...] | list[tuple[Any, ...]]]
+
+
+def seat_statements(table_id: str, rows: Sequence[SeatRow]) -> list[Statement]:
+    """What replaces the table's rows in the index of seats by account
+    (`save_seats`, or an append that carries them): a table with signed-in
+    seats writes them after nearly every step, so the rows go in as one
+    statement run for each, not a statement each."""
+    statements: list[Statement] = [("DELETE FROM account_seats WHERE table_id = %s", (table_id,))]
+    if rows:
+        statements.append((INSERT_SEAT, [(r.account_id, r.table_id, r.seat, int(r.awaits), r.since, r.until,
+                                          int(r.turn_based), int(r.ended), r.updated_at) for r in rows]))
+    return statements
 
 _ACCOUNT_COLUMNS: Final = "id, name, name_key, kind, owner, password, created_at"
 _CREDENTIAL_COLUMNS: Final = ("id, account_id, kind, token_hash, label, created_at, revoked_at, "
@@ -35,7 +48,7 @@ _RESULT_COLUMNS: Final = "table_id, account_id, game, place, mu, sigma, kept, br
 _EMAIL_COLUMNS: Final = ("account_id, address, confirm_hash, unsubscribe_token, requested_at, confirmed_at, notify, "
                          "mailed_at")
 _SEAT_COLUMNS: Final = "account_id, table_id, seat, awaits, since, until, turn_based, ended, updated_at"
-_INSERT_SEAT: Final = f"INSERT INTO account_seats ({_SEAT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+INSERT_SEAT: Final = f"INSERT INTO account_seats ({_SEAT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 # account_seats' order (memory.seat_order says it in Python).
 _SEAT_ORDER: Final = ("CASE WHEN awaits <> 0 AND ended = 0 THEN 0 WHEN ended = 0 THEN 1 ELSE 2 END, "
                       "CASE WHEN awaits <> 0 AND ended = 0 THEN COALESCE(until, 1e300) ELSE 0 END, "
@@ -332,13 +345,7 @@ class AccountsSQL:
     # -- the seats of accounts -------------------------------------------------------------
 
     async def save_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
-        # A table with signed-in seats writes its rows after nearly every step: the rows
-        # go in as one statement run for each, not a statement each.
-        statements: list[Statement] = [("DELETE FROM account_seats WHERE table_id = %s", (table_id,))]
-        if rows:
-            statements.append((_INSERT_SEAT, [(r.account_id, r.table_id, r.seat, int(r.awaits), r.since, r.until,
-                                               int(r.turn_based), int(r.ended), r.updated_at) for r in rows]))
-        await self._sql_write(statements, f"index the seats of table {table_id!r}")
+        await self._sql_write(seat_statements(table_id, rows), f"index the seats of table {table_id!r}")
 
     async def account_seats(self, account_id: str, limit: int) -> list[SeatRow]:
         rows = await self._sql_read(f"SELECT {_SEAT_COLUMNS} FROM account_seats WHERE account_id = %s "

@@ -296,9 +296,13 @@ class Store(Protocol):
         ...
 
     async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
-                     now: float) -> None:
+                     now: float, seats: Sequence[SeatRow] | None = None) -> None:
         """Append to the log and, if given, replace the table's clock (saved
-        at ``now``), in one commit (guarantees 1 and 2)."""
+        at ``now``), in one commit (guarantees 1 and 2); `seats`, if given,
+        replace the table's rows in the index of seats by account (as
+        `save_seats`) in that same commit: a table with signed-in seats
+        changes them at nearly every step, and a second write would be a
+        second commit to wait for."""
         ...
 
     async def save_record(self, table_id: str, body: bytes) -> None:

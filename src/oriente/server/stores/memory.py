@@ -102,7 +102,7 @@ class MemoryStore:
                                        meta if meta is not None else row.meta, now)
 
     async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
-                     now: float) -> None:
+                     now: float, seats: Sequence[SeatRow] | None = None) -> None:
         records = tuple(records)
         for index, record in enumerate(records):
             if not isinstance(record, LogRecord):
@@ -124,6 +124,8 @@ class MemoryStore:
         log.extend(records)
         if clock is not None:
             self.clocks[table_id] = (now, clock)
+        if seats is not None:
+            self._replace_seats(table_id, seats)
         self.appends += 1
 
     async def save_record(self, table_id: str, body: bytes) -> None:
@@ -368,6 +370,9 @@ class MemoryStore:
 
     async def save_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
         await self._enter()
+        self._replace_seats(table_id, rows)
+
+    def _replace_seats(self, table_id: str, rows: Sequence[SeatRow]) -> None:
         if rows:
             self.seat_rows[table_id] = list(rows)
         else:

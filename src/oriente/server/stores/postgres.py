@@ -70,12 +70,13 @@ from urllib.parse import parse_qsl, urlencode
 import psycopg
 from psycopg import errors, sql
 
-from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
+from .accounts_sql import AccountsSQL, Statement, credential_additions, seat_statements, seats_schema, throttles_schema
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, Write
 from .contract import (
     STATUSES,
     LogRecord,
+    SeatRow,
     StoreConflict,
     StoreError,
     StoreFenced,
@@ -534,6 +535,9 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                             self._execute(cur, op, self._epoch_for(op, created))
                     if merged[0]:
                         cur.execute(_APPEND, merged)
+                    for op in ops:
+                        if op.kind == "append":
+                            self._seats(cur, op)
             except psycopg.Error:
                 if conn.closed:
                     self._fail_all(batch, psycopg.OperationalError("the connection to the database was lost"))
@@ -576,7 +580,7 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
             if op.kind != "append":
                 continue
             assert op.table is not None
-            now, clock = op.args
+            now, clock, _ = op.args
             entry = entries.get(op.table)
             if entry is None:
                 entry = entries[op.table] = [self._epoch_for(op, created), None, None, None, None]
@@ -656,14 +660,25 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                     else:
                         cur.execute(statement, params)
             case "append":
-                now, clock = op.args
+                now, clock, _ = op.args
                 first, nxt = (op.rows[0][0], op.rows[-1][0] + 1) if op.rows else (None, None)
                 cur.execute(_APPEND, (
                     [op.table], [epoch], [first], [nxt], [now if clock is not None else None], [clock],
                     [op.table] * len(op.rows), [r[0] for r in op.rows], [r[1] for r in op.rows],
                     [r[2] for r in op.rows], [r[3] for r in op.rows]))
+                self._seats(cur, op)
             case other:
                 raise AssertionError(f"unknown write {other!r}")
+
+    @staticmethod
+    def _seats(cur: psycopg.Cursor[Any], op: _Op) -> None:
+        """An append's rows in the index of seats by account, if it carries them."""
+        statements = op.args[2]
+        for statement, params in statements or ():
+            if isinstance(params, list):
+                cur.executemany(statement, params)
+            else:
+                cur.execute(statement, params)
 
     @staticmethod
     def _fail_all(batch: list[_PgWrite], exc: Exception) -> None:
@@ -693,9 +708,10 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
         await self._write(_Op("update", table_id, (status, meta, now)), f"update table {table_id!r}")
 
     async def append(self, table_id: str, records: Sequence[LogRecord], *, clock: bytes | None = None,
-                     now: float) -> None:
-        """Append to a table's log and save its clock in one commit; the
-        database checks the position and the epoch (guarantees 1 and 6)."""
+                     now: float, seats: Sequence[SeatRow] | None = None) -> None:
+        """Append to a table's log and save its clock (and its rows in the
+        index of seats by account) in one commit; the database checks the
+        position and the epoch (guarantees 1 and 6)."""
         records = tuple(records)
         for index, record in enumerate(records):
             if not isinstance(record, LogRecord):
@@ -706,7 +722,8 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                                  f"got {records[index - 1].pos} then {record.pos}")
         if clock is not None:
             check_bytes("clock", clock)
-        op = _Op("append", table_id, (now, clock), [(r.pos, r.kind, r.seq, r.body) for r in records])
+        seated = None if seats is None else seat_statements(table_id, seats)
+        op = _Op("append", table_id, (now, clock, seated), [(r.pos, r.kind, r.seq, r.body) for r in records])
         await self._write(op, f"append to {table_id!r}")
 
     async def save_record(self, table_id: str, body: bytes) -> None:

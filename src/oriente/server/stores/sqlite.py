@@ -93,10 +93,28 @@ import urllib.parse
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, cast
 
-from .accounts_sql import AccountsSQL, Statement, credential_additions, seats_schema, throttles_schema
+from .accounts_sql import (
+    INSERT_SEAT,
+    AccountsSQL,
+    Statement,
+    credential_additions,
+    seat_statements,
+    seats_schema,
+    throttles_schema,
+)
 from .accounts_sql import schema as accounts_schema
 from .batching import BatchingStore, StoreStatistics, Write
-from .contract import STATUSES, LogRecord, StoreConflict, StoreError, StoreLocked, TableRow, check_bytes, check_status
+from .contract import (
+    STATUSES,
+    LogRecord,
+    SeatRow,
+    StoreConflict,
+    StoreError,
+    StoreLocked,
+    TableRow,
+    check_bytes,
+    check_status,
+)
 
 __all__ = ["SQLiteStore", "StoreStatistics"]
 
@@ -211,7 +229,9 @@ _UPSERT_TOURNAMENT: Final = (
 
 # For appends: (table_id, log rows, clock row), so the writer can merge every
 # append of a batch into one multi-row statement.
-_Append = tuple[str, list[tuple], tuple | None]
+# An append as the writer merges it: the table, its log rows, its clock row,
+# and the parameters of its rows in the index of seats by account (None: unchanged).
+_Append = tuple[str, list[tuple], tuple | None, list[tuple] | None]
 _SQLiteWrite = Write[sqlite3.Connection]
 
 
@@ -259,6 +279,11 @@ def _insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: list[tup
 _LOG_HEAD: Final = "INSERT INTO log (table_id, pos, kind, seq, body) VALUES "
 _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
+def _seat_params(statements: list[Statement]) -> list[tuple]:
+    """The rows' parameters of `seat_statements` (its DELETE is `_DELETE_SEATS`)."""
+    return cast(list[tuple], statements[1][1]) if len(statements) > 1 else []
+
+
 @functools.lru_cache(maxsize=256)
 def _qmarks(sql: str) -> str:
     """The accounts' statements (accounts_sql, written for psycopg's
@@ -267,6 +292,8 @@ def _qmarks(sql: str) -> str:
     return sql.replace("%s", "?")
 
 
+_DELETE_SEATS: Final = "DELETE FROM account_seats WHERE table_id = ?"
+_INSERT_SEAT: Final = _qmarks(INSERT_SEAT)
 _ROWS_PER_STATEMENT: Final = 512  # a power of two (`_statement_sizes`); 5 parameters a row, well under 32766
 _EXACT_ROWS: Final = 16
 # SQLite's page cache for the one connection, in KiB (see the module docstring).
@@ -555,15 +582,19 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         try:
             rows: list[tuple] = []
             clocks: dict[str, tuple] = {}
+            seats: dict[str, list[tuple]] = {}
             for write in batch:
                 if write.payload is None:
                     write.apply(conn)
             for write in batch:
                 if write.payload is not None:
-                    self._stage_append(conn, write, tails, rows, clocks)
+                    self._stage_append(conn, write, tails, rows, clocks, seats)
             _insert_rows(conn, _LOG_HEAD, 5, rows)
             if clocks:
                 _insert_rows(conn, _CLOCK_HEAD, 3, list(clocks.values()), _CLOCK_TAIL)
+            if seats:
+                conn.executemany(_DELETE_SEATS, [(table_id,) for table_id in seats])
+                conn.executemany(_INSERT_SEAT, [row for table_rows in seats.values() for row in table_rows])
         except Exception:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -581,10 +612,11 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         self._tails.update(tails)
 
     def _stage_append(self, conn: sqlite3.Connection, write: _SQLiteWrite, tails: dict[str, int],
-                      rows: list[tuple], clocks: dict[str, tuple]) -> None:
-        """Check an append against the log's tail; stage its rows or fail it alone."""
+                      rows: list[tuple], clocks: dict[str, tuple], seats: dict[str, list[tuple]]) -> None:
+        """Check an append against the log's tail; stage its rows (its clock,
+        its seats' rows: the batch's last of each table) or fail it alone."""
         payload = cast(_Append, write.payload)
-        table_id, wrows, clock = payload
+        table_id, wrows, clock, seated = payload
         last = tails.get(table_id, self._tails.get(table_id))
         if last is None:
             exists, db_last = conn.execute(_LOG_TAIL, (table_id, table_id)).fetchone()
@@ -605,6 +637,8 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         tails[table_id] = last
         if clock is not None:
             clocks[table_id] = clock
+        if seated is not None:
+            seats[table_id] = seated
 
     def _apply_isolated(self, conn: sqlite3.Connection, batch: list[_SQLiteWrite]) -> None:
         """Replay the batch in order with a savepoint per request, so the
@@ -682,8 +716,10 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
         *,
         clock: bytes | None = None,
         now: float,
+        seats: Sequence[SeatRow] | None = None,
     ) -> None:
-        """Append to a table's log, and upsert its clock, in one transaction.
+        """Append to a table's log, and upsert its clock (and replace its
+        rows in the index of seats by account), in one transaction.
 
         The records must continue the log exactly (the next ``pos`` and then
         consecutive): a gap or a repeat means the caller's idea of the log
@@ -723,8 +759,12 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
                     conn.executemany(_INSERT_LOG, rows)
             if clock is not None:
                 conn.execute(_UPSERT_CLOCK, (table_id, now, clock))
+            if seated is not None:
+                conn.execute(_DELETE_SEATS, (table_id,))
+                conn.executemany(_INSERT_SEAT, seated)
 
-        payload: _Append = (table_id, rows, (table_id, now, clock) if clock is not None else None)
+        seated = None if seats is None else _seat_params(seat_statements(table_id, seats))
+        payload: _Append = (table_id, rows, (table_id, now, clock) if clock is not None else None, seated)
         await self._submit(apply, len(rows), f"append to {table_id!r}", payload)
 
     async def save_record(self, table_id: str, body: bytes) -> None:

@@ -221,8 +221,6 @@ class Table:
                         else:
                             await self._handle(outbox, message)
                         await self._settle_dropped()
-                        # The seats by account (not the truth) once the frames are put: `write` sends them first.
-                        await self.durable.write(lambda: self.play.index.save(self))
                     except Stopped:
                         return
                     except StoreFenced:
@@ -386,7 +384,10 @@ class Table:
         memory of its log changes only once the store has it."""
         records = self.journal.prepare(command, new)
         clock = encode(self.play.clock.to_plain(trio.current_time()))
-        await self.durable.write(lambda: self.store.append(self.id, records, clock=clock, now=self.wall()))
+        seats = await self.play.index.changed(self)  # the seats by account, as the step leaves them
+        await self.durable.write(lambda: self.store.append(self.id, records, clock=clock, now=self.wall(),
+                                                           seats=seats))
+        self.play.index.written()
         self.journal.took(command, records)
         if self._info is not None and any(e["type"] in LISTING_EVENTS for e in new):
             self._info = None
@@ -658,7 +659,6 @@ class Table:
             self.journal.end = self.seq
             await self.store.update_table(self.id, status="failed", now=self.wall())
             await self.store.save_record(self.id, encode(self.record()))
-            await self.play.index.save(self)
         except Exception:
             log.exception("table %s: the store did not take all of its failure", self.id)
             event.setdefault("seq", self.seq + 1)

@@ -1,8 +1,9 @@
 """The table's rows in the index of seats by account (the store's
 `account_seats`; PROTOCOL.md 3, my_tables; docs/accounts.md, "E-mail"):
 for each seat an account holds, whether the table awaits that seat now,
-since when and until when (wall clock). The actor asks after each step
-it stores; the rows are written only when one of them changed, so a table
+since when and until when (wall clock). The actor asks at each step it
+stores, and the step's append carries the rows in the same commit, only
+when one of them changed, so a table
 without accounts never writes any, and a step that keeps the same seat
 waiting on the same decision writes nothing. The index outlives the
 table's memory: a sleeping table is listed, and mailed about, from it."""
@@ -40,23 +41,27 @@ class SeatIndex:
         self._seeded = False
         self._pending: tuple[_Key | None, dict[int, float]] = (None, {})
 
-    async def save(self, table: Any) -> None:
-        """Write the rows of `table` (the actor) if they changed since they
-        were last written (a write the store refused is tried again whole).
-        A table that never had an account at a seat asks nothing more (this
-        runs after every step: the game's offers are not looked at)."""
+    async def changed(self, table: Any) -> list[SeatRow] | None:
+        """The rows of `table` (the actor) as its step leaves them, if they
+        changed since they were last written, for the step's own append to
+        carry (`Store.append`'s `seats`), so that they cost no commit of
+        their own; `written` once the store has them (a write the store
+        refused is tried again whole). A table that never had an account at
+        a seat asks nothing more (this runs at every step: the game's offers
+        are not looked at)."""
         if self._written is None and not any(s is not None and s.account is not None and s.bot is None
                                              for s in table.seats.slots):
-            return
+            return None
         if not self._seeded and self.turn_based:
             self.seed(await table.store.table_seats(table.id))
         state = table.play.state
         offered = table.port.offered(state) if state is not None and table.status == "running" else frozenset()
-        rows = self.rows(table.id, table.seats.slots, table.play.clock, table.status, trio.current_time(),
+        return self.rows(table.id, table.seats.slots, table.play.clock, table.status, trio.current_time(),
                          table.wall(), offered)
-        if rows is not None:
-            await table.store.save_seats(table.id, rows)
-            self._written, self._since = self._pending
+
+    def written(self) -> None:
+        """The rows `changed` gave last are stored (after None: they were already)."""
+        self._written, self._since = self._pending
 
     def seed(self, stored: Sequence[SeatRow]) -> None:
         """Take the start of every wait from the table's rows as stored
