@@ -363,11 +363,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trace", type=int, default=0, metavar="TOP",
                    help="run the server under tracemalloc and print the TOP allocation sites")
     p.add_argument("--trace-frames", type=int, default=1, help="frames kept per traced allocation")
+    p.add_argument("--accounts", action="store_true",
+                   help="every bot signs in with an account of its own before it joins (bench/server.py --accounts)")
     args = p.parse_args(argv)
     if args.quick:
         args.tables = 20
+    S.SIGNED_IN = args.accounts
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="oriente-memory-") as tmp:
+        if args.accounts:
+            S.seed_accounts(os.path.join(tmp, "server.sqlite"), args.tables)
         r = trio.run(run, args, tmp)
     print(f"{r['tables']} tables x {S.SEATS} connections, {r['commands_per_table']} commands each "
           f"({r['games_ended']} games ended), {time.perf_counter() - t0:.0f} s; "
@@ -402,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  allocation sites, KiB and blocks {what}:")
             for s in r[key]:
                 print(f"    {s['kib_per_table']:8.2f} {s['blocks_per_table']:8.1f}  {s['site']}")
-    print(json.dumps({"bench": "memory", "python": platform.python_version(),
+    print(json.dumps({"bench": "memory", "python": platform.python_version(), "accounts": args.accounts,
                       **{k: (round(v, 2) if isinstance(v, float) else v) for k, v in r.items()
                          if k not in ("by_file", "top_sites_conn_idle", "top_sites_own")}}))
     return 0
