@@ -19,13 +19,18 @@ from typing import Any, Final
 
 from .contract import AccountRow, CredentialRow, EmailRow, RatingRow, ResultRow, SeatRow, ThrottleRow
 
-__all__ = ["INSERT_SEAT", "AccountsSQL", "Statement", "credential_additions", "schema", "seat_statements",
-           "seats_schema", "throttles_schema"]
+__all__ = ["INSERT_SEAT", "AccountsSQL", "Statement", "credential_additions", "schema", "seat_params",
+           "seat_statements", "seats_schema", "throttles_schema"]
 
 # A statement and its parameters; a list of parameter tuples runs it once for each, in one
-# call of the driver (executemany: one loop in C for SQLite, one pipelined round trip for
-# psycopg, where one call per row cost a round trip each).
+# call of the driver (executemany).
 Statement = tuple[str, tuple[Any, ...] | list[tuple[Any, ...]]]
+
+
+def seat_params(rows: Sequence[SeatRow]) -> list[tuple[Any, ...]]:
+    """The parameters of `INSERT_SEAT` for each of `rows`."""
+    return [(r.account_id, r.table_id, r.seat, int(r.awaits), r.since, r.until, int(r.turn_based), int(r.ended),
+             r.updated_at) for r in rows]
 
 
 def seat_statements(table_id: str, rows: Sequence[SeatRow]) -> list[Statement]:
@@ -35,8 +40,7 @@ def seat_statements(table_id: str, rows: Sequence[SeatRow]) -> list[Statement]:
     statement run for each, not a statement each."""
     statements: list[Statement] = [("DELETE FROM account_seats WHERE table_id = %s", (table_id,))]
     if rows:
-        statements.append((INSERT_SEAT, [(r.account_id, r.table_id, r.seat, int(r.awaits), r.since, r.until,
-                                          int(r.turn_based), int(r.ended), r.updated_at) for r in rows]))
+        statements.append((INSERT_SEAT, seat_params(rows)))
     return statements
 
 _ACCOUNT_COLUMNS: Final = "id, name, name_key, kind, owner, password, created_at"

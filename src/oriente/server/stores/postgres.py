@@ -654,11 +654,7 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
                 for table_id, held in tables:
                     cur.execute(_TOURNAMENT_TABLE, (table_id, tournament_id, held))
             case "sql":
-                for statement, params in op.args[0]:
-                    if isinstance(params, list):
-                        cur.executemany(statement, params)
-                    else:
-                        cur.execute(statement, params)
+                self._statements(cur, op.args[0])
             case "append":
                 now, clock, _ = op.args
                 first, nxt = (op.rows[0][0], op.rows[-1][0] + 1) if op.rows else (None, None)
@@ -670,11 +666,14 @@ class PostgresStore(AccountsSQL, BatchingStore[psycopg.Connection[Any]]):
             case other:
                 raise AssertionError(f"unknown write {other!r}")
 
-    @staticmethod
-    def _seats(cur: psycopg.Cursor[Any], op: _Op) -> None:
+    @classmethod
+    def _seats(cls, cur: psycopg.Cursor[Any], op: _Op) -> None:
         """An append's rows in the index of seats by account, if it carries them."""
-        statements = op.args[2]
-        for statement, params in statements or ():
+        cls._statements(cur, op.args[2] or [])
+
+    @staticmethod
+    def _statements(cur: psycopg.Cursor[Any], statements: list[Statement]) -> None:
+        for statement, params in statements:
             if isinstance(params, list):
                 cur.executemany(statement, params)
             else:

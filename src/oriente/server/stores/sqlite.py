@@ -98,7 +98,7 @@ from .accounts_sql import (
     AccountsSQL,
     Statement,
     credential_additions,
-    seat_statements,
+    seat_params,
     seats_schema,
     throttles_schema,
 )
@@ -227,10 +227,9 @@ _UPSERT_TOURNAMENT: Final = (
 )
 
 
-# For appends: (table_id, log rows, clock row), so the writer can merge every
-# append of a batch into one multi-row statement.
-# An append as the writer merges it: the table, its log rows, its clock row,
-# and the parameters of its rows in the index of seats by account (None: unchanged).
+# For appends: (table_id, log rows, clock row, the parameters of its rows in
+# the index of seats by account or None to leave them), so the writer can
+# merge every append of a batch into a few multi-row statements.
 _Append = tuple[str, list[tuple], tuple | None, list[tuple] | None]
 _SQLiteWrite = Write[sqlite3.Connection]
 
@@ -279,9 +278,6 @@ def _insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: list[tup
 _LOG_HEAD: Final = "INSERT INTO log (table_id, pos, kind, seq, body) VALUES "
 _CLOCK_HEAD: Final = "INSERT INTO clocks (table_id, saved_at, body) VALUES "
 _CLOCK_TAIL: Final = " ON CONFLICT (table_id) DO UPDATE SET saved_at = excluded.saved_at, body = excluded.body"
-def _seat_params(statements: list[Statement]) -> list[tuple]:
-    """The rows' parameters of `seat_statements` (its DELETE is `_DELETE_SEATS`)."""
-    return cast(list[tuple], statements[1][1]) if len(statements) > 1 else []
 
 
 @functools.lru_cache(maxsize=256)
@@ -763,7 +759,7 @@ class SQLiteStore(AccountsSQL, BatchingStore[sqlite3.Connection]):
                 conn.execute(_DELETE_SEATS, (table_id,))
                 conn.executemany(_INSERT_SEAT, seated)
 
-        seated = None if seats is None else _seat_params(seat_statements(table_id, seats))
+        seated = None if seats is None else seat_params(seats)
         payload: _Append = (table_id, rows, (table_id, now, clock) if clock is not None else None, seated)
         await self._submit(apply, len(rows), f"append to {table_id!r}", payload)
 

@@ -2,10 +2,9 @@
 `account_seats`; PROTOCOL.md 3, my_tables; docs/accounts.md, "E-mail"):
 for each seat an account holds, whether the table awaits that seat now,
 since when and until when (wall clock). The actor asks at each step it
-stores, and the step's append carries the rows in the same commit, only
-when one of them changed, so a table
-without accounts never writes any, and a step that keeps the same seat
-waiting on the same decision writes nothing. The index outlives the
+stores, and the step's append carries the rows in its commit only when
+one of them changed, so a table without accounts never writes any, and a
+step that keeps the same seat waiting on the same decision writes none. The index outlives the
 table's memory: a sleeping table is listed, and mailed about, from it."""
 
 from __future__ import annotations
